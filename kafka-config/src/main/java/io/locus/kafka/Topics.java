@@ -1,0 +1,69 @@
+package io.locus.kafka;
+
+import io.locus.schemas.Control;
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.Decision;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.codec.Codecs;
+import java.util.List;
+import java.util.Map;
+
+/** The one registry of Locus topics. Every module names topics through this class. */
+public final class Topics {
+  private static final String DAY_MS = Long.toString(24L * 3600 * 1000);
+  private static final String WEEK_MS = Long.toString(7L * 24 * 3600 * 1000);
+
+  public static final TopicSpec<JobSubmitted> JOB_ARRIVALS =
+      new TopicSpec<>("job-arrivals", 8, "pool", Codecs.JOB_SUBMITTED,
+          Map.of("retention.ms", WEEK_MS));
+  public static final TopicSpec<TaskEvent> TASK_EVENTS =
+      new TopicSpec<>("task-events", 8, "pool", Codecs.TASK_EVENT,
+          Map.of("retention.ms", WEEK_MS));
+  public static final TopicSpec<NodeReport> NODE_REPORTS =
+      new TopicSpec<>("node-reports", 8, "pool", Codecs.NODE_REPORT,
+          Map.of("retention.ms", WEEK_MS));
+  public static final TopicSpec<Control> CONTROL =
+      new TopicSpec<>("control", 1, "pool", Codecs.CONTROL,
+          Map.of("retention.ms", WEEK_MS));
+  /** Keyed by node id so that an agent reads one partition and filters by key. */
+  public static final TopicSpec<Decision> DECISIONS =
+      new TopicSpec<>("decisions", 16, "node", Codecs.DECISION,
+          Map.of("retention.ms", WEEK_MS));
+  public static final TopicSpec<SchedulerMetrics> SCHEDULER_METRICS =
+      new TopicSpec<>("scheduler-metrics", 1, "pool", Codecs.SCHEDULER_METRICS,
+          Map.of("retention.ms", DAY_MS));
+  /** Bad input, kept long enough for someone to look at it. */
+  public static final TopicSpec<DeadLetter> DEAD_LETTERS =
+      new TopicSpec<>("dead-letters", 1, "none", Codecs.DEAD_LETTER,
+          Map.of("retention.ms", Long.toString(30L * 24 * 3600 * 1000)));
+
+  /** The topics the scheduler job reads. */
+  public static final List<TopicSpec<?>> INPUTS =
+      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL);
+
+  public static final List<TopicSpec<?>> ALL =
+      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, DECISIONS, SCHEDULER_METRICS,
+          DEAD_LETTERS);
+
+  private Topics() {}
+
+  public static TopicSpec<?> byName(String name) {
+    for (TopicSpec<?> t : ALL) {
+      if (t.name().equals(name)) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException("unknown topic '" + name + "'; known: "
+        + ALL.stream().map(TopicSpec::name).toList());
+  }
+
+  /** Partition of a string key, as Kafka's default partitioner computes it. */
+  public static int partitionOf(String key, int partitions) {
+    byte[] bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return org.apache.kafka.common.utils.Utils.toPositive(
+        org.apache.kafka.common.utils.Utils.murmur2(bytes)) % partitions;
+  }
+}

@@ -1,0 +1,23 @@
+package io.locus.schemas.codec;
+
+import io.locus.schemas.Control;
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.Decision;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+
+/** One shared codec per record type that travels on a topic. */
+public final class Codecs {
+  public static final AvroCodec<JobSubmitted> JOB_SUBMITTED = new AvroCodec<>(JobSubmitted.class);
+  public static final AvroCodec<TaskEvent> TASK_EVENT = new AvroCodec<>(TaskEvent.class);
+  public static final AvroCodec<NodeReport> NODE_REPORT = new AvroCodec<>(NodeReport.class);
+  public static final AvroCodec<Control> CONTROL = new AvroCodec<>(Control.class);
+  public static final AvroCodec<Decision> DECISION = new AvroCodec<>(Decision.class);
+  public static final AvroCodec<SchedulerMetrics> SCHEDULER_METRICS =
+      new AvroCodec<>(SchedulerMetrics.class);
+  public static final AvroCodec<DeadLetter> DEAD_LETTER = new AvroCodec<>(DeadLetter.class);
+
+  private Codecs() {}
+}
