@@ -1,0 +1,137 @@
+package io.locus.core.policy;
+
+import io.locus.core.model.DataUnit;
+import io.locus.core.model.Task;
+import io.locus.core.state.NodeView;
+import io.locus.core.state.PoolState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The window-based dispatch shared by MCU, MCH and GCC (data-diffusion spec §2.2): part 1 picks the
+ * executor to notify from the task side, part 2 picks that executor's tasks from the window.
+ */
+final class DataAwareDispatch {
+  enum Mode {
+    MCU,
+    MCH
+  }
+
+  /** Chooses the mode before every decision (GCC switches on utilisation). */
+  interface ModeChooser {
+    Mode mode(PoolState s);
+  }
+
+  private DataAwareDispatch() {}
+
+  static void run(Dispatch d, int window, String name, ModeChooser chooser) {
+    PoolState s = d.state();
+    while (s.queueLength() > 0 && s.firstFree() != null) {
+      Mode mode = chooser.mode(s);
+      NodeView e = notifyTarget(s, mode, window);
+      if (e == null) {
+        return; // MCH: every dispatchable task's best holder is busy
+      }
+      List<Task> batch = selectTasks(s, e, mode, e.freeSlots(), window);
+      if (batch.isEmpty()) {
+        throw new IllegalStateException("no task selected for notified node " + e.id());
+      }
+      String label = name.equals(mode.name()) ? name : name + "/" + mode.name();
+      for (Task t : batch) {
+        d.place(t, e, label, true);
+      }
+    }
+  }
+
+  /** Part 1: which free executor to notify. */
+  static NodeView notifyTarget(PoolState s, Mode mode, int window) {
+    int seen = 0;
+    for (Task t : s.queue()) {
+      if (seen++ == window) {
+        break;
+      }
+      if (mode == Mode.MCU) {
+        NodeView best = bestFreeHolder(s, t, -1);
+        return best != null ? best : s.firstFree();
+      }
+      long max = s.maxCached(t);
+      if (max == 0) {
+        return s.firstFree(); // nobody caches any of its data: every executor qualifies
+      }
+      NodeView best = bestFreeHolder(s, t, max);
+      if (best != null) {
+        return best;
+      }
+      // t's best holders are all busy: defer it, look at the next task (spec D6)
+    }
+    return null;
+  }
+
+  /**
+   * Among free nodes caching some of t's data: the one with the most cached bytes (or, when
+   * {@code required} ≥ 0, the first with exactly that many), ties to the free-pool order.
+   * Visits only t's holders, not the whole pool.
+   */
+  private static NodeView bestFreeHolder(PoolState s, Task t, long required) {
+    NodeView best = null;
+    long bestBytes = 0;
+    for (DataUnit u : t.inputs()) {
+      for (String id : s.holders(u.id())) {
+        NodeView n = s.node(id);
+        if (n == null || n.freeSlots() == 0 || n.draining()) {
+          continue;
+        }
+        long c = s.cached(t, n);
+        boolean eligible = required < 0 ? c > 0 : c == required;
+        if (!eligible) {
+          continue;
+        }
+        if (best == null || (required < 0 && c > bestBytes)
+            || (c == bestBytes && n.freeSeq() < best.freeSeq())) {
+          best = n;
+          bestBytes = c;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Part 2: the m window tasks with the highest local hit fraction on e, ties in queue order (a
+   * stable sort by hit, descending). MCH considers only tasks for which e is a best holder.
+   */
+  static List<Task> selectTasks(PoolState s, NodeView e, Mode mode, int m, int window) {
+    List<Task> top = new ArrayList<>(m + 1);
+    List<Double> topHit = new ArrayList<>(m + 1);
+    int seen = 0;
+    int fullHits = 0;
+    for (Task t : s.queue()) {
+      if (seen++ == window || fullHits == m) {
+        break; // m tasks with 100 % hits in FIFO order cannot be beaten
+      }
+      long cached = s.cached(t, e);
+      if (mode == Mode.MCH && cached != s.maxCached(t)) {
+        continue;
+      }
+      long bytes = t.totalBytes();
+      double hit = bytes == 0 ? 1.0 : (double) cached / bytes;
+      // insert after every task with a hit ≥ this one (keeps queue order among equals)
+      int pos = top.size();
+      while (pos > 0 && topHit.get(pos - 1) < hit) {
+        pos--;
+      }
+      if (pos < m) {
+        top.add(pos, t);
+        topHit.add(pos, hit);
+        if (top.size() > m) {
+          top.remove(m);
+          topHit.remove(m);
+        }
+        if (hit >= 1.0) {
+          fullHits++;
+        }
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,17 @@
+package io.locus.core.policy;
+
+/**
+ * FCA (first-cache-available): FA placement, but executors cache what they read and read from
+ * peers that hold a file (spec D1: data-unaware with caching).
+ */
+public final class FirstCacheAvailable implements Policy {
+  @Override
+  public String name() {
+    return "FCA";
+  }
+
+  @Override
+  public void dispatch(Dispatch d) {
+    FirstAvailable.dispatchInOrder(d, name(), true);
+  }
+}

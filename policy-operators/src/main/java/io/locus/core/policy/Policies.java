@@ -1,0 +1,49 @@
+package io.locus.core.policy;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Builds a policy from its name and the pool's string parameters (as a Control record carries them). */
+public final class Policies {
+  public static final List<String> NAMES = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+  /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
+  public static final int DEFAULT_WINDOW = 2500;
+  public static final double DEFAULT_THETA = 0.9;
+
+  private Policies() {}
+
+  public static Policy create(String name, Map<String, String> params) {
+    int window = intParam(params, "window", DEFAULT_WINDOW);
+    if (window < 1) {
+      throw new IllegalArgumentException("window must be ≥ 1, got " + window);
+    }
+    return switch (name.toUpperCase(Locale.ROOT)) {
+      case "FA" -> new FirstAvailable();
+      case "FCA" -> new FirstCacheAvailable();
+      case "MCU" -> new MaxComputeUtil(window);
+      case "MCH" -> new MaxCacheHit(window);
+      case "GCC" -> new GoodCacheCompute(window, doubleParam(params, "theta", DEFAULT_THETA));
+      default -> throw new IllegalArgumentException(
+          "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
+    };
+  }
+
+  private static int intParam(Map<String, String> p, String key, int dflt) {
+    String v = p == null ? null : p.get(key);
+    try {
+      return v == null ? dflt : Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("parameter " + key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  private static double doubleParam(Map<String, String> p, String key, double dflt) {
+    String v = p == null ? null : p.get(key);
+    try {
+      return v == null ? dflt : Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("parameter " + key + " must be a number, got '" + v + "'");
+    }
+  }
+}
