@@ -1,0 +1,364 @@
+package io.locus.operators;
+
+import io.locus.core.Scheduler;
+import io.locus.core.model.Command;
+import io.locus.core.model.Task;
+import io.locus.core.policy.Dispatch;
+import io.locus.core.policy.Policies;
+import io.locus.core.policy.Policy;
+import io.locus.core.state.NodeView;
+import io.locus.core.state.PoolState;
+import io.locus.schemas.CachedFile;
+import io.locus.schemas.Control;
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.Decision;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.internal.SchedulerInput;
+import io.locus.schemas.state.NodeState;
+import io.locus.schemas.state.PoolMeta;
+import io.locus.schemas.state.TaskState;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler of a pool, keyed by pool. It applies each input event to the pool's state through
+ * the policy core and emits the resulting placements as {@link Decision}s (keyed downstream by
+ * node). State lives in keyed state, written through on every change; the heap copy per pool is a
+ * cache rebuilt on first use after a (re)start, which also starts a new scheduler epoch.
+ */
+public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInput, Decision> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerOperator.class);
+
+  public static final OutputTag<SchedulerMetrics> METRICS =
+      new OutputTag<>("scheduler-metrics", new AvroTypeInfo<>(SchedulerMetrics.class));
+  /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
+  public static final OutputTag<DeadLetter> REJECTED =
+      new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));
+
+  private final SchedulerConfig config;
+
+  private transient MapState<String, NodeState> nodes;
+  private transient MapState<String, TaskState> tasks;
+  private transient MapState<String, Long> cache;
+  private transient ValueState<PoolMeta> meta;
+  private transient Map<String, Pool> pools;
+
+  /** A pool's heap state: the core scheduler over the rebuilt state, and the pool's scalars. */
+  private static final class Pool {
+    final Scheduler scheduler;
+    final PoolMeta meta;
+
+    Pool(Scheduler scheduler, PoolMeta meta) {
+      this.scheduler = scheduler;
+      this.meta = meta;
+    }
+  }
+
+  public SchedulerOperator(SchedulerConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    nodes = getRuntimeContext().getMapState(new MapStateDescriptor<>(
+        "nodes", Types.STRING, new AvroTypeInfo<>(NodeState.class)));
+    tasks = getRuntimeContext().getMapState(new MapStateDescriptor<>(
+        "tasks", Types.STRING, new AvroTypeInfo<>(TaskState.class)));
+    cache = getRuntimeContext().getMapState(new MapStateDescriptor<>(
+        "cache-index", Types.STRING, Types.LONG));
+    meta = getRuntimeContext().getState(new ValueStateDescriptor<>(
+        "pool-meta", new AvroTypeInfo<>(PoolMeta.class)));
+    pools = new HashMap<>();
+  }
+
+  @Override
+  public void processElement(SchedulerInput in, Context ctx, Collector<Decision> out)
+      throws Exception {
+    String poolName = ctx.getCurrentKey();
+    Pool pool = pool(poolName, ctx);
+    Object event = in.getEvent();
+    advanceClock(pool.meta, eventTime(event));
+    double now = Conversions.seconds(pool.meta.getClockMs());
+    Scheduler s = pool.scheduler;
+    List<Command> cmds;
+    if (event instanceof JobSubmitted job) {
+      long seq = pool.meta.getNextSeq();
+      pool.meta.setNextSeq(seq + 1);
+      Task t = Conversions.toTask(job, seq);
+      if (!s.state().enqueue(t)) {
+        LOG.debug("pool {}: duplicate arrival of {} ignored", poolName, job.getJobId());
+      }
+      cmds = s.dispatch(now);
+    } else if (event instanceof TaskEvent te) {
+      cmds = onTaskEvent(s, te, now);
+    } else if (event instanceof NodeReport r) {
+      cmds = onNodeReport(s, r, now);
+    } else if (event instanceof Control c) {
+      cmds = onControl(pool, c, in, ctx, now);
+    } else {
+      throw new IllegalArgumentException("unexpected event type " + event.getClass());
+    }
+    emit(pool, poolName, cmds, out);
+    saveMeta(pool);
+  }
+
+  private List<Command> onTaskEvent(Scheduler s, TaskEvent e, double now) {
+    return switch (e.getType()) {
+      case STARTED -> List.of(); // the slot was taken at placement
+      case COMPLETED -> s.onTaskCompleted(e.getTaskId(), e.getAttempt(), e.getNode(),
+          e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage(), now);
+      case FAILED, REFUSED -> s.onTaskFailed(e.getTaskId(), e.getAttempt(), e.getNode(), now);
+    };
+  }
+
+  private List<Command> onNodeReport(Scheduler s, NodeReport r, double now) {
+    String node = r.getNode();
+    PoolState st = s.state();
+    switch (r.getType()) {
+      case REGISTER:
+        st.registerNode(node, r.getSlots(), r.getCacheCapacityBytes(), r.getEndpoint(), now);
+        if (!r.getAdded().isEmpty()) {
+          st.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
+        }
+        break;
+      case HEARTBEAT:
+        if (st.node(node) == null) {
+          // The scheduler lost this node (e.g. it was released); it has to register again.
+          LOG.warn("heartbeat from unregistered node {} in pool {}", node, s.pool());
+          return List.of();
+        }
+        if (st.node(node).draining() != r.getDraining()) {
+          st.setDraining(node, r.getDraining());
+        }
+        break;
+      case CACHE_DELTA:
+        if (st.node(node) == null) {
+          return List.of();
+        }
+        st.applyCacheDelta(node, r.getSeq(), files(r.getAdded()), r.getRemoved());
+        break;
+      case CACHE_SNAPSHOT:
+        if (st.node(node) == null) {
+          return List.of();
+        }
+        st.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
+        break;
+      case LEAVE:
+        st.removeNode(node);
+        break;
+      default:
+        throw new IllegalArgumentException("unexpected report type " + r.getType());
+    }
+    return s.dispatch(now);
+  }
+
+  private List<Command> onControl(Pool pool, Control c, SchedulerInput in, Context ctx,
+      double now) {
+    Scheduler s = pool.scheduler;
+    String problem = null;
+    switch (c.getType()) {
+      case SET_POLICY -> {
+        try {
+          Policy p = Policies.create(c.getPolicy(), c.getParams());
+          s.setPolicy(p);
+          pool.meta.setPolicy(p.name());
+          pool.meta.setParams(new HashMap<>(c.getParams()));
+        } catch (IllegalArgumentException e) {
+          problem = e.getMessage();
+        }
+      }
+      case DRAIN_NODE, RESUME_NODE -> {
+        if (s.state().node(c.getNode()) == null) {
+          problem = "node '" + c.getNode() + "' is not registered in pool " + s.pool();
+        } else {
+          s.state().setDraining(c.getNode(), c.getType() == io.locus.schemas.ControlType.DRAIN_NODE);
+        }
+      }
+      default -> problem = "unsupported control " + c.getType();
+    }
+    if (problem != null) {
+      ctx.output(REJECTED, DeadLetter.newBuilder()
+          .setSourceTopic(in.getSourceTopic())
+          .setPartition(in.getSourcePartition())
+          .setOffset(in.getSourceOffset())
+          .setKey(ByteBuffer.wrap(s.pool().getBytes(StandardCharsets.UTF_8)))
+          .setValue(null)
+          .setReason("control rejected: " + problem)
+          .setTimeMs(pool.meta.getClockMs())
+          .build());
+      return List.of();
+    }
+    return s.dispatch(now);
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<Decision> out)
+      throws Exception {
+    String poolName = ctx.getCurrentKey();
+    Pool pool = pool(poolName, ctx);
+    PoolState st = pool.scheduler.state();
+    PoolState.Counters c = st.counters();
+    ctx.output(METRICS, SchedulerMetrics.newBuilder()
+        .setPool(poolName)
+        .setTimeMs(timestamp)
+        .setEpoch(pool.meta.getEpoch())
+        .setPolicy(pool.scheduler.policy().name())
+        .setQueueLength(st.queueLength())
+        .setRunningTasks(st.running().size())
+        .setRegisteredNodes(st.nodes().size())
+        .setTotalSlots(st.registeredSlots())
+        .setBusySlots(st.busySlots())
+        .setPlacements(c.placements)
+        .setCompletions(c.completions)
+        .setFailures(c.failures)
+        .setBytesLocal(c.bytesLocal)
+        .setBytesPeer(c.bytesPeer)
+        .setBytesStorage(c.bytesStorage)
+        .build());
+    scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
+  }
+
+  // ------------------------------------------------------------------ state
+
+  /** The pool's heap state, rebuilt from keyed state on first use (a new epoch starts then). */
+  private Pool pool(String poolName, Context ctx) throws Exception {
+    Pool p = pools.get(poolName);
+    if (p != null) {
+      return p;
+    }
+    PoolMeta m = meta.value();
+    if (m == null) {
+      SchedulerConfig.PolicySpec spec = config.policyFor(poolName);
+      m = PoolMeta.newBuilder()
+          .setEpoch(1)
+          .setNextSeq(1)
+          .setPolicy(spec.name())
+          .setParams(new HashMap<>(spec.params()))
+          .build();
+    } else {
+      m.setEpoch(m.getEpoch() + 1);
+    }
+    PoolState st = new PoolState(new FlinkStateJournal(poolName, nodes, tasks, cache),
+        config.maxRetries());
+    for (Map.Entry<String, NodeState> e : nodes.entries()) {
+      st.restoreNode(Conversions.fromState(e.getValue()));
+    }
+    List<String> orphans = new ArrayList<>();
+    for (Map.Entry<String, Long> e : cache.entries()) {
+      String key = e.getKey();
+      int sep = key.indexOf(FlinkStateJournal.SEP);
+      String node = key.substring(0, sep);
+      if (st.node(node) == null) {
+        orphans.add(key);
+      } else {
+        st.restoreCacheEntry(node, key.substring(sep + 1), e.getValue());
+      }
+    }
+    for (String k : orphans) {
+      cache.remove(k);
+    }
+    for (TaskState t : tasks.values()) {
+      if (t.getNode() == null) {
+        st.restoreQueued(Conversions.fromState(t));
+      } else {
+        st.restoreRunning(Conversions.runningFromState(t));
+      }
+    }
+    st.finishRestore();
+    restoreCounters(st.counters(), m);
+    Policy policy = Policies.create(m.getPolicy(), m.getParams());
+    p = new Pool(new Scheduler(poolName, st, policy), m);
+    pools.put(poolName, p);
+    meta.update(m);
+    scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
+    LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued, {} running", poolName,
+        m.getEpoch(), policy.name(), st.nodes().size(), st.queueLength(), st.running().size());
+    return p;
+  }
+
+  private void scheduleMetrics(long nowMs, Context ctx) {
+    long every = config.metricsIntervalMs();
+    // Aligned to the interval, so re-registering after a restore never starts a second chain.
+    ctx.timerService().registerProcessingTimeTimer((nowMs / every + 1) * every);
+  }
+
+  private void saveMeta(Pool pool) throws Exception {
+    PoolState.Counters c = pool.scheduler.state().counters();
+    PoolMeta m = pool.meta;
+    m.setPlacements(c.placements);
+    m.setCompletions(c.completions);
+    m.setFailures(c.failures);
+    m.setBytesLocal(c.bytesLocal);
+    m.setBytesPeer(c.bytesPeer);
+    m.setBytesStorage(c.bytesStorage);
+    meta.update(m);
+  }
+
+  private static void restoreCounters(PoolState.Counters c, PoolMeta m) {
+    c.placements = m.getPlacements();
+    c.completions = m.getCompletions();
+    c.failures = m.getFailures();
+    c.bytesLocal = m.getBytesLocal();
+    c.bytesPeer = m.getBytesPeer();
+    c.bytesStorage = m.getBytesStorage();
+  }
+
+  private void emit(Pool pool, String poolName, List<Command> cmds, Collector<Decision> out) {
+    for (Command c : cmds) {
+      if (c instanceof Command.Run run) {
+        Task t = run.task();
+        out.collect(Conversions.toDecision(poolName, pool.meta.getEpoch(),
+            pool.meta.getClockMs(), Dispatch.decisionId(poolName, t.taskId(), t.attempt()), run));
+      }
+    }
+  }
+
+  private static void advanceClock(PoolMeta m, long eventMs) {
+    // The policy clock only moves forward with the events' own times: replay gives the same decisions.
+    if (eventMs > m.getClockMs()) {
+      m.setClockMs(eventMs);
+    }
+  }
+
+  private static long eventTime(Object event) {
+    if (event instanceof JobSubmitted j) {
+      return j.getSubmitTimeMs();
+    } else if (event instanceof TaskEvent t) {
+      return t.getTimeMs();
+    } else if (event instanceof NodeReport r) {
+      return r.getTimeMs();
+    } else if (event instanceof Control c) {
+      return c.getTimeMs();
+    }
+    return 0;
+  }
+
+  private static Map<String, Long> files(List<CachedFile> files) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (CachedFile f : files) {
+      out.put(f.getFileId(), f.getBytes());
+    }
+    return out;
+  }
+}
