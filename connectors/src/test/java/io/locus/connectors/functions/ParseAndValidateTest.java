@@ -1,0 +1,193 @@
+package io.locus.connectors.functions;
+
+import static io.locus.connectors.Fixtures.control;
+import static io.locus.connectors.Fixtures.job;
+import static io.locus.connectors.Fixtures.register;
+import static io.locus.connectors.Fixtures.taskEvent;
+import static io.locus.connectors.Fixtures.unit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locus.kafka.Topics;
+import io.locus.schemas.ControlType;
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.internal.RawRecord;
+import io.locus.schemas.internal.SchedulerInput;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.apache.flink.util.InstantiationUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** ParseAndValidate inside Flink's operator test harness: main output, side output, metrics. */
+class ParseAndValidateTest {
+  private static final String POOL = "pool-a";
+  private static final long NOW = 1_700_000_000_000L;
+
+  private OneInputStreamOperatorTestHarness<RawRecord, SchedulerInput> harness;
+  private long nextOffset;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    harness = ProcessFunctionTestHarnesses.forProcessFunction(new ParseAndValidate());
+    harness.setProcessingTime(NOW);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    harness.close();
+  }
+
+  private static byte[] utf8(String s) {
+    return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private RawRecord raw(String topic, byte[] key, byte[] value) {
+    return new RawRecord(topic, 3, nextOffset++, NOW - 5,
+        key == null ? null : ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value));
+  }
+
+  private RawRecord send(String topic, String key, byte[] value) throws Exception {
+    return send(topic, utf8(key), value);
+  }
+
+  private RawRecord send(String topic, byte[] key, byte[] value) throws Exception {
+    RawRecord r = raw(topic, key, value);
+    harness.processElement(r, NOW - 5);
+    return r;
+  }
+
+  private List<DeadLetter> deadLetters() {
+    var queue = harness.getSideOutput(ParseAndValidate.DEAD_LETTERS);
+    return queue == null ? List.of() : queue.stream().map(StreamRecord::getValue).toList();
+  }
+
+  private String onlyReason() {
+    assertThat(harness.extractOutputValues()).isEmpty();
+    assertThat(deadLetters()).hasSize(1);
+    return deadLetters().get(0).getReason();
+  }
+
+  @Test
+  void everyInputTypeIsDecodedAndTaggedWithItsPool() throws Exception {
+    JobSubmitted j = job(POOL, "j-1").build();
+    var t = taskEvent(POOL).build();
+    NodeReport n = register(POOL, "n-1").build();
+    var c = control(POOL, ControlType.SET_POLICY).setPolicy("gcc").build();
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(j));
+    send(Topics.TASK_EVENTS.name(), POOL, Topics.TASK_EVENTS.value(t));
+    send(Topics.NODE_REPORTS.name(), POOL, Topics.NODE_REPORTS.value(n));
+    send(Topics.CONTROL.name(), (String) null, Topics.CONTROL.value(c)); // no key: allowed
+
+    assertThat(harness.extractOutputValues()).containsExactly(
+        new SchedulerInput(POOL, j, "job-arrivals", 3, 0L),
+        new SchedulerInput(POOL, t, "task-events", 3, 1L),
+        new SchedulerInput(POOL, n, "node-reports", 3, 2L),
+        new SchedulerInput(POOL, c, "control", 3, 3L));
+    assertThat(deadLetters()).isEmpty();
+  }
+
+  @Test
+  void deadLetterKeepsCoordinatesKeyValueAndProcessingTime() throws Exception {
+    byte[] garbage = {1, 2, 3, 4, 5};
+    RawRecord r = send(Topics.JOB_ARRIVALS.name(), POOL, garbage);
+
+    DeadLetter dl = deadLetters().get(0);
+    assertThat(dl.getSourceTopic()).isEqualTo("job-arrivals");
+    assertThat(dl.getPartition()).isEqualTo(3);
+    assertThat(dl.getOffset()).isEqualTo(r.getOffset());
+    assertThat(dl.getKey()).isEqualTo(ByteBuffer.wrap(utf8(POOL)));
+    assertThat(dl.getValue()).isEqualTo(ByteBuffer.wrap(garbage));
+    assertThat(dl.getTimeMs()).isEqualTo(NOW);
+    assertThat(dl.getReason()).contains("not an Avro single-object encoded JobSubmitted");
+  }
+
+  @Test
+  void nullValueIsDeadLettered() throws Exception {
+    send(Topics.TASK_EVENTS.name(), POOL, null);
+    assertThat(onlyReason()).isEqualTo("empty value: expected a TaskEvent on task-events");
+    assertThat(deadLetters().get(0).getValue()).isNull();
+  }
+
+  @Test
+  void emptyValueIsDeadLettered() throws Exception {
+    send(Topics.NODE_REPORTS.name(), POOL, new byte[0]);
+    assertThat(onlyReason()).startsWith("empty value");
+  }
+
+  @Test
+  void unknownTopicIsDeadLettered() throws Exception {
+    send("decisions", POOL, Topics.JOB_ARRIVALS.value(job(POOL, "j-1").build()));
+    assertThat(onlyReason()).startsWith("unknown input topic 'decisions'");
+  }
+
+  @Test
+  void recordOfAnotherTypeIsAnUnknownFingerprint() throws Exception {
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.NODE_REPORTS.value(register(POOL, "n").build()));
+    assertThat(onlyReason()).contains("unknown schema fingerprint").contains("JobSubmitted");
+  }
+
+  @Test
+  void truncatedBodyIsCorrupt() throws Exception {
+    byte[] full = Topics.JOB_ARRIVALS.value(job(POOL, "j-1").build());
+    send(Topics.JOB_ARRIVALS.name(), POOL, Arrays.copyOf(full, full.length - 7));
+    assertThat(onlyReason()).contains("corrupt JobSubmitted");
+  }
+
+  @Test
+  void validationFailureIsDeadLetteredWithTheRule() throws Exception {
+    JobSubmitted bad = job(POOL, "j-1").setInputs(List.of(unit("/etc/passwd", 1))).build();
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(bad));
+    assertThat(onlyReason())
+        .isEqualTo("invalid JobSubmitted: inputs[0].id '/etc/passwd' starts with a path separator");
+  }
+
+  @Test
+  void keyMustMatchPool() throws Exception {
+    send(Topics.JOB_ARRIVALS.name(), "pool-b", Topics.JOB_ARRIVALS.value(job(POOL, "j").build()));
+    assertThat(onlyReason()).contains("does not match the record key 'pool-b'");
+  }
+
+  @Test
+  void keyThatIsNotUtf8IsDeadLettered() throws Exception {
+    send(Topics.JOB_ARRIVALS.name(), new byte[] {(byte) 0xc3, (byte) 0x28},
+        Topics.JOB_ARRIVALS.value(job(POOL, "j").build()));
+    assertThat(onlyReason()).isEqualTo("record key is not valid UTF-8");
+  }
+
+  @Test
+  void badRecordsDoNotStopTheStream() throws Exception {
+    send(Topics.JOB_ARRIVALS.name(), POOL, new byte[] {9});
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(job(POOL, "j-1").build()));
+    send(Topics.CONTROL.name(), POOL, Topics.CONTROL.value(
+        control(POOL, ControlType.DRAIN_NODE).build())); // no node: invalid
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(job(POOL, "j-2").build()));
+
+    assertThat(harness.extractOutputValues()).extracting(i -> ((JobSubmitted) i.getEvent())
+        .getJobId()).containsExactly("j-1", "j-2");
+    assertThat(deadLetters()).extracting(DeadLetter::getOffset).containsExactly(0L, 2L);
+    assertThat(deadLetters().get(1).getReason())
+        .isEqualTo("invalid Control: DRAIN_NODE needs a node");
+  }
+
+  @Test
+  void longReasonsAreCut() {
+    DeadLetter dl = ParseAndValidate.deadLetter(raw("x", null, null), "r".repeat(5000), 1L);
+    assertThat(dl.getReason()).hasSize(ParseAndValidate.MAX_REASON + 3);
+  }
+
+  @Test
+  void functionIsJavaSerializable() throws Exception {
+    ParseAndValidate copy = InstantiationUtil.clone(new ParseAndValidate());
+    assertThat(copy).isNotNull();
+    assertThat(InstantiationUtil.clone(ParseAndValidate.DEAD_LETTERS))
+        .isEqualTo(ParseAndValidate.DEAD_LETTERS);
+  }
+}
