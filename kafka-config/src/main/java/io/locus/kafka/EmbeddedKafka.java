@@ -1,0 +1,360 @@
+package io.locus.kafka;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Exit;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node Kafka 4 (KRaft, combined broker + controller) running inside this JVM, for tests
+ * and the demo. Listens on 127.0.0.1 only, with PLAINTEXT for clients and a separate CONTROLLER
+ * listener for the Raft quorum. Not a production deployment: one replica of everything.
+ *
+ * <p>{@link #start()} uses a temporary directory deleted on {@link #close()}; {@link
+ * #start(Path, Map)} keeps its data in a directory the caller owns, so a broker started again on
+ * the same directory sees the same topics, offsets and committed transactions.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+  private static final String HOST = "127.0.0.1";
+  private static final int NODE_ID = 1;
+  /** Kafka log segments live here, under the data directory. */
+  static final String LOG_DIR_NAME = "kafka-logs";
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  /** A freshly chosen free port can be taken by someone else before the broker binds it. */
+  private static final int BIND_ATTEMPTS = 3;
+
+  private final KafkaRaftServer server;
+  private final Path dataDir;
+  private final boolean deleteOnClose;
+  private final String bootstrapServers;
+  private final int port;
+  private boolean closed;
+
+  private EmbeddedKafka(
+      KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port) {
+    this.server = server;
+    this.dataDir = dataDir;
+    this.deleteOnClose = deleteOnClose;
+    this.port = port;
+    this.bootstrapServers = HOST + ":" + port;
+  }
+
+  /** A broker on free ports with a temporary data directory, deleted on {@link #close()}. */
+  public static EmbeddedKafka start() {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("locus-kafka-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary Kafka data directory", e);
+    }
+    try {
+      return start(dir, 0, Map.of(), true);
+    } catch (RuntimeException e) {
+      deleteRecursively(dir);
+      throw e;
+    }
+  }
+
+  /**
+   * A broker on free ports keeping its data in {@code dataDir} (created if missing, never deleted).
+   * Storage already formatted there is reused, so a restart keeps its data. {@code overrides} are
+   * broker configs applied last (for example {@code log.retention.ms}).
+   */
+  public static EmbeddedKafka start(Path dataDir, Map<String, String> overrides) {
+    return start(dataDir, 0, overrides);
+  }
+
+  /**
+   * As {@link #start(Path, Map)}, with the client (PLAINTEXT) listener on {@code port}; {@code 0}
+   * picks a free one. A fixed port lets clients that knew the previous broker reconnect after a
+   * restart.
+   */
+  public static EmbeddedKafka start(Path dataDir, int port, Map<String, String> overrides) {
+    return start(dataDir, port, overrides, false);
+  }
+
+  private static EmbeddedKafka start(
+      Path dataDir, int port, Map<String, String> overrides, boolean deleteOnClose) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0 (free port) or 1..65535, got " + port);
+    }
+    installExitGuard();
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create Kafka data directory " + dataDir, e);
+    }
+    // Retrying only helps when we chose the ports; a fixed port that is taken stays taken.
+    int attempts = port == 0 ? BIND_ATTEMPTS : 1;
+    for (int attempt = 1; ; attempt++) {
+      int brokerPort = port == 0 ? freePort() : port;
+      try {
+        return startOnce(dataDir, brokerPort, freePort(), overrides, deleteOnClose);
+      } catch (RuntimeException e) {
+        if (attempt >= attempts || !isBindFailure(e)) {
+          throw e;
+        }
+        LOG.warn("Kafka could not bind its ports (attempt {}/{}); retrying on other free ports",
+            attempt, attempts);
+      }
+    }
+  }
+
+  private static EmbeddedKafka startOnce(Path dataDir, int brokerPort, int controllerPort,
+      Map<String, String> overrides, boolean deleteOnClose) {
+    Map<String, String> config = brokerConfig(dataDir, brokerPort, controllerPort);
+    config.putAll(overrides);
+    formatIfNeeded(dataDir, config);
+
+    long t0 = System.nanoTime();
+    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, dataDir, deleteOnClose, brokerPort);
+    try {
+      server.startup();
+      kafka.awaitReady(READY_TIMEOUT);
+    } catch (RuntimeException e) {
+      kafka.shutdownQuietly();
+      throw e;
+    }
+    LOG.info("Kafka broker ready at {} in {} ms (data in {})", kafka.bootstrapServers,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), dataDir);
+    return kafka;
+  }
+
+  /** Single-node settings (see TOOLCHAIN.md); overrides may replace any of them. */
+  static Map<String, String> brokerConfig(Path dataDir, int brokerPort, int controllerPort) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("process.roles", "broker,controller");
+    c.put("node.id", Integer.toString(NODE_ID));
+    c.put("controller.quorum.voters", NODE_ID + "@" + HOST + ":" + controllerPort);
+    c.put("listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+    c.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + brokerPort);
+    c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    c.put("controller.listener.names", "CONTROLLER");
+    c.put("inter.broker.listener.name", "PLAINTEXT");
+    c.put("log.dirs", dataDir.resolve(LOG_DIR_NAME).toAbsolutePath().toString());
+    // Every topic is declared in Topics and created by TopicAdmin: a typo must fail, not create.
+    c.put("auto.create.topics.enable", "false");
+    // Tests and the demo start consumers one at a time; waiting 3 s for more members is wasted.
+    c.put("group.initial.rebalance.delay.ms", "0");
+    // One broker: internal topics cannot have more than one replica.
+    c.put("offsets.topic.replication.factor", "1");
+    c.put("transaction.state.log.replication.factor", "1");
+    c.put("transaction.state.log.min.isr", "1");
+    c.put("share.coordinator.state.topic.replication.factor", "1");
+    c.put("share.coordinator.state.topic.min.isr", "1");
+    c.put("default.replication.factor", "1");
+    c.put("min.insync.replicas", "1");
+    // 50 partitions per internal topic (the default) only cost start-up time on one node.
+    c.put("offsets.topic.num.partitions", "4");
+    c.put("transaction.state.log.num.partitions", "4");
+    c.put("share.coordinator.state.topic.num.partitions", "4");
+    // Flink's exactly-once KafkaSink uses transactions of up to 1 h by default; the broker's
+    // default maximum (15 min) would reject them.
+    c.put("transaction.max.timeout.ms", "3600000");
+    return c;
+  }
+
+  /**
+   * Formats the storage with a new cluster id unless it is already formatted (meta.properties
+   * present), which is what lets a restart on the same directory keep its data.
+   */
+  private static void formatIfNeeded(Path dataDir, Map<String, String> config) {
+    Path logDir = Path.of(config.get("log.dirs").split(",")[0].trim());
+    Path meta = logDir.resolve("meta.properties");
+    if (Files.exists(meta)) {
+      return;
+    }
+    Path propsFile = dataDir.resolve("server.properties");
+    Properties props = new Properties();
+    props.putAll(config);
+    try (OutputStream out = Files.newOutputStream(propsFile)) {
+      props.store(out, "Written by EmbeddedKafka for formatting; regenerated on every format");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + propsFile, e);
+    }
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    int rc;
+    try (PrintStream ps = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+      rc = StorageTool.execute(new String[] {
+          "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", propsFile.toString(),
+          "--ignore-formatted"}, ps);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": "
+          + output.toString(StandardCharsets.UTF_8), e);
+    }
+    if (rc != 0) {
+      throw new IllegalStateException("formatting Kafka storage in " + logDir + " failed (" + rc
+          + "): " + output.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * Startup returns before the broker necessarily serves clients; a test that produced right away
+   * could race it. An admin round trip that sees this broker proves it does.
+   */
+  private void awaitReady(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+    try (Admin admin = Admin.create(props)) {
+      Exception last = null;
+      while (System.nanoTime() < deadline) {
+        long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        try {
+          DescribeClusterOptions options =
+              new DescribeClusterOptions().timeoutMs((int) Math.min(remainingMs, 5000));
+          boolean registered = admin.describeCluster(options)
+              .nodes().get(remainingMs, TimeUnit.MILLISECONDS)
+              .stream().anyMatch(n -> n.id() == NODE_ID);
+          if (registered) {
+            return;
+          }
+          // Answered, but without this broker yet: poll again shortly rather than spin.
+          Thread.sleep(100);
+        } catch (ExecutionException | TimeoutException e) {
+          last = e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(
+              "interrupted waiting for Kafka at " + bootstrapServers, e);
+        }
+      }
+      throw new IllegalStateException(
+          "Kafka at " + bootstrapServers + " not ready within " + timeout, last);
+    }
+  }
+
+  /** The client bootstrap address, {@code 127.0.0.1:<port>}. */
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** The client (PLAINTEXT) port. */
+  public int port() {
+    return port;
+  }
+
+  /** The directory holding this broker's storage. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Stops the broker (controlled shutdown) and, for {@link #start()}, deletes its data. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    shutdownQuietly();
+    if (deleteOnClose) {
+      deleteRecursively(dataDir);
+    }
+    LOG.info("Kafka broker at {} stopped", bootstrapServers);
+  }
+
+  private void shutdownQuietly() {
+    try {
+      server.shutdown();
+      server.awaitShutdown();
+    } catch (RuntimeException e) {
+      LOG.warn("error while stopping Kafka at {}", bootstrapServers, e);
+    }
+  }
+
+  private static volatile boolean exitGuardInstalled;
+
+  /**
+   * Kafka calls {@code Exit.exit/halt} on fatal faults (a failed log directory, a metadata error).
+   * In a shared JVM that would kill the test runner or the demo with it, so the request is logged
+   * and the calling Kafka thread fails instead. The procedures are JVM-wide statics and are left
+   * installed: another broker may still be running when this one closes.
+   */
+  static void installExitGuard() {
+    if (exitGuardInstalled) {
+      return;
+    }
+    synchronized (EmbeddedKafka.class) {
+      if (exitGuardInstalled) {
+        return;
+      }
+      Exit.setExitProcedure((code, message) -> {
+        LOG.error("Kafka requested exit({}): {}; refused, this JVM hosts an embedded broker",
+            code, message);
+        throw new IllegalStateException("Kafka requested exit(" + code + "): " + message);
+      });
+      Exit.setHaltProcedure((code, message) -> {
+        LOG.error("Kafka requested halt({}): {}; refused, this JVM hosts an embedded broker",
+            code, message);
+        throw new IllegalStateException("Kafka requested halt(" + code + "): " + message);
+      });
+      exitGuardInstalled = true;
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+    }
+  }
+
+  private static boolean isBindFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          LOG.warn("cannot delete {}: {}", p, e.toString());
+        }
+      });
+    } catch (IOException e) {
+      LOG.warn("cannot delete {}: {}", dir, e.toString());
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.locus.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.codec.Codecs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The broker in a child process: what fault tests and the demo rely on. */
+class KafkaProcessTest {
+  private static final TopicSpec<JobSubmitted> TOPIC =
+      new TopicSpec<>("survivors", 1, "pool", Codecs.JOB_SUBMITTED, Map.of());
+
+  @Test
+  @Timeout(120)
+  void aKilledBrokerRestartsOnItsDataAndClientsCarryOn(@TempDir Path dir) throws Exception {
+    try (KafkaProcess kafka = KafkaProcess.start(dir)) {
+      String bootstrap = kafka.bootstrapServers();
+      TopicAdmin.ensureTopics(bootstrap, List.of(TOPIC));
+
+      // The same producer lives across the crash: it must reconnect to the restarted broker.
+      try (KafkaProducer<byte[], JobSubmitted> producer = new KafkaProducer<>(
+          ClientConfigs.producer(bootstrap), new ByteArraySerializer(), AvroKafkaSerde.of(TOPIC))) {
+        producer.send(new ProducerRecord<>(TOPIC.name(), TestSupport.job("before-crash")))
+            .get(30, TimeUnit.SECONDS);
+
+        kafka.kill();
+        assertThat(kafka.isAlive()).isFalse();
+        assertThat(kafka.lastExitCode()).isNotZero();
+        kafka.restart();
+        assertThat(kafka.isAlive()).isTrue();
+        assertThat(kafka.bootstrapServers()).as("same port after restart").isEqualTo(bootstrap);
+
+        producer.send(new ProducerRecord<>(TOPIC.name(), TestSupport.job("after-restart")))
+            .get(60, TimeUnit.SECONDS);
+      }
+
+      try (KafkaConsumer<byte[], JobSubmitted> consumer = new KafkaConsumer<>(
+          ClientConfigs.consumer(kafka.bootstrapServers(), "survivor-reader", true),
+          new ByteArrayDeserializer(), AvroKafkaSerde.of(TOPIC))) {
+        consumer.subscribe(List.of(TOPIC.name()));
+        var records = TestSupport.pollUntil(consumer, r -> r.size() >= 2, Duration.ofSeconds(30));
+        assertThat(records).extracting(r -> r.value().getJobId().toString())
+            .containsExactly("before-crash", "after-restart");
+      }
+
+      kafka.stop();
+      assertThat(kafka.isAlive()).isFalse();
+      // 0 means it ended through stdin closing (clean shutdown), not SIGTERM (143) or a kill.
+      assertThat(kafka.lastExitCode()).isZero();
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aBrokerThatCannotStartFailsWithItsOutput(@TempDir Path tmp) throws Exception {
+    Path file = Files.writeString(tmp.resolve("not-a-dir"), "x");
+    assertThatThrownBy(() -> KafkaProcess.start(file))
+        .hasMessageContaining("exited before it was ready")
+        .hasMessageContaining("last output")
+        .hasMessageContaining("Kafka failed to start");
+  }
+}
