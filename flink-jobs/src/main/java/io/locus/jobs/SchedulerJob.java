@@ -1,0 +1,124 @@
+package io.locus.jobs;
+
+import io.locus.connectors.DeliveryMode;
+import io.locus.connectors.LocusSinks;
+import io.locus.connectors.LocusSources;
+import io.locus.connectors.functions.ParseAndValidate;
+import io.locus.connectors.records.LocusTypes;
+import io.locus.operators.SchedulerConfig;
+import io.locus.operators.SchedulerOperator;
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.Decision;
+import io.locus.schemas.internal.RawRecord;
+import io.locus.schemas.internal.SchedulerInput;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The job "locus-scheduler": Kafka inputs → parse + validate (bad → dead-letters) → keyBy(pool) →
+ * SchedulerOperator → decisions (keyed by node), with metrics and rejections as side outputs.
+ * Every operator has a name and a stable uid so savepoints restore across versions.
+ */
+public final class SchedulerJob {
+  public static final String NAME = "locus-scheduler";
+
+  /** Everything the job needs; the CLI builds it from flags, tests build it directly. */
+  public record Options(
+      String bootstrap,
+      Properties kafkaOverrides,
+      DeliveryMode delivery,
+      SchedulerConfig scheduler,
+      Duration checkpointInterval,
+      Path checkpointDir,
+      String stateBackend,
+      int parallelism,
+      String groupId,
+      String transactionalIdPrefix,
+      int restartAttempts) {
+
+    public Options {
+      if (!stateBackend.equals("rocksdb") && !stateBackend.equals("hashmap")) {
+        throw new IllegalArgumentException(
+            "state backend must be 'rocksdb' or 'hashmap', got '" + stateBackend + "'");
+      }
+      if (parallelism < 1) {
+        throw new IllegalArgumentException("parallelism must be ≥ 1");
+      }
+      kafkaOverrides = kafkaOverrides == null ? new Properties() : kafkaOverrides;
+    }
+  }
+
+  private SchedulerJob() {}
+
+  /** The Flink configuration for these options: state backend, checkpoints, restarts, no Kryo. */
+  public static Configuration configuration(Options o) {
+    Configuration conf = new Configuration();
+    conf.set(StateBackendOptions.STATE_BACKEND, o.stateBackend());
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    if (o.checkpointDir() != null) {
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, o.checkpointDir().toUri().toString());
+    }
+    if (o.restartAttempts() == 0) {
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    } else {
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, o.restartAttempts());
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
+    }
+    // Every record and state type has an Avro or Flink serializer; a Kryo fallback is a bug.
+    conf.set(PipelineOptions.GENERIC_TYPES, false);
+    return conf;
+  }
+
+  /** Adds the job's operators to {@code env}. */
+  public static void build(StreamExecutionEnvironment env, Options o) {
+    env.setParallelism(o.parallelism());
+    DataStream<RawRecord> raw = env
+        .fromSource(LocusSources.inputs(o.bootstrap(), o.kafkaOverrides(), o.groupId()),
+            WatermarkStrategy.noWatermarks(), "kafka-inputs", LocusTypes.RAW_RECORD)
+        .uid("kafka-inputs");
+
+    SingleOutputStreamOperator<SchedulerInput> parsed = raw
+        .process(new ParseAndValidate(), LocusTypes.SCHEDULER_INPUT)
+        .name("parse-validate")
+        .uid("parse-validate");
+
+    SingleOutputStreamOperator<Decision> decisions = parsed
+        .keyBy(SchedulerInput::getPool, Types.STRING)
+        .process(new SchedulerOperator(o.scheduler()), LocusTypes.DECISION)
+        .name("scheduler")
+        .uid("scheduler");
+
+    decisions
+        .sinkTo(LocusSinks.decisions(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
+            o.transactionalIdPrefix() + "-decisions"))
+        .name("decisions-sink")
+        .uid("decisions-sink");
+
+    decisions.getSideOutput(SchedulerOperator.METRICS)
+        .sinkTo(LocusSinks.metrics(o.bootstrap(), o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE,
+            o.transactionalIdPrefix() + "-metrics"))
+        .name("metrics-sink")
+        .uid("metrics-sink");
+
+    DataStream<DeadLetter> dead = parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
+        .union(decisions.getSideOutput(SchedulerOperator.REJECTED));
+    dead.sinkTo(LocusSinks.deadLetters(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
+            o.transactionalIdPrefix() + "-dead-letters"))
+        .name("dead-letters-sink")
+        .uid("dead-letters-sink");
+  }
+}

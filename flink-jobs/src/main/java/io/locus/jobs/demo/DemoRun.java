@@ -1,0 +1,120 @@
+package io.locus.jobs.demo;
+
+import io.locus.agent.AgentConfig;
+import io.locus.agent.sim.HostConfig;
+import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.jobs.EmbeddedLocus;
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.Topics;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.SchedulerMetrics;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * One pool's run through the whole system: simulated agents register over Kafka, a generated
+ * workload is published to job-arrivals at a set rate, the scheduler job places the tasks, the
+ * agents run them and report back; it ends when every task completed (or the deadline passed).
+ */
+public final class DemoRun {
+
+  /** Settings of one run. Rates are real (wall-clock) tasks per second. */
+  public record Config(String pool, int nodes, int slots, long cacheBytes,
+      DemoWorkload.Spec workload, double arrivalRate, double timeScale, double storageBandwidth,
+      double peerBandwidth, double localBandwidth, boolean readCommitted, Duration timeout) {}
+
+  /** What a run achieved. */
+  public record Result(String pool, String policy, int tasks, TaskEventTracker.Stats stats,
+      double wallSeconds, long placements) {
+    public boolean allCompleted() {
+      return stats.completed == tasks;
+    }
+
+    public double placementsPerSecond() {
+      return wallSeconds <= 0 ? 0 : placements / wallSeconds;
+    }
+  }
+
+  private DemoRun() {}
+
+  public static Result run(EmbeddedLocus locus, TaskEventTracker tracker, Config cfg,
+      PrintStream progress) throws InterruptedException {
+    List<JobSubmitted> jobs = DemoWorkload.generate(cfg.pool(), cfg.workload());
+    AgentConfig template = AgentConfig.builder(cfg.pool())
+        .slots(cfg.slots())
+        .cacheCapacityBytes(cfg.cacheBytes())
+        .storageBandwidth(cfg.storageBandwidth())
+        .peerBandwidth(cfg.peerBandwidth())
+        .localBandwidth(cfg.localBandwidth())
+        .timeScale(cfg.timeScale())
+        .build();
+    HostConfig host = HostConfig.builder(locus.bootstrapServers(), template)
+        .nodeIds(HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes()))
+        .readCommitted(cfg.readCommitted())
+        .startFrom(HostConfig.StartFrom.EARLIEST)
+        .ensureTopics(false)
+        .build();
+    long start = System.nanoTime();
+    try (SimulatedAgentHost agents = SimulatedAgentHost.start(host);
+        KafkaProducer<byte[], byte[]> producer =
+            new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()))) {
+      if (!agents.awaitRegistered(Duration.ofSeconds(30))) {
+        throw new IllegalStateException("agents did not register within 30 s");
+      }
+      long deadline = System.nanoTime() + cfg.timeout().toNanos();
+      long nextReport = System.nanoTime();
+      int published = 0;
+      long publishStart = System.nanoTime();
+      while (true) {
+        long now = System.nanoTime();
+        // Publish what is due at the arrival rate (evenly spaced arrivals).
+        int due = (int) Math.min(jobs.size(), (now - publishStart) / 1e9 * cfg.arrivalRate() + 1);
+        for (; published < due; published++) {
+          JobSubmitted j = jobs.get(published);
+          long t = System.currentTimeMillis();
+          j.setSubmitTimeMs(t);
+          tracker.submitted(j.getJobId(), t);
+          producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
+              Topics.JOB_ARRIVALS.key(cfg.pool()), Topics.JOB_ARRIVALS.value(j)));
+        }
+        TaskEventTracker.Stats s = tracker.stats(cfg.pool());
+        if (now >= nextReport) {
+          progress.println(progressLine(cfg.pool(), s, published, jobs.size(),
+              tracker.latestMetrics(cfg.pool()), (now - start) / 1e9));
+          nextReport = now + 2_000_000_000L;
+          locus.checkJobAlive();
+          if (agents.consumerFailure() != null) {
+            throw new IllegalStateException("agent host failed", agents.consumerFailure());
+          }
+        }
+        if (s.completed >= jobs.size() || now > deadline) {
+          break;
+        }
+        // Pace the loop: publish in small steps, re-check progress often.
+        java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L);
+      }
+      producer.flush();
+    }
+    double wall = (System.nanoTime() - start) / 1e9;
+    TaskEventTracker.Stats s = tracker.stats(cfg.pool());
+    SchedulerMetrics m = tracker.latestMetrics(cfg.pool());
+    long placements = m == null ? s.completed : m.getPlacements();
+    return new Result(cfg.pool(), m == null ? "?" : m.getPolicy(), jobs.size(), s, wall,
+        Math.max(placements, s.completed));
+  }
+
+  static String progressLine(String pool, TaskEventTracker.Stats s, int published, int total,
+      SchedulerMetrics m, double seconds) {
+    String queue = m == null ? "-" : Long.toString(m.getQueueLength());
+    String busy = m == null ? "-" : m.getBusySlots() + "/" + m.getTotalSlots();
+    double rate = m == null || seconds <= 0 ? 0 : m.getPlacements() / seconds;
+    return String.format(Locale.ROOT,
+        "[%s %5.1fs] done %d/%d  published %d  queued %s  busy slots %s  placements/s %.0f  "
+            + "cache hit %.1f%%",
+        pool, seconds, s.completed, total, published, queue, busy, rate, 100 * s.hitRatio());
+  }
+}

@@ -1,0 +1,176 @@
+package io.locus.jobs.demo;
+
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.Topics;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Follows the task-events and scheduler-metrics topics and keeps, per pool, what a person (or a test) wants to know:
+ * completions (and any duplicate), the most tasks ever running at once on each node, bytes by
+ * source, and response times of jobs whose submit time it was told.
+ */
+public final class TaskEventTracker implements AutoCloseable {
+
+  /** Per-pool figures; read them through {@link #stats(String)} (a consistent copy). */
+  public static final class Stats {
+    public long completed;
+    public long duplicateCompletions;
+    public long failed;
+    public long refused;
+    public long bytesLocal;
+    public long bytesPeer;
+    public long bytesStorage;
+    public double responseSecondsSum;
+    public long responses;
+    public int maxConcurrentOnANode;
+    public final Map<String, Integer> maxConcurrent = new HashMap<>();
+    public final List<String> refusals = new ArrayList<>();
+
+    public double hitRatio() {
+      long total = bytesLocal + bytesPeer + bytesStorage;
+      return total == 0 ? 0 : (double) bytesLocal / total;
+    }
+
+    public double meanResponseSeconds() {
+      return responses == 0 ? 0 : responseSecondsSum / responses;
+    }
+
+    Stats copy() {
+      Stats s = new Stats();
+      s.completed = completed;
+      s.duplicateCompletions = duplicateCompletions;
+      s.failed = failed;
+      s.refused = refused;
+      s.bytesLocal = bytesLocal;
+      s.bytesPeer = bytesPeer;
+      s.bytesStorage = bytesStorage;
+      s.responseSecondsSum = responseSecondsSum;
+      s.responses = responses;
+      s.maxConcurrentOnANode = maxConcurrentOnANode;
+      s.maxConcurrent.putAll(maxConcurrent);
+      s.refusals.addAll(refusals);
+      return s;
+    }
+  }
+
+  private final Map<String, Stats> pools = new HashMap<>();
+  private final Map<String, Integer> completions = new HashMap<>();
+  private final Map<String, Integer> runningOnNode = new HashMap<>();
+  private final Map<String, Long> submitTimes = new ConcurrentHashMap<>();
+  private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
+  private final AtomicBoolean stop = new AtomicBoolean();
+  private final Thread thread;
+  private volatile RuntimeException failure;
+
+  public TaskEventTracker(String bootstrap) {
+    var props = ClientConfigs.consumer(bootstrap, "tracker-" + System.nanoTime(), false);
+    thread = new Thread(() -> run(props), "task-event-tracker");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Lets the tracker compute response times: completion time − this submit time. */
+  public void submitted(String taskId, long submitTimeMs) {
+    submitTimes.put(taskId, submitTimeMs);
+  }
+
+  /** The latest metrics the scheduler published for the pool, or null. */
+  public SchedulerMetrics latestMetrics(String pool) {
+    return metrics.get(pool);
+  }
+
+  public synchronized Stats stats(String pool) {
+    if (failure != null) {
+      throw failure;
+    }
+    return pools.getOrDefault(pool, new Stats()).copy();
+  }
+
+  private void run(java.util.Properties props) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (int p = 0; p < Topics.TASK_EVENTS.partitions(); p++) {
+        parts.add(new TopicPartition(Topics.TASK_EVENTS.name(), p));
+      }
+      for (int p = 0; p < Topics.SCHEDULER_METRICS.partitions(); p++) {
+        parts.add(new TopicPartition(Topics.SCHEDULER_METRICS.name(), p));
+      }
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      while (!stop.get()) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+          if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
+            SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
+            metrics.put(m.getPool(), m);
+          } else {
+            apply(Topics.TASK_EVENTS.decode(r.value()));
+          }
+        }
+      }
+    } catch (org.apache.kafka.common.errors.InterruptException e) {
+      // closing
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+  }
+
+  private synchronized void apply(TaskEvent e) {
+    Stats s = pools.computeIfAbsent(e.getPool(), p -> new Stats());
+    String nodeKey = e.getPool() + "/" + e.getNode();
+    switch (e.getType()) {
+      case STARTED -> {
+        int now = runningOnNode.merge(nodeKey, 1, Integer::sum);
+        s.maxConcurrent.merge(e.getNode(), now, Math::max);
+        s.maxConcurrentOnANode = Math.max(s.maxConcurrentOnANode, now);
+      }
+      case COMPLETED -> {
+        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        int n = completions.merge(e.getPool() + "/" + e.getTaskId(), 1, Integer::sum);
+        if (n > 1) {
+          s.duplicateCompletions++;
+          return;
+        }
+        s.completed++;
+        s.bytesLocal += e.getBytesLocal();
+        s.bytesPeer += e.getBytesPeer();
+        s.bytesStorage += e.getBytesStorage();
+        Long submit = submitTimes.get(e.getTaskId());
+        if (submit != null) {
+          s.responseSecondsSum += (e.getEndTimeMs() - submit) / 1000.0;
+          s.responses++;
+        }
+      }
+      case FAILED -> {
+        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        s.failed++;
+      }
+      case REFUSED -> {
+        s.refused++;
+        if (s.refusals.size() < 20) {
+          s.refusals.add(e.getTaskId() + " on " + e.getNode() + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    stop.set(true);
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
