@@ -1,0 +1,183 @@
+package io.locus.agent;
+
+import io.locus.agent.sim.HostConfig;
+import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.kafka.ClientConfigs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code locus-agent}: runs node agents as a process. Only the simulated mode exists so far. */
+@Command(name = "locus-agent", mixinStandardHelpOptions = true,
+    subcommands = {AgentCli.Sim.class},
+    description = "Locus node agents.")
+public final class AgentCli implements Runnable {
+
+  public static void main(String[] args) {
+    // Avro refuses to decode generated classes outside trusted packages (TOOLCHAIN gotcha 1); set
+    // before any Avro class loads.
+    if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
+      System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
+    }
+    System.exit(new CommandLine(new AgentCli()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  /** N simulated agents of one pool in this process, until stopped (SIGTERM / Ctrl-C). */
+  @Command(name = "sim", mixinStandardHelpOptions = true,
+      description = "Run simulated agents (modelled staging and compute) against Kafka.")
+  public static final class Sim implements Callable<Integer> {
+    @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
+        description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--kafka-properties", paramLabel = "FILE",
+        description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
+    Path kafkaProperties;
+
+    @Option(names = "--pool", required = true, description = "The agents' pool.")
+    String pool;
+
+    @Option(names = "--nodes", defaultValue = "16",
+        description = "Number of agents, named PREFIX00, PREFIX01... Default: ${DEFAULT-VALUE}.")
+    int nodes;
+
+    @Option(names = "--node-prefix", defaultValue = "node-",
+        description = "Prefix of generated node ids. Default: ${DEFAULT-VALUE}.")
+    String nodePrefix;
+
+    @Option(names = "--node", paramLabel = "ID",
+        description = "Explicit node id, repeatable; replaces --nodes/--node-prefix.")
+    List<String> explicitNodes;
+
+    @Option(names = "--slots", defaultValue = "2", description = "Default: ${DEFAULT-VALUE}.")
+    int slots;
+
+    @Option(names = "--cache-bytes", defaultValue = "1000000000",
+        description = "Cache capacity per agent. Default: ${DEFAULT-VALUE}.")
+    long cacheBytes;
+
+    @Option(names = "--storage-bandwidth", defaultValue = "125e6",
+        description = "Bytes/s. Default: ${DEFAULT-VALUE}.")
+    double storageBandwidth;
+
+    @Option(names = "--peer-bandwidth", defaultValue = "125e6",
+        description = "Bytes/s. Default: ${DEFAULT-VALUE}.")
+    double peerBandwidth;
+
+    @Option(names = "--local-bandwidth", defaultValue = "150e6",
+        description = "Bytes/s. Default: ${DEFAULT-VALUE}.")
+    double localBandwidth;
+
+    @Option(names = "--time-scale", defaultValue = "1.0",
+        description = "Factor on every modelled duration (0.01 = 100x faster). Default: ${DEFAULT-VALUE}.")
+    double timeScale;
+
+    @Option(names = "--heartbeat-ms", defaultValue = "1000",
+        description = "Default: ${DEFAULT-VALUE}.")
+    long heartbeatMs;
+
+    @Option(names = "--isolation", defaultValue = "read_committed",
+        description = "Decisions isolation: read_committed (needed by exactly-once pools, fine for"
+            + " others) or read_uncommitted. Default: ${DEFAULT-VALUE}.")
+    String isolation;
+
+    @Option(names = "--from", defaultValue = "latest",
+        description = "Where decisions are read from at start-up: latest or earliest. Default: ${DEFAULT-VALUE}.")
+    String from;
+
+    @Option(names = "--scheduler-threads", defaultValue = "2",
+        description = "Default: ${DEFAULT-VALUE}.")
+    int schedulerThreads;
+
+    // fallbackValue: without it picocli inverts a negatable option whose default is true
+    // (--create-topics would turn it off).
+    @Option(names = "--create-topics", defaultValue = "true", fallbackValue = "true",
+        negatable = true,
+        description = "Create missing topics. Default: ${DEFAULT-VALUE}.")
+    boolean createTopics;
+
+    @Option(names = "--stats-interval", defaultValue = "PT10S",
+        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
+    Duration statsInterval;
+
+    private boolean readCommitted() {
+      return switch (isolation.toLowerCase(Locale.ROOT)) {
+        case "read_committed" -> true;
+        case "read_uncommitted" -> false;
+        default -> throw new CommandLine.ParameterException(new CommandLine(this),
+            "--isolation must be read_committed or read_uncommitted, not " + isolation);
+      };
+    }
+
+    /** The host's settings from the options (no connection made). */
+    public HostConfig hostConfig() {
+      AgentConfig template = AgentConfig.builder(pool)
+          .slots(slots)
+          .cacheCapacityBytes(cacheBytes)
+          .storageBandwidth(storageBandwidth)
+          .peerBandwidth(peerBandwidth)
+          .localBandwidth(localBandwidth)
+          .timeScale(timeScale)
+          .heartbeatMs(heartbeatMs)
+          .build();
+      Map<String, String> overrides = new TreeMap<>();
+      if (kafkaProperties != null) {
+        Properties p = ClientConfigs.withOverrides(new Properties(), kafkaProperties);
+        p.stringPropertyNames().forEach(k -> overrides.put(k, p.getProperty(k)));
+      }
+      return HostConfig.builder(bootstrap, template)
+          .nodeIds(explicitNodes != null && !explicitNodes.isEmpty()
+              ? explicitNodes : HostConfig.nodeIds(nodePrefix, nodes))
+          .readCommitted(readCommitted())
+          .startFrom(HostConfig.StartFrom.valueOf(from.toUpperCase(Locale.ROOT)))
+          .schedulerThreads(schedulerThreads)
+          .ensureTopics(createTopics)
+          .clientOverrides(overrides)
+          .build();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      HostConfig cfg = hostConfig();
+      CountDownLatch stopped = new CountDownLatch(1);
+      try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+        Thread hook = new Thread(() -> {
+          host.close();
+          stopped.countDown();
+        }, "locus-agent-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        if (!host.awaitRegistered(Duration.ofSeconds(60))) {
+          System.err.println("agents did not register within 60 s");
+          return 1;
+        }
+        System.out.printf("%d simulated agents of pool %s registered (decisions partitions %s)%n",
+            cfg.nodeIds().size(), cfg.pool(), host.partitions());
+        long every = statsInterval.toMillis();
+        // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
+        while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
+          System.out.println(host.stats());
+          if (host.consumerFailure() != null) {
+            System.err.println("decisions consumer stopped: " + host.consumerFailure());
+            return 2;
+          }
+        }
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.locus.agent;
+
+/**
+ * Counters of one agent (or, summed with {@link #plus}, of a host). A consistent snapshot: taken
+ * under the agent's lock.
+ *
+ * @param tasksStarted PlaceTask decisions accepted (STARTED emitted)
+ * @param tasksCompleted COMPLETED emitted
+ * @param tasksFailed FAILED emitted (cancelled, staging failed, non-zero exit, agent stopped)
+ * @param tasksRefused REFUSED emitted (stale epoch, no free slot, attempt already running)
+ * @param bytesLocal input bytes read from this node's cache
+ * @param bytesPeer input bytes read from peers
+ * @param bytesStorage input bytes read from persistent storage
+ * @param peerFallbacks peer reads that found the hint stale and went to storage
+ * @param sharedFetches inputs that waited for another task's in-flight fetch of the same file
+ * @param duplicateDecisions decisions dropped because their id was already seen
+ * @param staleDecisions decisions refused for an epoch older than one already seen
+ * @param ignoredDecisions decisions for another node or pool, or arriving when not started
+ * @param filesEvictedOnRequest files removed by EvictFiles
+ * @param evictionsRefused EvictFiles entries refused because a running task pins the file
+ * @param replicatedBytes bytes fetched by ReplicateFile
+ * @param running tasks running now
+ * @param cacheUsedBytes bytes in the cache now
+ * @param cacheFiles files in the cache now
+ */
+public record AgentStats(
+    long tasksStarted,
+    long tasksCompleted,
+    long tasksFailed,
+    long tasksRefused,
+    long bytesLocal,
+    long bytesPeer,
+    long bytesStorage,
+    long peerFallbacks,
+    long sharedFetches,
+    long duplicateDecisions,
+    long staleDecisions,
+    long ignoredDecisions,
+    long filesEvictedOnRequest,
+    long evictionsRefused,
+    long replicatedBytes,
+    int running,
+    long cacheUsedBytes,
+    int cacheFiles) {
+
+  public static final AgentStats ZERO =
+      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  public AgentStats plus(AgentStats o) {
+    return new AgentStats(
+        tasksStarted + o.tasksStarted,
+        tasksCompleted + o.tasksCompleted,
+        tasksFailed + o.tasksFailed,
+        tasksRefused + o.tasksRefused,
+        bytesLocal + o.bytesLocal,
+        bytesPeer + o.bytesPeer,
+        bytesStorage + o.bytesStorage,
+        peerFallbacks + o.peerFallbacks,
+        sharedFetches + o.sharedFetches,
+        duplicateDecisions + o.duplicateDecisions,
+        staleDecisions + o.staleDecisions,
+        ignoredDecisions + o.ignoredDecisions,
+        filesEvictedOnRequest + o.filesEvictedOnRequest,
+        evictionsRefused + o.evictionsRefused,
+        replicatedBytes + o.replicatedBytes,
+        running + o.running,
+        cacheUsedBytes + o.cacheUsedBytes,
+        cacheFiles + o.cacheFiles);
+  }
+
+  /** Input bytes of all sources. */
+  public long bytesTotal() {
+    return bytesLocal + bytesPeer + bytesStorage;
+  }
+}

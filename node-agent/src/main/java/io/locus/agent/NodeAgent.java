@@ -1,0 +1,726 @@
+package io.locus.agent;
+
+import io.locus.core.cache.EvictionPolicies;
+import io.locus.core.cache.NodeCache;
+import io.locus.schemas.CachedFile;
+import io.locus.schemas.CancelTask;
+import io.locus.schemas.Decision;
+import io.locus.schemas.EvictFiles;
+import io.locus.schemas.FetchSource;
+import io.locus.schemas.InputPlan;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.PlaceTask;
+import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's agent, independent of Kafka: it takes the decisions addressed to it, stages inputs along
+ * the read path of spec §1.3 (own cache, then the hinted peer, then persistent storage), keeps its
+ * cache within quota with pinned inputs (§3.1), runs the task, and reports task events and cache
+ * changes (§3.4). How bytes move and how a task runs are behind {@link Stager} and
+ * {@link TaskExecutor}, so the simulated mode and a real mode share this logic.
+ *
+ * <p><b>Threading.</b> Every entry point (decisions, stager and executor callbacks, heartbeats,
+ * close) takes this agent's monitor, so the state is race-free whatever thread calls; outputs are
+ * emitted under the lock, hence in order. {@link #holds} is lock-free (a concurrent mirror of the
+ * cache's file set) so that a peer's stager can ask without taking this lock: two agents reading from
+ * each other can never deadlock.
+ *
+ * <p><b>Protocol choices.</b>
+ * <ul>
+ *   <li>Decisions for another node or another pool are ignored (several pools may name nodes alike and
+ *       share a decisions partition). Duplicates (same decision id within the last
+ *       {@link AgentConfig#dedupeWindow()} ids) are dropped silently, before the epoch check, so a
+ *       replayed stale decision is not refused twice.
+ *   <li>A decision with an epoch older than the highest seen is refused. Only a PlaceTask gets a
+ *       REFUSED task event: for EvictFiles, ReplicateFile and CancelTask a task event would read as
+ *       "the placement failed", so those are logged and counted ({@link AgentStats#staleDecisions}).
+ *   <li>A PlaceTask when every slot is busy is REFUSED with {@value #NO_FREE_SLOT}, not queued, so a
+ *       scheduler that overbooks a node shows up. A second PlaceTask for an attempt already running
+ *       is REFUSED with {@value #ALREADY_RUNNING}.
+ *   <li>Every input of a task is pinned from STARTED to its end, so nothing the task uses is evicted
+ *       (not even a local hit read later in the task's sequence).
+ *   <li>One CACHE_DELTA per task after its staging, holding its inserts and the evictions they caused;
+ *       a task whose staging changed nothing (all local hits, or cache=false) sends none, so deltas
+ *       stay exactly the cache changes and their seq stays contiguous (1, 2, ... after REGISTER's 0).
+ *       A task cancelled mid-staging sends what it changed so far. EvictFiles and ReplicateFile send
+ *       their own delta at once.
+ *   <li>EvictFiles removes unpinned files; a pinned one is refused: it stays, is logged and counted
+ *       ({@link AgentStats#evictionsRefused}); no task event (there is no task to name).
+ *   <li>Two tasks needing the same missing file share one fetch (spec D29): the second waits for the
+ *       first and then reads it locally.
+ *   <li>Times in task events are this agent's wall clock (scaled durations), not modelled seconds.
+ * </ul>
+ */
+public final class NodeAgent implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
+  public static final String NO_FREE_SLOT = "no free slot";
+  public static final String ALREADY_RUNNING = "attempt already running";
+  public static final String CANCELLED = "cancelled";
+  public static final String AGENT_STOPPED = "agent stopped";
+  /** Exit code reported when the agent, not the task, ended the task (cancel, staging failure). */
+  public static final int ABORTED_EXIT_CODE = -1;
+
+  private enum State { NEW, STARTED, CLOSED }
+
+  private final AgentConfig config;
+  private final AgentScheduler scheduler;
+  private final Stager stager;
+  private final TaskExecutor executor;
+  private final AgentOutput output;
+  private final String endpoint;
+  private final NodeCache cache;
+  private final Set<String> cachedView = ConcurrentHashMap.newKeySet();
+  private final DecisionWindow seen;
+  private final Map<String, RunningTask> running = new LinkedHashMap<>();
+  /** File → continuations of tasks waiting for the one fetch of it in progress. */
+  private final Map<String, List<Runnable>> inFlight = new HashMap<>();
+  private final Set<Replication> replications = new LinkedHashSet<>();
+
+  private State state = State.NEW;
+  private long maxEpoch = Long.MIN_VALUE;
+  private long seq;
+  private Cancellable heartbeat = Cancellable.NONE;
+
+  private long tasksStarted;
+  private long tasksCompleted;
+  private long tasksFailed;
+  private long tasksRefused;
+  private long bytesLocal;
+  private long bytesPeer;
+  private long bytesStorage;
+  private long peerFallbacks;
+  private long sharedFetches;
+  private long duplicateDecisions;
+  private long staleDecisions;
+  private long ignoredDecisions;
+  private long filesEvictedOnRequest;
+  private long evictionsRefused;
+  private long replicatedBytes;
+
+  /**
+   * @param endpoint where peers fetch this node's cache (reported in REGISTER), or null
+   */
+  public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
+      TaskExecutor executor, AgentOutput output, String endpoint) {
+    this.config = Objects.requireNonNull(config, "config");
+    if (AgentConfig.TEMPLATE_NODE.equals(config.nodeId())) {
+      throw new IllegalArgumentException("an agent needs a real node id, not the template's");
+    }
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.stager = Objects.requireNonNull(stager, "stager");
+    this.executor = Objects.requireNonNull(executor, "executor");
+    this.output = Objects.requireNonNull(output, "output");
+    this.endpoint = endpoint;
+    this.cache = new NodeCache(config.cacheCapacityBytes(),
+        EvictionPolicies.create(config.evictionPolicy(), config.evictionSeed()));
+    this.seen = new DecisionWindow(config.dedupeWindow());
+  }
+
+  public String nodeId() {
+    return config.nodeId();
+  }
+
+  public AgentConfig config() {
+    return config;
+  }
+
+  /** Whether this node's cache holds the file now. Lock-free: peers call it while staging. */
+  public boolean holds(String fileId) {
+    return cachedView.contains(fileId);
+  }
+
+  /**
+   * Puts a file in the cache before {@link #start()} (a warm cache, e.g. after a restart with files on
+   * disk). Announced by the CACHE_SNAPSHOT that follows REGISTER.
+   */
+  public synchronized void preload(String fileId, long bytes) {
+    if (state != State.NEW) {
+      throw new IllegalStateException("preload only before start()");
+    }
+    NodeCache.Insert r = cache.insert(fileId, bytes);
+    for (String v : r.evicted()) {
+      cachedView.remove(v);
+    }
+    if (r.cached()) {
+      cachedView.add(fileId);
+    }
+  }
+
+  /** Registers (REGISTER, then CACHE_SNAPSHOT if the cache is not empty) and starts heartbeats. */
+  public synchronized void start() {
+    if (state != State.NEW) {
+      throw new IllegalStateException("agent " + nodeId() + " already " + state);
+    }
+    state = State.STARTED;
+    output.nodeReport(report(NodeReportType.REGISTER).build());
+    if (cache.size() > 0) {
+      // A snapshot resets the scheduler's view and its seq; deltas continue from it.
+      List<CachedFile> all = new ArrayList<>();
+      cache.contents().forEach((f, b) -> all.add(new CachedFile(f, b)));
+      output.nodeReport(report(NodeReportType.CACHE_SNAPSHOT).setAdded(all).build());
+    }
+    heartbeat = scheduler.scheduleAtFixedRate(config.heartbeatMs() * 1_000_000L, this::heartbeat);
+  }
+
+  private synchronized void heartbeat() {
+    if (state == State.STARTED) {
+      // seq tells the scheduler which cache report was last sent, so it can spot a lost delta.
+      output.nodeReport(report(NodeReportType.HEARTBEAT).build());
+    }
+  }
+
+  /** Handles one decision read from the decisions topic. */
+  public synchronized void onDecision(Decision d) {
+    if (!nodeId().equals(d.getNode()) || !config.pool().equals(d.getPool())
+        || state != State.STARTED) {
+      ignoredDecisions++;
+      LOG.debug("{}: ignoring decision {} for {}/{} (state {})", nodeId(), d.getDecisionId(),
+          d.getPool(), d.getNode(), state);
+      return;
+    }
+    if (!seen.add(d.getDecisionId())) {
+      duplicateDecisions++;
+      LOG.debug("{}: duplicate decision {}", nodeId(), d.getDecisionId());
+      return;
+    }
+    Object action = d.getAction();
+    if (d.getEpoch() < maxEpoch) {
+      staleDecisions++;
+      String reason = "stale epoch " + d.getEpoch() + " < " + maxEpoch;
+      LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), reason);
+      if (action instanceof PlaceTask p) {
+        refuse(d, p, reason);
+      }
+      return;
+    }
+    maxEpoch = d.getEpoch();
+    if (action instanceof PlaceTask p) {
+      place(d, p);
+    } else if (action instanceof EvictFiles e) {
+      evict(d, e);
+    } else if (action instanceof ReplicateFile r) {
+      replicate(r);
+    } else if (action instanceof CancelTask c) {
+      cancel(c);
+    } else {
+      ignoredDecisions++;
+      LOG.warn("{}: unknown action {} in decision {}", nodeId(), action, d.getDecisionId());
+    }
+  }
+
+  // ---- PlaceTask -------------------------------------------------------------------------------
+
+  private void place(Decision d, PlaceTask p) {
+    String key = taskKey(p.getTaskId(), p.getAttempt());
+    if (running.containsKey(key)) {
+      LOG.warn("{}: refusing {}: {}", nodeId(), key, ALREADY_RUNNING);
+      refuse(d, p, ALREADY_RUNNING);
+      return;
+    }
+    if (running.size() >= config.slots()) {
+      LOG.warn("{}: refusing {} (decision {}): {}", nodeId(), key, d.getDecisionId(),
+          NO_FREE_SLOT);
+      refuse(d, p, NO_FREE_SLOT);
+      return;
+    }
+    RunningTask t = new RunningTask(d, p, key, scheduler.nowMs());
+    running.put(key, t);
+    tasksStarted++;
+    output.taskEvent(event(t, TaskEventType.STARTED).build());
+    for (InputPlan in : p.getInputs()) {
+      cache.pin(in.getFileId());
+    }
+    stageNext(t);
+  }
+
+  private void stageNext(RunningTask t) {
+    if (t.finished || state != State.STARTED) {
+      return;
+    }
+    List<InputPlan> inputs = t.place.getInputs();
+    if (t.index >= inputs.size()) {
+      startCompute(t);
+      return;
+    }
+    InputPlan in = inputs.get(t.index);
+    String f = in.getFileId();
+    if (cache.contains(f)) {
+      cache.touch(f);
+      fetch(t, in, FetchSource.LOCAL, null);
+      return;
+    }
+    List<Runnable> waiters = inFlight.get(f);
+    if (waiters != null) {
+      // Another task (or a replication) is fetching this file into the cache: wait for it and
+      // then read it locally, rather than move the same bytes twice (spec §1.3, D29).
+      sharedFetches++;
+      t.step = null;
+      waiters.add(() -> stageNext(t));
+      return;
+    }
+    if (in.getCache() && in.getBytes() <= cache.capacity()) {
+      inFlight.put(f, new ArrayList<>());
+      t.fetching = f;
+    }
+    String peer = in.getPeerNode();
+    if (in.getSource() != FetchSource.STORAGE && peer != null && !peer.equals(nodeId())) {
+      fetch(t, in, FetchSource.PEER, peer);
+    } else {
+      fetch(t, in, FetchSource.STORAGE, null);
+    }
+  }
+
+  private void fetch(RunningTask t, InputPlan in, FetchSource source, String peer) {
+    Step step = new Step();
+    t.step = step;
+    Fetch fx = new Fetch(nodeId(), in.getFileId(), in.getBytes(), source, peer, in.getLocation(),
+        in.getChecksum());
+    // The stager never calls back from inside fetch(), and the callback needs this lock, so the
+    // handle is set before the callback can look at the step.
+    step.handle = stager.fetch(fx, outcome -> onFetched(t, step, in, source, outcome));
+  }
+
+  private synchronized void onFetched(RunningTask t, Step step, InputPlan in, FetchSource source,
+      Fetch.Outcome outcome) {
+    if (t.finished || t.step != step || state != State.STARTED) {
+      return;
+    }
+    t.step = null;
+    String f = in.getFileId();
+    switch (outcome) {
+      case DONE -> {
+        account(t, source, in.getBytes());
+        if (source != FetchSource.LOCAL && in.getCache()) {
+          insertFetched(t.delta, f, in.getBytes());
+        }
+        releaseFetch(t);
+        t.index++;
+        stageNext(t);
+      }
+      case NOT_FOUND -> {
+        if (source == FetchSource.PEER) {
+          // The index is a hint (§3.4): the peer lost the file since; read it from storage.
+          peerFallbacks++;
+          LOG.debug("{}: peer {} no longer holds {}; reading storage", nodeId(), in.getPeerNode(),
+              f);
+          fetch(t, in, FetchSource.STORAGE, null);
+        } else if (source == FetchSource.LOCAL) {
+          // The cached copy vanished under us (a real disk): forget it and take the miss path.
+          if (cache.remove(f)) {
+            cachedView.remove(f);
+            t.delta.remove(f);
+          }
+          stageNext(t);
+        } else {
+          abort(t, "storage has no " + f);
+        }
+      }
+      case FAILED -> abort(t, "staging " + f + " from " + source + " failed");
+      default -> throw new IllegalStateException("unknown outcome " + outcome);
+    }
+  }
+
+  private void account(RunningTask t, FetchSource source, long bytes) {
+    switch (source) {
+      case LOCAL -> {
+        t.bytesLocal += bytes;
+        bytesLocal += bytes;
+      }
+      case PEER -> {
+        t.bytesPeer += bytes;
+        bytesPeer += bytes;
+      }
+      case STORAGE -> {
+        t.bytesStorage += bytes;
+        bytesStorage += bytes;
+      }
+      default -> throw new IllegalStateException("unknown source " + source);
+    }
+  }
+
+  /** Ends this task's role as the fetcher of a file and lets the tasks waiting for it go on. */
+  private void releaseFetch(RunningTask t) {
+    if (t.fetching != null) {
+      String f = t.fetching;
+      t.fetching = null;
+      runWaiters(f);
+    }
+  }
+
+  private void runWaiters(String file) {
+    List<Runnable> waiters = inFlight.remove(file);
+    if (waiters != null) {
+      waiters.forEach(Runnable::run);
+    }
+  }
+
+  private void startCompute(RunningTask t) {
+    sendDelta(t.delta);
+    Step step = new Step();
+    t.step = step;
+    step.handle = executor.run(nodeId(), t.place, code -> onComputed(t, step, code));
+  }
+
+  private synchronized void onComputed(RunningTask t, Step step, int exitCode) {
+    if (t.finished || t.step != step || state != State.STARTED) {
+      return;
+    }
+    t.step = null;
+    if (exitCode == 0) {
+      finish(t, TaskEventType.COMPLETED, 0, null);
+    } else {
+      finish(t, TaskEventType.FAILED, exitCode, "exit code " + exitCode);
+    }
+  }
+
+  /** Ends a task early: stops its current step, reports its partial cache changes, FAILED. */
+  private void abort(RunningTask t, String message) {
+    if (t.finished) {
+      return;
+    }
+    if (t.step != null) {
+      t.step.handle.cancel();
+      t.step = null;
+    }
+    t.finished = true;
+    // Tasks waiting for this task's fetch now fetch the file themselves.
+    releaseFetch(t);
+    sendDelta(t.delta);
+    finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, message);
+  }
+
+  private void finish(RunningTask t, TaskEventType type, int exitCode, String message) {
+    t.finished = true;
+    running.remove(t.key);
+    for (InputPlan in : t.place.getInputs()) {
+      cache.unpin(in.getFileId());
+    }
+    if (type == TaskEventType.COMPLETED) {
+      tasksCompleted++;
+    } else {
+      tasksFailed++;
+    }
+    long now = scheduler.nowMs();
+    output.taskEvent(event(t, type)
+        .setTimeMs(now)
+        .setEndTimeMs(now)
+        .setBytesLocal(t.bytesLocal)
+        .setBytesPeer(t.bytesPeer)
+        .setBytesStorage(t.bytesStorage)
+        .setExitCode(exitCode)
+        .setMessage(message)
+        .build());
+  }
+
+  private void refuse(Decision d, PlaceTask p, String reason) {
+    tasksRefused++;
+    output.taskEvent(TaskEvent.newBuilder()
+        .setPool(config.pool())
+        .setTaskId(p.getTaskId())
+        .setJobId(p.getJobId())
+        .setAttempt(p.getAttempt())
+        .setNode(nodeId())
+        .setType(TaskEventType.REFUSED)
+        .setDecisionId(d.getDecisionId())
+        .setEpoch(d.getEpoch())
+        .setTimeMs(scheduler.nowMs())
+        .setMessage(reason)
+        .build());
+  }
+
+  // ---- CancelTask ------------------------------------------------------------------------------
+
+  private void cancel(CancelTask c) {
+    RunningTask t = running.get(taskKey(c.getTaskId(), c.getAttempt()));
+    if (t == null) {
+      // Finished already, or never placed here: nothing to stop, and no event to confuse the
+      // scheduler with.
+      LOG.debug("{}: cancel of {}#{} which is not running", nodeId(), c.getTaskId(),
+          c.getAttempt());
+      return;
+    }
+    abort(t, CANCELLED);
+  }
+
+  // ---- EvictFiles ------------------------------------------------------------------------------
+
+  private void evict(Decision d, EvictFiles e) {
+    Delta delta = new Delta();
+    List<String> pinned = new ArrayList<>();
+    for (String f : e.getFiles()) {
+      if (!cache.contains(f)) {
+        continue;
+      }
+      if (cache.isPinned(f)) {
+        pinned.add(f);
+        continue;
+      }
+      cache.remove(f);
+      cachedView.remove(f);
+      delta.remove(f);
+      filesEvictedOnRequest++;
+    }
+    sendDelta(delta);
+    if (!pinned.isEmpty()) {
+      evictionsRefused += pinned.size();
+      LOG.info("{}: decision {} asked to evict {} which running tasks use; kept", nodeId(),
+          d.getDecisionId(), pinned);
+    }
+  }
+
+  // ---- ReplicateFile ---------------------------------------------------------------------------
+
+  private void replicate(ReplicateFile r) {
+    String f = r.getFileId();
+    if (cache.contains(f)) {
+      cache.touch(f);
+      return;
+    }
+    if (inFlight.containsKey(f) || r.getBytes() > cache.capacity()) {
+      return;
+    }
+    inFlight.put(f, new ArrayList<>());
+    Replication rep = new Replication(r);
+    replications.add(rep);
+    String peer = r.getPeerNode();
+    if (r.getSource() == FetchSource.PEER && peer != null && !peer.equals(nodeId())) {
+      replicationFetch(rep, FetchSource.PEER, peer);
+    } else {
+      replicationFetch(rep, FetchSource.STORAGE, null);
+    }
+  }
+
+  private void replicationFetch(Replication rep, FetchSource source, String peer) {
+    Step step = new Step();
+    rep.step = step;
+    ReplicateFile r = rep.request;
+    Fetch fx = new Fetch(nodeId(), r.getFileId(), r.getBytes(), source, peer, r.getLocation(),
+        null);
+    step.handle = stager.fetch(fx, outcome -> onReplicated(rep, step, source, outcome));
+  }
+
+  private synchronized void onReplicated(Replication rep, Step step, FetchSource source,
+      Fetch.Outcome outcome) {
+    if (rep.step != step || state != State.STARTED) {
+      return;
+    }
+    rep.step = null;
+    String f = rep.request.getFileId();
+    if (outcome == Fetch.Outcome.NOT_FOUND && source == FetchSource.PEER) {
+      peerFallbacks++;
+      replicationFetch(rep, FetchSource.STORAGE, null);
+      return;
+    }
+    replications.remove(rep);
+    if (outcome == Fetch.Outcome.DONE) {
+      replicatedBytes += rep.request.getBytes();
+      Delta delta = new Delta();
+      insertFetched(delta, f, rep.request.getBytes());
+      sendDelta(delta);
+    } else {
+      LOG.warn("{}: replication of {} failed: {}", nodeId(), f, outcome);
+    }
+    runWaiters(f);
+  }
+
+  // ---- cache bookkeeping -----------------------------------------------------------------------
+
+  private void insertFetched(Delta delta, String f, long bytes) {
+    boolean present = cache.contains(f);
+    NodeCache.Insert r = cache.insert(f, bytes);
+    for (String v : r.evicted()) {
+      cachedView.remove(v);
+      delta.remove(v);
+    }
+    if (r.cached() && !present) {
+      cachedView.add(f);
+      delta.add(f, bytes);
+      // Another task's unsent delta may still say f was evicted; sent after this one it would
+      // leave the scheduler's index without a file that is here. The insert supersedes it.
+      for (RunningTask o : running.values()) {
+        if (o.delta != delta) {
+          o.delta.removed.remove(f);
+        }
+      }
+    }
+  }
+
+  private void sendDelta(Delta delta) {
+    if (delta.isEmpty()) {
+      return;
+    }
+    seq++;
+    List<CachedFile> added = new ArrayList<>();
+    delta.added.forEach((f, b) -> added.add(new CachedFile(f, b)));
+    output.nodeReport(report(NodeReportType.CACHE_DELTA)
+        .setAdded(added)
+        .setRemoved(new ArrayList<>(delta.removed))
+        .build());
+    delta.added.clear();
+    delta.removed.clear();
+  }
+
+  private NodeReport.Builder report(NodeReportType type) {
+    return NodeReport.newBuilder()
+        .setPool(config.pool())
+        .setNode(nodeId())
+        .setType(type)
+        .setTimeMs(scheduler.nowMs())
+        .setSlots(config.slots())
+        .setCacheCapacityBytes(config.cacheCapacityBytes())
+        .setSeq(seq)
+        .setEndpoint(endpoint);
+  }
+
+  private TaskEvent.Builder event(RunningTask t, TaskEventType type) {
+    return TaskEvent.newBuilder()
+        .setPool(config.pool())
+        .setTaskId(t.place.getTaskId())
+        .setJobId(t.place.getJobId())
+        .setAttempt(t.place.getAttempt())
+        .setNode(nodeId())
+        .setType(type)
+        .setDecisionId(t.decision.getDecisionId())
+        .setEpoch(t.decision.getEpoch())
+        .setTimeMs(t.startMs)
+        .setStartTimeMs(t.startMs);
+  }
+
+  private static String taskKey(String taskId, int attempt) {
+    return taskId + "#" + attempt;
+  }
+
+  // ---- queries and shutdown --------------------------------------------------------------------
+
+  public synchronized AgentStats stats() {
+    return new AgentStats(tasksStarted, tasksCompleted, tasksFailed, tasksRefused, bytesLocal,
+        bytesPeer, bytesStorage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
+        ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running.size(),
+        cache.used(), cache.size());
+  }
+
+  /** A copy of the cache: file → bytes. */
+  public synchronized Map<String, Long> cacheContents() {
+    return new LinkedHashMap<>(cache.contents());
+  }
+
+  public synchronized boolean isPinned(String fileId) {
+    return cache.isPinned(fileId);
+  }
+
+  /** The seq of the last cache report sent (0 after registration). */
+  public synchronized long cacheSeq() {
+    return seq;
+  }
+
+  /** Running attempts as "taskId#attempt". */
+  public synchronized Set<String> runningTasks() {
+    return new LinkedHashSet<>(running.keySet());
+  }
+
+  /** Fails running tasks ({@value #AGENT_STOPPED}), stops heartbeats and sends LEAVE. */
+  @Override
+  public synchronized void close() {
+    if (state == State.CLOSED) {
+      return;
+    }
+    boolean wasStarted = state == State.STARTED;
+    heartbeat.cancel();
+    if (wasStarted) {
+      for (RunningTask t : new ArrayList<>(running.values())) {
+        t.finished = true;
+        if (t.step != null) {
+          t.step.handle.cancel();
+        }
+        t.fetching = null;
+        sendDelta(t.delta);
+        finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, AGENT_STOPPED);
+      }
+      for (Replication r : replications) {
+        if (r.step != null) {
+          r.step.handle.cancel();
+        }
+      }
+      replications.clear();
+      inFlight.clear();
+      output.nodeReport(report(NodeReportType.LEAVE).build());
+    }
+    state = State.CLOSED;
+  }
+
+  // ---- internal records ------------------------------------------------------------------------
+
+  /** One scheduled step (a fetch or the compute); a callback for a step no longer current is stale. */
+  private static final class Step {
+    Cancellable handle = Cancellable.NONE;
+  }
+
+  /** Cache changes not yet reported. A file is never in both sets: the net change is kept. */
+  private static final class Delta {
+    final Map<String, Long> added = new LinkedHashMap<>();
+    final Set<String> removed = new LinkedHashSet<>();
+
+    void add(String f, long bytes) {
+      removed.remove(f);
+      added.put(f, bytes);
+    }
+
+    void remove(String f) {
+      // Added and removed before the report went out: the scheduler never needs to hear of it.
+      if (added.remove(f) == null) {
+        removed.add(f);
+      }
+    }
+
+    boolean isEmpty() {
+      return added.isEmpty() && removed.isEmpty();
+    }
+  }
+
+  private static final class RunningTask {
+    final Decision decision;
+    final PlaceTask place;
+    final String key;
+    final long startMs;
+    final Delta delta = new Delta();
+    int index;
+    long bytesLocal;
+    long bytesPeer;
+    long bytesStorage;
+    Step step;
+    /** The file this task is fetching for itself and for waiters, or null. */
+    String fetching;
+    boolean finished;
+
+    RunningTask(Decision decision, PlaceTask place, String key, long startMs) {
+      this.decision = decision;
+      this.place = place;
+      this.key = key;
+      this.startMs = startMs;
+    }
+  }
+
+  private static final class Replication {
+    final ReplicateFile request;
+    Step step;
+
+    Replication(ReplicateFile request) {
+      this.request = request;
+    }
+  }
+}
