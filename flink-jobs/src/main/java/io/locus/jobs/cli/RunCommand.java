@@ -71,7 +71,7 @@ public final class RunCommand implements Callable<Integer> {
       description = "Flink restarts before the job fails. Default: ${DEFAULT-VALUE}.")
   int restartAttempts;
 
-  @Option(names = "--create-topics", defaultValue = "true", negatable = true,
+  @Option(names = "--create-topics", defaultValue = "true", fallbackValue = "true", negatable = true,
       description = "Create missing topics (replication factor 1 unless --replication-factor).")
   boolean createTopics;
 

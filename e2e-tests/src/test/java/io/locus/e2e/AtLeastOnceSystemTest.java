@@ -1,0 +1,73 @@
+package io.locus.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locus.connectors.DeliveryMode;
+import io.locus.jobs.EmbeddedLocus;
+import io.locus.jobs.demo.DemoRun;
+import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.operators.SchedulerConfig;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Tier 3, at-least-once delivery: a real KRaft broker, the scheduler job on a MiniCluster with
+ * RocksDB and checkpoints, simulated agents talking to both only through Kafka.
+ */
+@Timeout(300)
+class AtLeastOnceSystemTest {
+  private static EmbeddedLocus locus;
+  private static TaskEventTracker tracker;
+
+  @BeforeAll
+  static void start() {
+    SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("MCH", Map.of()),
+        Map.of("e2e-fa", new SchedulerConfig.PolicySpec("FA", Map.of()),
+            "e2e-fca", new SchedulerConfig.PolicySpec("FCA", Map.of()),
+            "e2e-mch", new SchedulerConfig.PolicySpec("MCH", Map.of())),
+        500, 3);
+    locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(2));
+    tracker = new TaskEventTracker(locus.bootstrapServers());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (tracker != null) {
+      tracker.close();
+    }
+    if (locus != null) {
+      locus.close();
+    }
+  }
+
+  @Test
+  void twoThousandTasksCompleteExactlyOnceWithinSlots() throws Exception {
+    DemoRun.Result r = WholeSystem.go(locus, tracker,
+        WholeSystem.run("e2e-complete", 2000, 200, 12, 7, false));
+    TaskEventTracker.Stats s = r.stats();
+    assertThat(s.completed).isEqualTo(2000);
+    assertThat(s.duplicateCompletions).isZero();
+    assertThat(s.failed).isZero();
+    assertThat(s.refused).as("refusals: %s", s.refusals).isZero();
+    assertThat(s.maxConcurrentOnANode).isBetween(1, 2); // 2 slots per node
+    assertThat(s.maxConcurrent).hasSize(12); // every node got work
+    assertThat(tracker.latestMetrics("e2e-complete")).isNotNull();
+  }
+
+  @Test
+  void maxCacheHitReadsMoreLocallyThanDataUnawarePlacement() throws Exception {
+    double fa = WholeSystem.go(locus, tracker, WholeSystem.run("e2e-fa", 800, 150, 8, 11, false))
+        .stats().hitRatio();
+    double fca = WholeSystem.go(locus, tracker, WholeSystem.run("e2e-fca", 800, 150, 8, 11, false))
+        .stats().hitRatio();
+    double mch = WholeSystem.go(locus, tracker, WholeSystem.run("e2e-mch", 800, 150, 8, 11, false))
+        .stats().hitRatio();
+    assertThat(fa).isZero(); // FA never caches (data-diffusion spec D30)
+    assertThat(mch).isGreaterThan(fa);
+    assertThat(mch).isGreaterThan(fca);
+  }
+}

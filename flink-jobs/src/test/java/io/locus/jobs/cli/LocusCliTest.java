@@ -1,0 +1,80 @@
+package io.locus.jobs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locus.connectors.DeliveryMode;
+import io.locus.jobs.SchedulerJob;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** A bad argument says what is wrong and how to fix it, and nothing starts. */
+class LocusCliTest {
+  private record Run(int code, String err) {}
+
+  private static Run run(String... args) {
+    CommandLine cl = LocusCli.commandLine();
+    StringWriter err = new StringWriter();
+    cl.setErr(new PrintWriter(err));
+    cl.setOut(new PrintWriter(new StringWriter()));
+    int code = cl.execute(args);
+    return new Run(code, err.toString());
+  }
+
+  @Test
+  void unknownPolicyIsRejectedWithTheValidOnes() {
+    Run r = run("demo", "--policy", "FA,BOGUS");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("unknown policy 'BOGUS'").contains("MCH")
+        .contains("locus demo --help");
+  }
+
+  @Test
+  void nonPositiveCountsAreRejected() {
+    Run r = run("demo", "--tasks", "0", "--nodes", "-1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--tasks must be ≥ 1").contains("--nodes must be between 1 and 1000");
+  }
+
+  @Test
+  void badDeliveryModeListsTheValidValues() {
+    Run r = run("demo", "--delivery", "maybe-once");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("exactly-once").contains("at-least-once");
+  }
+
+  @Test
+  void misspelledOptionGetsASuggestion() {
+    Run r = run("demo", "--taks", "10");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--taks").contains("--tasks");
+  }
+
+  @Test
+  void missingCommandPointsToHelp() {
+    Run r = run();
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("locus demo");
+  }
+
+  @Test
+  void runParsesIntoJobOptions() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--policy", "gcc", "--theta",
+        "0.8", "--pool-policy", "batch=MCH", "--delivery", "exactly-once", "--no-create-topics");
+    SchedulerJob.Options o = cmd.options();
+    assertThat(o.delivery()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
+    assertThat(o.scheduler().policyFor("x").name()).isEqualTo("GCC");
+    assertThat(o.scheduler().policyFor("x").params()).containsEntry("theta", "0.8");
+    assertThat(o.scheduler().policyFor("batch").name()).isEqualTo("MCH");
+    assertThat(cmd.createTopics).isFalse();
+  }
+
+  @Test
+  void runRejectsAnUnknownStateBackend() {
+    Run r = run("run", "--bootstrap-servers", "k:9092", "--state-backend", "memory");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("state backend must be 'rocksdb' or 'hashmap'");
+  }
+}
