@@ -5,6 +5,7 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.codec.Codecs;
@@ -35,6 +36,10 @@ public final class Topics {
   public static final TopicSpec<SchedulerMetrics> SCHEDULER_METRICS =
       new TopicSpec<>("scheduler-metrics", 1, "pool", Codecs.SCHEDULER_METRICS,
           Map.of("retention.ms", DAY_MS));
+  /** Dynamic provisioning requests for an external autoscaler. */
+  public static final TopicSpec<ScaleRequest> SCALE_REQUESTS =
+      new TopicSpec<>("scale-requests", 1, "pool", Codecs.SCALE_REQUEST,
+          Map.of("retention.ms", WEEK_MS));
   /** Bad input, kept long enough for someone to look at it. */
   public static final TopicSpec<DeadLetter> DEAD_LETTERS =
       new TopicSpec<>("dead-letters", 1, "none", Codecs.DEAD_LETTER,
@@ -46,7 +51,7 @@ public final class Topics {
 
   public static final List<TopicSpec<?>> ALL =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, DECISIONS, SCHEDULER_METRICS,
-          DEAD_LETTERS);
+          SCALE_REQUESTS, DEAD_LETTERS);
 
   private Topics() {}
 

@@ -5,6 +5,7 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 
@@ -17,6 +18,7 @@ public final class Codecs {
   public static final AvroCodec<Decision> DECISION = new AvroCodec<>(Decision.class);
   public static final AvroCodec<SchedulerMetrics> SCHEDULER_METRICS =
       new AvroCodec<>(SchedulerMetrics.class);
+  public static final AvroCodec<ScaleRequest> SCALE_REQUEST = new AvroCodec<>(ScaleRequest.class);
   public static final AvroCodec<DeadLetter> DEAD_LETTER = new AvroCodec<>(DeadLetter.class);
 
   private Codecs() {}
