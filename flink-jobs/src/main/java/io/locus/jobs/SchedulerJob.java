@@ -5,6 +5,8 @@ import io.locus.connectors.LocusSinks;
 import io.locus.connectors.LocusSources;
 import io.locus.connectors.functions.ParseAndValidate;
 import io.locus.connectors.records.LocusTypes;
+import io.locus.kafka.Topics;
+import io.locus.schemas.ScaleRequest;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.DeadLetter;
@@ -113,6 +115,12 @@ public final class SchedulerJob {
             o.transactionalIdPrefix() + "-metrics"))
         .name("metrics-sink")
         .uid("metrics-sink");
+
+    decisions.getSideOutput(SchedulerOperator.SCALE_REQUESTS)
+        .sinkTo(LocusSinks.sink(Topics.SCALE_REQUESTS, ScaleRequest::getPool, o.bootstrap(),
+            o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-scale-requests"))
+        .name("scale-requests-sink")
+        .uid("scale-requests-sink");
 
     DataStream<DeadLetter> dead = parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
         .union(decisions.getSideOutput(SchedulerOperator.REJECTED));

@@ -1,6 +1,7 @@
 package io.locus.operators;
 
 import io.locus.core.policy.Policies;
+import io.locus.core.provision.ProvisioningConfig;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,9 +26,19 @@ public final class SchedulerConfig implements Serializable {
   private final HashMap<String, PolicySpec> poolPolicies;
   private final long metricsIntervalMs;
   private final int maxRetries;
+  private final ProvisioningConfig defaultProvisioning;
+  private final HashMap<String, ProvisioningConfig> poolProvisioning;
 
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
+    this(defaultPolicy, poolPolicies, metricsIntervalMs, maxRetries,
+        ProvisioningConfig.staticPool(), Map.of());
+  }
+
+  /** With provisioning: the default for every pool, and per-pool overrides. */
+  public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
+      long metricsIntervalMs, int maxRetries, ProvisioningConfig defaultProvisioning,
+      Map<String, ProvisioningConfig> poolProvisioning) {
     if (metricsIntervalMs <= 0) {
       throw new IllegalArgumentException("metrics interval must be > 0 ms");
     }
@@ -38,6 +49,12 @@ public final class SchedulerConfig implements Serializable {
     this.poolPolicies = new HashMap<>(poolPolicies);
     this.metricsIntervalMs = metricsIntervalMs;
     this.maxRetries = maxRetries;
+    this.defaultProvisioning = defaultProvisioning;
+    this.poolProvisioning = new HashMap<>(poolProvisioning);
+  }
+
+  public ProvisioningConfig provisioningFor(String pool) {
+    return poolProvisioning.getOrDefault(pool, defaultProvisioning);
   }
 
   public static SchedulerConfig defaults(String policy) {

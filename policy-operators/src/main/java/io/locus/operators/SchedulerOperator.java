@@ -6,6 +6,8 @@ import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.Policies;
 import io.locus.core.policy.Policy;
+import io.locus.core.provision.Provisioner;
+import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.schemas.CachedFile;
@@ -14,6 +16,8 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.ScaleAction;
+import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.internal.SchedulerInput;
@@ -52,6 +56,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
 
   public static final OutputTag<SchedulerMetrics> METRICS =
       new OutputTag<>("scheduler-metrics", new AvroTypeInfo<>(SchedulerMetrics.class));
+  /** Dynamic provisioning: requests for an external autoscaler. */
+  public static final OutputTag<ScaleRequest> SCALE_REQUESTS =
+      new OutputTag<>("scale-requests", new AvroTypeInfo<>(ScaleRequest.class));
   /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
   public static final OutputTag<DeadLetter> REJECTED =
       new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));
@@ -68,10 +75,12 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private static final class Pool {
     final Scheduler scheduler;
     final PoolMeta meta;
+    final Provisioner provisioner;
 
-    Pool(Scheduler scheduler, PoolMeta meta) {
+    Pool(Scheduler scheduler, PoolMeta meta, Provisioner provisioner) {
       this.scheduler = scheduler;
       this.meta = meta;
+      this.provisioner = provisioner;
     }
   }
 
@@ -113,14 +122,49 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     } else if (event instanceof TaskEvent te) {
       cmds = onTaskEvent(s, te, now);
     } else if (event instanceof NodeReport r) {
-      cmds = onNodeReport(s, r, now);
+      cmds = onNodeReport(s, pool.provisioner, r, now);
     } else if (event instanceof Control c) {
       cmds = onControl(pool, c, in, ctx, now);
     } else {
       throw new IllegalArgumentException("unexpected event type " + event.getClass());
     }
     emit(pool, poolName, cmds, out);
+    provision(pool, poolName, ctx);
     saveMeta(pool);
+  }
+
+  /**
+   * DRP: polls the provisioner whenever the pool's event clock has moved a poll period on (agents'
+   * heartbeats keep it moving), so provisioning is as deterministic as placement. A node to release
+   * is drained at once, so it gets no new work while the autoscaler removes it.
+   */
+  private void provision(Pool pool, String poolName, Context ctx) {
+    ProvisioningConfig pc = pool.provisioner.config();
+    long clock = pool.meta.getClockMs();
+    if (!pc.dynamic() || clock - pool.meta.getLastPollMs() < Conversions.millis(pc.pollSeconds())) {
+      return;
+    }
+    pool.meta.setLastPollMs(clock);
+    PoolState st = pool.scheduler.state();
+    for (Command c : pool.provisioner.poll(st, Conversions.seconds(clock), Integer.MAX_VALUE)) {
+      long seq = pool.meta.getScaleRequests() + 1;
+      pool.meta.setScaleRequests(seq);
+      ScaleRequest.Builder r = ScaleRequest.newBuilder()
+          .setRequestId(poolName + "/scale/" + seq)
+          .setPool(poolName)
+          .setTimeMs(clock)
+          .setEpoch(pool.meta.getEpoch());
+      if (c instanceof Command.Acquire a) {
+        r.setAction(ScaleAction.ACQUIRE).setNodes(a.nodes()).setReason(a.reason());
+      } else if (c instanceof Command.Release rel) {
+        st.setDraining(rel.node(), true);
+        r.setAction(ScaleAction.RELEASE).setNode(rel.node()).setReason(rel.reason());
+      } else {
+        continue;
+      }
+      ctx.output(SCALE_REQUESTS, r.build());
+    }
+    pool.meta.setPendingNodes(pool.provisioner.pendingNodes());
   }
 
   private List<Command> onTaskEvent(Scheduler s, TaskEvent e, double now) {
@@ -132,11 +176,15 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     };
   }
 
-  private List<Command> onNodeReport(Scheduler s, NodeReport r, double now) {
+  private List<Command> onNodeReport(Scheduler s, Provisioner provisioner, NodeReport r,
+      double now) {
     String node = r.getNode();
     PoolState st = s.state();
     switch (r.getType()) {
       case REGISTER:
+        if (st.node(node) == null) {
+          provisioner.onNodeRegistered(node, now);
+        }
         st.registerNode(node, r.getSlots(), r.getCacheCapacityBytes(), r.getEndpoint(), now);
         if (!r.getAdded().isEmpty()) {
           st.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
@@ -148,8 +196,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
           LOG.warn("heartbeat from unregistered node {} in pool {}", node, s.pool());
           return List.of();
         }
-        if (st.node(node).draining() != r.getDraining()) {
-          st.setDraining(node, r.getDraining());
+        // An agent can start draining itself; only a RESUME_NODE control ends a drain, so a
+        // heartbeat never undoes a drain the scheduler (provisioning) or an operator imposed.
+        if (r.getDraining() && !st.node(node).draining()) {
+          st.setDraining(node, true);
         }
         break;
       case CACHE_DELTA:
@@ -166,6 +216,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         break;
       case LEAVE:
         st.removeNode(node);
+        provisioner.onNodeReleased(node);
         break;
       default:
         throw new IllegalArgumentException("unexpected report type " + r.getType());
@@ -288,7 +339,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     st.finishRestore();
     restoreCounters(st.counters(), m);
     Policy policy = Policies.create(m.getPolicy(), m.getParams());
-    p = new Pool(new Scheduler(poolName, st, policy), m);
+    Provisioner provisioner = new Provisioner(config.provisioningFor(poolName));
+    provisioner.restorePending(m.getPendingNodes());
+    p = new Pool(new Scheduler(poolName, st, policy), m, provisioner);
     pools.put(poolName, p);
     meta.update(m);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);

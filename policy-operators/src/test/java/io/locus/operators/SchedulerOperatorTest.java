@@ -11,7 +11,10 @@ import io.locus.schemas.FetchSource;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.core.provision.ProvisioningConfig;
 import io.locus.schemas.PlaceTask;
+import io.locus.schemas.ScaleAction;
+import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import io.locus.schemas.internal.SchedulerInput;
@@ -35,8 +38,13 @@ class SchedulerOperatorTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> harness(
       String policy, OperatorSubtaskState restoreFrom) throws Exception {
+    return harness(SchedulerConfig.defaults(policy), restoreFrom);
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> harness(
+      SchedulerConfig config, OperatorSubtaskState restoreFrom) throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(SchedulerConfig.defaults(policy))),
+        new KeyedProcessOperator<>(new SchedulerOperator(config)),
         SchedulerInput::getPool, Types.STRING);
     h.setStateBackend(new EmbeddedRocksDBStateBackend());
     ((org.apache.flink.api.common.serialization.SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig())
@@ -187,5 +195,71 @@ class SchedulerOperatorTest {
     assertThat(m.getBusySlots()).isEqualTo(2);
     assertThat(m.getPlacements()).isEqualTo(2);
     assertThat(m.getPolicy()).isEqualTo("FA");
+  }
+
+  private static SchedulerInput heartbeat(String node, long t) {
+    return in(NodeReport.newBuilder().setPool(POOL).setNode(node).setType(NodeReportType.HEARTBEAT)
+        .setTimeMs(t).build());
+  }
+
+  private List<ScaleRequest> scaleRequests() {
+    List<ScaleRequest> out = new java.util.ArrayList<>();
+    var q = harness.getSideOutput(SchedulerOperator.SCALE_REQUESTS);
+    if (q != null) {
+      q.forEach(r -> out.add(r.getValue()));
+      q.clear();
+    }
+    return out;
+  }
+
+  @Test
+  void dynamicProvisioningAsksForNodesAsTheQueueGrows() throws Exception {
+    SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("FA", Map.of()),
+        Map.of(), 1000, 3, ProvisioningConfig.dynamic(0, 8, 2), Map.of());
+    harness = harness(cfg, null);
+    for (int i = 0; i < 10; i++) {
+      harness.processElement(job("j" + i, "f" + i, 1000 + i), 1000 + i);
+    }
+    // polled once a second of event time: the first poll saw one queued task → one node
+    List<ScaleRequest> first = scaleRequests();
+    assertThat(first).extracting(ScaleRequest::getAction).containsExactly(ScaleAction.ACQUIRE);
+    assertThat(first.get(0).getNodes()).isEqualTo(1);
+    assertThat(first.get(0).getRequestId()).isEqualTo(POOL + "/scale/1");
+
+    // a second later 11 are queued: 2 slots per node, k = 1 → 6 wanted, 1 pending → ask for 5
+    harness.processElement(job("j10", "f10", 2000), 2000);
+    List<ScaleRequest> second = scaleRequests();
+    assertThat(second).hasSize(1);
+    assertThat(second.get(0).getNodes()).isEqualTo(5);
+
+    // nodes arriving count against the pending requests: nothing more is asked for
+    harness.processElement(register("n1", 2, 3000), 3000);
+    harness.processElement(register("n2", 2, 3001), 3001);
+    harness.processElement(heartbeat("n1", 4000), 4000);
+    assertThat(scaleRequests()).isEmpty();
+    assertThat(drain()).hasSize(4);
+  }
+
+  @Test
+  void anIdleNodeIsReleasedAfterTheIdleTimeAndDrained() throws Exception {
+    SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("FA", Map.of()),
+        Map.of(), 1000, 3, ProvisioningConfig.dynamic(0, 8, 2), Map.of());
+    harness = harness(cfg, null);
+    harness.processElement(register("n1", 2, 1000), 1000);
+    harness.processElement(register("n2", 2, 1000), 1000);
+    harness.processElement(job("j1", "f", 1500), 1500); // → n1, busy until completed
+    assertThat(drain()).extracting(Decision::getNode).containsExactly("n1");
+    for (long t = 2000; t <= 40_000; t += 1000) {
+      harness.processElement(heartbeat("n2", t), t);
+    }
+    List<ScaleRequest> reqs = scaleRequests();
+    assertThat(reqs).extracting(ScaleRequest::getAction).containsOnly(ScaleAction.RELEASE);
+    assertThat(reqs).extracting(ScaleRequest::getNode).containsExactly("n2");
+    // a drained node gets no new work
+    harness.processElement(completed("j1", "n1", 41_000), 41_000);
+    harness.processElement(job("j2", "g", 41_001), 41_001);
+    harness.processElement(job("j3", "h", 41_002), 41_002);
+    harness.processElement(job("j4", "i", 41_003), 41_003);
+    assertThat(drain()).extracting(Decision::getNode).containsOnly("n1");
   }
 }

@@ -39,6 +39,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @Mixin PolicyOptions policyOptions;
 
+  @Mixin ProvisioningOptions provisioningOptions;
+
   @Option(names = "--delivery", defaultValue = "at-least-once",
       description = "Decision delivery: exactly-once (transactional; agents read committed) or at-least-once. Default: ${DEFAULT-VALUE}.")
   String delivery;
@@ -99,7 +101,8 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
     poolPolicies.forEach((pool, p) -> pools.put(pool, policyOptions.spec(p)));
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policy), pools,
-        policyOptions.metricsIntervalMs, policyOptions.maxRetries);
+        policyOptions.metricsIntervalMs, policyOptions.maxRetries,
+        provisioningOptions.provisioningConfig(), Map.of());
     Properties overrides = new Properties();
     if (kafkaProperties != null) {
       ClientConfigs.withOverrides(overrides, kafkaProperties);

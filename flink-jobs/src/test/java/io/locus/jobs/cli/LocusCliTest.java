@@ -72,6 +72,26 @@ class LocusCliTest {
   }
 
   @Test
+  void runTakesDynamicProvisioning() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--provisioning", "dynamic",
+        "--max-nodes", "32", "--acquisition", "exponential", "--release", "centralized-empty");
+    var p = cmd.options().scheduler().provisioningFor("any");
+    assertThat(p.dynamic()).isTrue();
+    assertThat(p.maxNodes()).isEqualTo(32);
+    assertThat(p.acquisition().name()).isEqualTo("EXPONENTIAL");
+    assertThat(p.release().name()).isEqualTo("CENTRALIZED_EMPTY");
+  }
+
+  @Test
+  void runRejectsAnUnknownAcquisitionStrategy() {
+    Run r = run("run", "--bootstrap-servers", "k:9092", "--provisioning", "dynamic",
+        "--acquisition", "greedy");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--acquisition must be one-at-a-time");
+  }
+
+  @Test
   void runRejectsAnUnknownStateBackend() {
     Run r = run("run", "--bootstrap-servers", "k:9092", "--state-backend", "memory");
     assertThat(r.code()).isEqualTo(2);

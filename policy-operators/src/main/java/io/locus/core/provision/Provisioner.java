@@ -33,6 +33,14 @@ public final class Provisioner {
     return pendingNodes;
   }
 
+  /**
+   * Restores the outstanding request count from durable state. Idle times are not persisted: after
+   * a restore every idle node counts as idle from the next poll (a later release, never an early one).
+   */
+  public void restorePending(int nodes) {
+    pendingNodes = Math.max(0, nodes);
+  }
+
   /** A node granted by the resource manager registered: it no longer counts as pending. */
   public void onNodeRegistered(String node, double now) {
     if (pendingNodes > 0) {

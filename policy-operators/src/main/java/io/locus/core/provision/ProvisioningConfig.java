@@ -16,7 +16,7 @@ public record ProvisioningConfig(
     Release release,
     double idleSeconds,
     int releaseQueueThreshold,
-    double pollSeconds) {
+    double pollSeconds) implements java.io.Serializable {
 
   /** How a deficit of n nodes is requested from the resource manager. */
   public enum Acquisition {
