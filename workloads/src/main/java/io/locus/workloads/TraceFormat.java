@@ -1,0 +1,69 @@
+package io.locus.workloads;
+
+/**
+ * The Locus trace file: JSON lines (one JSON object per line, UTF-8), gzip-compressed when the file
+ * name ends in {@code .gz}.
+ *
+ * <p><b>Line 1, the header:</b>
+ *
+ * <pre>{"format":"locus-trace","version":1,"name":"mi","jobs":250000,"description":"…"}</pre>
+ *
+ * {@code format}, {@code version}, {@code name} and {@code jobs} (the number of job lines that
+ * follow) are required; {@code description} is optional. A reader refuses another format or
+ * version, and a file whose job count differs from {@code jobs} (a truncated copy, say).
+ *
+ * <p><b>Every further line is one {@link TraceJob}</b>, in non-decreasing {@code arrival} order
+ * (equal arrivals: file order is submission order):
+ *
+ * <pre>
+ * {"jobId":"job-7","pool":"batch","arrival":12.5,
+ *  "inputs":[{"id":"img-4","bytes":67108864,"computeSeconds":0.064,"location":"sn-0"}],
+ *  "computeSeconds":0.0,"stage":0,"attributes":{"cluster":"3"}}
+ * </pre>
+ * (shown wrapped; in the file it is one line)
+ *
+ * <table>
+ *   <caption>Job fields</caption>
+ *   <tr><th>field</th><th>type</th><th>required</th><th>meaning</th></tr>
+ *   <tr><td>jobId</td><td>string</td><td>yes</td><td>job id</td></tr>
+ *   <tr><td>pool</td><td>string</td><td>no (absent = null)</td><td>scheduling pool; null = the
+ *       consumer's default</td></tr>
+ *   <tr><td>arrival</td><td>number ≥ 0</td><td>yes</td><td>submission time, seconds</td></tr>
+ *   <tr><td>inputs</td><td>array of units</td><td>yes (may be empty)</td><td>files read, in
+ *       order</td></tr>
+ *   <tr><td>computeSeconds</td><td>number ≥ 0</td><td>yes</td><td>job-level compute after the
+ *       reads</td></tr>
+ *   <tr><td>stage</td><td>integer ≥ 0</td><td>no (absent = 0)</td><td>0 = released at arrival;
+ *       k ≥ 1 = released when all of stage k−1 has completed</td></tr>
+ *   <tr><td>attributes</td><td>object of strings</td><td>no (absent = empty)</td><td>descriptive
+ *       tags</td></tr>
+ * </table>
+ *
+ * <table>
+ *   <caption>Unit fields (io.locus.core.model.DataUnit)</caption>
+ *   <tr><th>field</th><th>type</th><th>required</th><th>meaning</th></tr>
+ *   <tr><td>id</td><td>string</td><td>yes</td><td>file id</td></tr>
+ *   <tr><td>bytes</td><td>integer ≥ 0</td><td>yes</td><td>size in bytes</td></tr>
+ *   <tr><td>computeSeconds</td><td>number ≥ 0</td><td>no (absent = 0)</td><td>per-file compute
+ *       (Khanna: C · size)</td></tr>
+ *   <tr><td>location</td><td>string</td><td>no (absent = null)</td><td>data source; {@code
+ *       sn-<k>} = storage node k, null = the shared file system</td></tr>
+ *   <tr><td>checksum</td><td>string</td><td>no (absent = null)</td><td>content checksum</td></tr>
+ * </table>
+ *
+ * <p>A null value is the same as an absent field. Unknown fields are errors, not ignored: a typo such
+ * as {@code "arival"} must not silently become a default. Blank lines are skipped. Numbers are
+ * written in the shortest form that reads back to the same double, so a round trip is exact.
+ * Errors name the file and the 1-based line ({@link TraceFormatException}).
+ */
+public final class TraceFormat {
+  public static final String FORMAT = "locus-trace";
+  public static final int VERSION = 1;
+
+  private TraceFormat() {}
+
+  /** True when the path is written or read through gzip. */
+  static boolean gzipped(java.nio.file.Path path) {
+    return path.getFileName().toString().endsWith(".gz");
+  }
+}

@@ -1,0 +1,118 @@
+package io.locus.workloads;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A named trace: {@link #size()} jobs in non-decreasing arrival order (equal arrivals keep
+ * submission order, which consumers must preserve).
+ *
+ * <p>Jobs are produced lazily: SW has 2,000,000 tasks and nobody should need to hold them all.
+ * Every {@link #iterator()} call starts a fresh, identical pass (generators re-derive their random
+ * stream from the seed), so a workload can be replayed without being stored. Each pass is checked
+ * against the contract (order and count), so a generator bug fails loudly rather than skewing a
+ * simulation.
+ */
+public final class Workload implements Iterable<TraceJob> {
+  private final String name;
+  private final String description;
+  private final long size;
+  private final Supplier<Iterator<TraceJob>> source;
+
+  public Workload(String name, String description, long size, Supplier<Iterator<TraceJob>> source) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.description = description == null ? "" : description;
+    if (size < 0) {
+      throw new IllegalArgumentException("negative size " + size);
+    }
+    this.size = size;
+    this.source = Objects.requireNonNull(source, "source");
+  }
+
+  /** A workload over jobs already in memory (they must be sorted by arrival). */
+  public static Workload of(String name, String description, List<TraceJob> jobs) {
+    List<TraceJob> copy = List.copyOf(jobs);
+    return new Workload(name, description, copy.size(), copy::iterator);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** Number of jobs a full pass yields. */
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public Iterator<TraceJob> iterator() {
+    return new Checked(source.get());
+  }
+
+  public Stream<TraceJob> stream() {
+    return StreamSupport.stream(
+        Spliterators.spliterator(iterator(), size, Spliterator.ORDERED | Spliterator.NONNULL),
+        false);
+  }
+
+  /** Materialises every job; meant for small workloads (Khanna, STAGES18) and tests. */
+  public List<TraceJob> toList() {
+    List<TraceJob> out = new ArrayList<>((int) Math.min(size, Integer.MAX_VALUE));
+    forEach(out::add);
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + size + " jobs): " + description;
+  }
+
+  /** Enforces the contract of a pass: sorted by arrival and exactly {@code size} jobs. */
+  private final class Checked implements Iterator<TraceJob> {
+    private final Iterator<TraceJob> in;
+    private long count;
+    private double last = Double.NEGATIVE_INFINITY;
+
+    Checked(Iterator<TraceJob> in) {
+      this.in = in;
+    }
+
+    @Override
+    public boolean hasNext() {
+      boolean more = in.hasNext();
+      if (!more && count != size) {
+        throw new IllegalStateException(name + " ended after " + count + " of " + size + " jobs");
+      }
+      return more;
+    }
+
+    @Override
+    public TraceJob next() {
+      if (!in.hasNext()) {
+        throw new NoSuchElementException();
+      }
+      TraceJob job = in.next();
+      if (++count > size) {
+        throw new IllegalStateException(name + " yields more than its " + size + " jobs");
+      }
+      if (job.arrival() < last) {
+        throw new IllegalStateException(name + ": job " + job.jobId() + " arrives at "
+            + job.arrival() + ", before the previous job's " + last);
+      }
+      last = job.arrival();
+      return job;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package io.locus.workloads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.locus.core.model.DataUnit;
+import io.locus.workloads.DdThroughput.Locality;
+import io.locus.workloads.DdThroughput.Mode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@link TraceFormat}: round trips through {@link TraceWriter} and {@link TraceReader}, and errors. */
+class TraceFormatTest {
+  private static final String HEADER =
+      "{\"format\":\"locus-trace\",\"version\":1,\"name\":\"t\",\"jobs\":%d}";
+  private static final String JOB = "{\"jobId\":\"%s\",\"arrival\":%s,\"inputs\":[],\"computeSeconds\":0}";
+
+  @TempDir
+  Path dir;
+
+  /** Jobs that use every field: pools, checksums, awkward doubles, stages, attributes. */
+  private static List<TraceJob> mixed() {
+    List<TraceJob> jobs = new ArrayList<>();
+    jobs.add(new TraceJob("odd", "batch", 0.0, List.of(
+        new DataUnit("u1", 0, 1e-300, null, "sha256:ab"),
+        new DataUnit("u2 \"quoted\" ü", Long.MAX_VALUE, 0.0, "sn-3", null)),
+        0.1 + 0.2, 0, Map.of("z", "last", "a", "first")));
+    jobs.addAll(Stages18.workload().toList().subList(0, 5));
+    jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
+    // after the t = 0 jobs above, so the list stays sorted by arrival
+    jobs.addAll(KhannaImageTrace.workload(KhannaImageTrace.Options.defaults(40), 600, 4).toList());
+    return jobs;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"trace.jsonl", "trace.jsonl.gz"})
+  void roundTripIsExact(String file) throws IOException {
+    Path p = dir.resolve(file);
+    Workload w = Workload.of("mixed", "every field", mixed());
+    assertThat(TraceWriter.write(p, w)).isEqualTo(w.size());
+
+    Workload back = TraceReader.readAll(p);
+    assertThat(back.name()).isEqualTo("mixed");
+    assertThat(back.description()).isEqualTo("every field");
+    assertThat(back.toList()).isEqualTo(w.toList());
+    // the streaming view replays the file on every pass
+    Workload streamed = TraceReader.workload(p);
+    assertThat(streamed.size()).isEqualTo(w.size());
+    assertThat(streamed.toList()).isEqualTo(w.toList());
+    assertThat(streamed.toList()).isEqualTo(w.toList());
+
+    List<String> lines = lines(p);
+    assertThat(lines).hasSize(1 + (int) w.size());
+    JsonNode header = new ObjectMapper().readTree(lines.get(0));
+    assertThat(header.get("format").asText()).isEqualTo("locus-trace");
+    assertThat(header.get("version").asInt()).isEqualTo(1);
+    assertThat(header.get("name").asText()).isEqualTo("mixed");
+    assertThat(header.get("jobs").asLong()).isEqualTo(w.size());
+    assertThat(lines.get(1)).startsWith("{\"jobId\":\"odd\",\"pool\":\"batch\",\"arrival\":0.0,");
+    assertThat(lines.get(1)).contains("\"attributes\":{\"a\":\"first\",\"z\":\"last\"}");
+  }
+
+  @Test
+  void sameWorkloadSameBytes() throws IOException {
+    Path a = dir.resolve("a.jsonl");
+    Path b = dir.resolve("b.jsonl");
+    TraceWriter.write(a, Workloads.create("khanna", Map.of("n", "200"), 5));
+    TraceWriter.write(b, Workloads.create("khanna", Map.of("n", "200"), 5));
+    assertThat(Files.readAllBytes(a)).isEqualTo(Files.readAllBytes(b));
+  }
+
+  @Test
+  void emptyTraceRoundTrips() throws IOException {
+    Path p = dir.resolve("empty.jsonl");
+    TraceWriter.write(p, Workload.of("none", "", List.of()));
+    assertThat(TraceReader.readAll(p).toList()).isEmpty();
+  }
+
+  @Test
+  void malformedInputIsReportedWithItsLine() {
+    String h1 = String.format(HEADER, 1);
+    String h2 = String.format(HEADER, 2);
+    String ok = String.format(JOB, "a", "1.0");
+    expect("", 1, "empty file");
+    expect("{\"format\":\"csv\",\"version\":1,\"name\":\"t\",\"jobs\":0}", 1, "not a Locus trace");
+    expect("{\"format\":\"locus-trace\",\"version\":2,\"name\":\"t\",\"jobs\":0}", 1,
+        "unsupported trace version 2");
+    expect("{\"format\":\"locus-trace\",\"version\":1,\"jobs\":0}", 1, "missing required field 'name'");
+    expect(h1 + "\n{\"jobId\":\"a\",", 2, "invalid JSON");
+    expect(h1 + "\n[1,2]", 2, "expected a JSON object");
+    expect(h1 + "\n{\"jobId\":\"a\",\"inputs\":[],\"computeSeconds\":0}", 2,
+        "missing required job field 'arrival'");
+    expect(h1 + "\n" + String.format(JOB, "a", "\"soon\""), 2,
+        "job field 'arrival' must be a number");
+    expect(h1 + "\n" + String.format(JOB, "a", "-1"), 2, "arrival of a must be finite and >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arival\":1,\"inputs\":[],\"computeSeconds\":0}", 2,
+        "unknown job field 'arival'");
+    expect(h1 + "\n{\"jobId\":\"a\",\"jobId\":\"b\",\"arrival\":1,\"inputs\":[],"
+        + "\"computeSeconds\":0}", 2, "Duplicate field 'jobId'");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[{\"id\":\"f\",\"bytes\":1.5}],"
+        + "\"computeSeconds\":0}", 2, "'bytes' must be an integer >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[{\"id\":\"f\",\"bytes\":-1}],"
+        + "\"computeSeconds\":0}", 2, "'bytes' must be an integer >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[{\"id\":\"f\",\"bytes\":1,"
+        + "\"size\":1}],\"computeSeconds\":0}", 2, "unknown input field 'size'");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"stage\":1.5}", 2, "'stage' must be an integer >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"attributes\":{\"k\":1}}", 2, "attribute 'k' must be a string");
+    expect(h2 + "\n" + String.format(JOB, "a", "5") + "\n\n" + String.format(JOB, "b", "4"), 4,
+        "arrival 4.0 of job b is before the previous job's 5.0");
+    expect(h2 + "\n" + ok + "\n", 3, "declares 2 jobs but the file ends after 1");
+    expect(h1 + "\n" + ok + "\n" + String.format(JOB, "b", "2"), 3,
+        "more jobs than the 1 the header declares");
+  }
+
+  @Test
+  void gzipIsDetectedByName() throws IOException {
+    Path p = dir.resolve("t.jsonl.gz");
+    TraceWriter.write(p, Stages18.workload());
+    byte[] bytes = Files.readAllBytes(p);
+    assertThat(bytes[0] & 0xff).isEqualTo(0x1f); // gzip magic
+    assertThat(bytes[1] & 0xff).isEqualTo(0x8b);
+    assertThat(TraceReader.readAll(p).size()).isEqualTo(1000);
+  }
+
+  @Test
+  void writerEnforcesTheHeaderAndTheOrder() throws IOException {
+    Path p = dir.resolve("w.jsonl");
+    TraceWriter w = TraceWriter.open(p, "t", "", 2);
+    w.write(new TraceJob("a", 5, List.of(), 0));
+    assertThatThrownBy(() -> w.write(new TraceJob("b", 4, List.of(), 0)))
+        .hasMessageContaining("before the previous job's 5.0");
+    assertThatThrownBy(w::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("declares 2 jobs but 1 were written");
+  }
+
+  @Test
+  void workloadPassesAreChecked() {
+    List<TraceJob> unsorted = List.of(new TraceJob("a", 2, List.of(), 0),
+        new TraceJob("b", 1, List.of(), 0));
+    Workload bad = new Workload("bad", "", 2, unsorted::iterator);
+    assertThatThrownBy(bad::toList).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("before the previous job's 2.0");
+    Workload shortOne = new Workload("short", "", 3, List.of(unsorted.get(1))::iterator);
+    assertThatThrownBy(shortOne::toList).hasMessageContaining("ended after 1 of 3 jobs");
+  }
+
+  @Test
+  void traceJobValidatesAndSortsAttributes() {
+    assertThatThrownBy(() -> new TraceJob("a", Double.NaN, List.of(), 0))
+        .hasMessageContaining("arrival");
+    assertThatThrownBy(() -> new TraceJob("a", 0, List.of(), -1))
+        .hasMessageContaining("computeSeconds");
+    assertThatThrownBy(() -> new TraceJob("a", null, 0, List.of(), 0, -1, Map.of()))
+        .hasMessageContaining("stage");
+    TraceJob j = new TraceJob("a", null, 0, List.of(DataUnit.of("f", 3),
+        new DataUnit("g", 4, 0.5, null, null)), 1.0, 0, Map.of("b", "2", "a", "1", "c", "3"));
+    assertThat(j.attributes().keySet()).containsExactly("a", "b", "c");
+    assertThat(j.totalBytes()).isEqualTo(7);
+    assertThat(j.totalComputeSeconds()).isEqualTo(1.5);
+  }
+
+  private void expect(String content, long line, String message) {
+    Path p = dir.resolve("bad-" + System.nanoTime() + ".jsonl");
+    try {
+      Files.writeString(p, content, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    assertThatThrownBy(() -> TraceReader.readAll(p))
+        .as(content)
+        .isInstanceOfSatisfying(TraceFormatException.class, e -> assertThat(e.line()).isEqualTo(line))
+        .hasMessageContaining(p + " line " + line + ": ")
+        .hasMessageContaining(message);
+  }
+
+  private static List<String> lines(Path p) throws IOException {
+    var in = Files.newInputStream(p);
+    if (p.toString().endsWith(".gz")) {
+      in = new GZIPInputStream(in);
+    }
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      return r.lines().toList();
+    }
+  }
+}
