@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = LocusCli.Version.class,
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
-    subcommands = {DemoCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, TraceCommand.class,
+        CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
