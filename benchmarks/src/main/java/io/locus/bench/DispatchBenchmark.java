@@ -71,7 +71,7 @@ public class DispatchBenchmark {
 
   /** One completion (oldest running task) and one arrival; returns the placements made. */
   @Benchmark
-  public int completeAndArrive() {
+  public int completeAndArrive(Placements counter) {
     RunningTask done = running.poll();
     double now = seq * 0.001;
     int placed = 0;
@@ -83,6 +83,7 @@ public class DispatchBenchmark {
     }
     List<Command> b = scheduler.onJobArrival(PoolFixture.task(++seq, rnd), now);
     record(b);
+    counter.placements += placed + b.size();
     return placed + b.size();
   }
 }

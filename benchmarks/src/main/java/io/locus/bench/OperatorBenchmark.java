@@ -111,7 +111,7 @@ public class OperatorBenchmark {
   }
 
   @Benchmark
-  public int completeAndArrive() throws Exception {
+  public int completeAndArrive(Placements counter) throws Exception {
     int placed = 0;
     Decision d = running.poll();
     if (d != null) {
@@ -121,7 +121,9 @@ public class OperatorBenchmark {
           .setType(TaskEventType.COMPLETED).setTimeMs(++clock).setBytesLocal(PoolFixture.FILE_BYTES)
           .build());
     }
-    return placed + process(job());
+    placed += process(job());
+    counter.placements += placed;
+    return placed;
   }
 
   @TearDown(Level.Trial)
