@@ -12,7 +12,41 @@ import java.util.Map;
 /**
  * The one entry point both drivers (the Flink operator and the simulator) use for a pool: apply
  * an event to the state, then let the policy dispatch. Drivers that batch events with equal
- * timestamps call the {@code apply*} methods and then {@link #dispatch} once.
+ * timestamps (spec D1) call the {@code apply*} methods for all of them and then {@link #dispatch}
+ * once; the {@code on*} methods are apply + dispatch for one event.
+ *
+ * <p><b>Driving the Khanna policies (MET, MCT, SA, JDPDLL).</b> Nodes have 1 slot; register them
+ * with {@link #onNodeRegistered} (capacity in bytes; 15 GiB in the paper). Every file's
+ * {@code location} names its storage node ("SN3" → 3, see {@code CostModel.storageOf}). Agent cache
+ * reports are not needed: these policies keep their own caches ({@code PoolState.staging()}).
+ * Then, in time order:
+ * <ol>
+ *   <li>A job arrives at t: {@link #onJobArrival} (or {@link #applyJobArrival}, then
+ *       {@link #dispatch}(t)).</li>
+ *   <li>Execute the returned commands in list order:
+ *     <ul>
+ *       <li>{@code Evict(node, files)}: drop the files from the node (never one in flight, never
+ *           one of a starting or running job).</li>
+ *       <li>{@code Run(node, task, inputs, reason, plannedCompletion)}, MET/MCT/SA: every STORAGE
+ *           input carries a {@code Reservation(storageNode, start, end)}; run each transfer exactly
+ *           over [start, end) and call {@link #onTransferEnd}(file, node, end) at its end. The job
+ *           reads and computes from the last end (or t if nothing is fetched) and completes at
+ *           {@code plannedCompletion}: call {@link #onTaskCompleted}(taskId, attempt, node, …, at
+ *           that time).</li>
+ *       <li>{@code Run}, JDPDLL ({@code plannedCompletion} NaN, no reservations): submit the STORAGE
+ *           inputs, in list order, to the {@code TransferEngine}; call {@link #onTransferEnd} when
+ *           each ends. An input marked LOCAL may still be in flight (a replica): the read phase
+ *           starts once every input is on the node, and the job completes Σ size·(1/LBW + C)
+ *           later; then call {@link #onTaskCompleted}.</li>
+ *       <li>{@code Replicate(node, unit, STORAGE, null, "DLL")} (JDPDLL): submit to the
+ *           {@code TransferEngine} from the unit's storage node after the preceding commands'
+ *           transfers; call {@link #onTransferEnd} when it ends.</li>
+ *     </ul></li>
+ *   <li>Equal timestamps: apply every transfer end, completion and arrival of that instant first
+ *       ({@link #applyTransferEnd}, {@link #applyTaskCompleted}, {@link #applyJobArrival}), then
+ *       {@link #dispatch} once, then let the {@code TransferEngine} start what it can.</li>
+ * </ol>
+ * Time enters only as {@code now}; the policies read no clock and no unseeded randomness.
  */
 public final class Scheduler {
   private final String pool;
@@ -47,6 +81,30 @@ public final class Scheduler {
     return d.commands();
   }
 
+  // -- state changes only (batching drivers); each is followed, eventually, by one dispatch(now)
+
+  /** Queues an arriving task; false if a task with that id is already queued or running. */
+  public boolean applyJobArrival(Task t) {
+    return state.enqueue(t);
+  }
+
+  public PoolState.EndOutcome applyTaskCompleted(String taskId, int attempt, String node,
+      long bytesLocal, long bytesPeer, long bytesStorage) {
+    return state.complete(taskId, attempt, node, bytesLocal, bytesPeer, bytesStorage);
+  }
+
+  public PoolState.EndOutcome applyTaskFailed(String taskId, int attempt, String node) {
+    return state.fail(taskId, attempt, node);
+  }
+
+  /**
+   * TransferEnd(f, k): a staged or replicated file is now PRESENT on the node (Khanna family).
+   * False if the pool was not staging that file to that node.
+   */
+  public boolean applyTransferEnd(String file, String node) {
+    return state.hasStaging() && state.staging().transferEnded(file, node);
+  }
+
   // -- events; each returns the commands of the dispatch that follows it
 
   public List<Command> onJobArrival(Task t, double now) {
@@ -62,6 +120,17 @@ public final class Scheduler {
 
   public List<Command> onTaskFailed(String taskId, int attempt, String node, double now) {
     state.fail(taskId, attempt, node);
+    return dispatch(now);
+  }
+
+  /** A staged or replicated transfer of {@code file} to {@code node} ended at {@code now}. */
+  public List<Command> onTransferEnd(String file, String node, double now) {
+    applyTransferEnd(file, node);
+    return dispatch(now);
+  }
+
+  /** A timer the driver set fired (the policies here set none; kept for the core API). */
+  public List<Command> onTimer(double now) {
     return dispatch(now);
   }
 

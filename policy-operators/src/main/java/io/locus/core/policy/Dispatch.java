@@ -46,11 +46,19 @@ public final class Dispatch {
 
   /** Places a queued task on a node with a free slot; {@code caching} false reads all from storage. */
   public Command.Run place(Task t, NodeView node, String policyLabel, boolean caching) {
-    List<InputFetch> plan = state.plan(t, node, caching);
+    return placeWith(t, node, policyLabel, state.plan(t, node, caching), Double.NaN);
+  }
+
+  /**
+   * Places a queued task with the given inputs, e.g. as a Khanna policy planned them (sources and
+   * Gantt reservations from the staging state), and the completion it planned (NaN if none).
+   */
+  public Command.Run placeWith(Task t, NodeView node, String policyLabel,
+      List<InputFetch> inputs, double plannedCompletion) {
     long local = 0;
     long peer = 0;
     long storage = 0;
-    for (InputFetch f : plan) {
+    for (InputFetch f : inputs) {
       switch (f.source()) {
         case LOCAL -> local += f.unit().bytes();
         case PEER -> peer += f.unit().bytes();
@@ -59,11 +67,17 @@ public final class Dispatch {
     }
     long total = local + peer + storage;
     double score = total == 0 ? 1.0 : (double) local / total;
-    RunningTask r = state.assign(t, node.id(), plan, decisionId(pool, t.taskId(), t.attempt()), now);
-    Command.Run run = new Command.Run(r.node(), t, plan,
-        new Reason(policyLabel, score, local, peer, storage));
+    RunningTask r = state.assign(t, node.id(), inputs, decisionId(pool, t.taskId(), t.attempt()),
+        now);
+    Command.Run run = new Command.Run(r.node(), t, inputs,
+        new Reason(policyLabel, score, local, peer, storage), plannedCompletion);
     out.add(run);
     return run;
+  }
+
+  /** Emits a command that is not a placement (EVICT, REPLICATE, ...), in decision order. */
+  public void emit(Command c) {
+    out.add(c);
   }
 
   static boolean anyLocal(List<InputFetch> plan) {

@@ -1,12 +1,19 @@
 package io.locus.core.policy;
 
+import io.locus.core.staging.CostModel;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Builds a policy from its name and the pool's string parameters (as a Control record carries them). */
+/**
+ * Builds a policy from its name and the pool's string parameters (as a Control record carries them).
+ * Data diffusion: FA, FCA, MCU, MCH, GCC ({@code window}, {@code theta}). Khanna: MET, MCT, SA,
+ * JDPDLL, with the cost model ({@code rbw}, {@code lbw}, {@code c}, {@code storageNodes}; defaults
+ * D26), SA's {@code l} and {@code h} (0.3, 0.7; D20) and JDPDLL's {@code thresh} (2; D15).
+ */
 public final class Policies {
-  public static final List<String> NAMES = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+  public static final List<String> NAMES =
+      List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL");
   /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
   public static final int DEFAULT_WINDOW = 2500;
   public static final double DEFAULT_THETA = 0.9;
@@ -24,6 +31,12 @@ public final class Policies {
       case "MCU" -> new MaxComputeUtil(window);
       case "MCH" -> new MaxCacheHit(window);
       case "GCC" -> new GoodCacheCompute(window, doubleParam(params, "theta", DEFAULT_THETA));
+      case "MET" -> new Met(CostModel.fromParams(params));
+      case "MCT" -> new Mct(CostModel.fromParams(params));
+      case "SA" -> new Sa(CostModel.fromParams(params), doubleParam(params, "l", Sa.DEFAULT_LOW),
+          doubleParam(params, "h", Sa.DEFAULT_HIGH));
+      case "JDPDLL" -> new Jdpdll(CostModel.fromParams(params),
+          intParam(params, "thresh", Jdpdll.DEFAULT_THRESH));
       default -> throw new IllegalArgumentException(
           "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
     };

@@ -23,6 +23,8 @@ import java.util.TreeMap;
  * counters. Policies read it; the {@code Dispatch} context and the drivers change it. Every change
  * is told to the {@link StateJournal}. Iteration orders that decisions depend on (queue, free pool)
  * are explicit (sequence numbers), so a state rebuilt from durable storage decides identically.
+ * The Khanna-family policies add a {@link StagingState} ({@link #staging()}), which this state
+ * keeps in step with its queue, running tasks and nodes.
  */
 public final class PoolState {
   /** Spec "replay policy": a failed task is re-dispatched at most this many times. */
@@ -41,6 +43,8 @@ public final class PoolState {
   private int registeredSlots;
   private int busySlots;
   private final Counters counters = new Counters();
+  /** The Khanna family's extra state; created on first use, so other pools pay nothing for it. */
+  private StagingState staging;
 
   /** Cumulative counters, persisted by the driver with the pool's scalars. */
   public static final class Counters {
@@ -51,6 +55,9 @@ public final class PoolState {
     public long bytesLocal;
     public long bytesPeer;
     public long bytesStorage;
+    /** Khanna: storage→compute transfers committed for jobs (spec D33), and DLL replicas. */
+    public long stagingTransfers;
+    public long replicationTransfers;
   }
 
   /** What became of a task end: applied, or ignored as a duplicate / unknown attempt. */
@@ -74,6 +81,24 @@ public final class PoolState {
 
   public Counters counters() {
     return counters;
+  }
+
+  /**
+   * The staging state of the Khanna-family policies (scheduler-managed caches, Gantt charts,
+   * per-node queues), created on first use; this pool keeps it in step with its own changes.
+   */
+  public StagingState staging() {
+    if (staging == null) {
+      staging = new StagingState(this, journal);
+      for (Task t : queue.values()) {
+        staging.taskQueued(t);
+      }
+    }
+    return staging;
+  }
+
+  public boolean hasStaging() {
+    return staging != null;
   }
 
   public NodeView node(String id) {
@@ -237,6 +262,9 @@ public final class PoolState {
     registeredSlots += slots;
     refreshFree(n);
     journal.nodeUpdated(n);
+    if (staging != null) {
+      staging.nodeRegistered(id, cacheCapacity);
+    }
     return requeued;
   }
 
@@ -252,6 +280,9 @@ public final class PoolState {
     registeredSlots -= n.slots;
     nodes.remove(id);
     journal.nodeRemoved(id);
+    if (staging != null) {
+      staging.nodeRemoved(id);
+    }
     return requeued;
   }
 
@@ -292,6 +323,9 @@ public final class PoolState {
     queue.put(t.seq(), t);
     queuedSeq.put(t.taskId(), t.seq());
     journal.taskUpdated(t, null);
+    if (staging != null) {
+      staging.taskQueued(t);
+    }
     return true;
   }
 
@@ -322,6 +356,9 @@ public final class PoolState {
     refreshFree(n);
     journal.taskUpdated(t, r);
     journal.nodeUpdated(n);
+    if (staging != null) {
+      staging.taskStarted(t);
+    }
     return r;
   }
 
@@ -368,6 +405,9 @@ public final class PoolState {
       }
     }
     journal.taskRemoved(r.task().taskId());
+    if (staging != null) {
+      staging.taskEnded(r.node(), r.task().taskId());
+    }
     return true;
   }
 
@@ -468,6 +508,9 @@ public final class PoolState {
   public void restoreQueued(Task t) {
     queue.put(t.seq(), t);
     queuedSeq.put(t.taskId(), t.seq());
+    if (staging != null) {
+      staging.taskQueued(t);
+    }
   }
 
   public void restoreRunning(RunningTask r) {

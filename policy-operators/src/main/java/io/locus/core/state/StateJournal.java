@@ -22,4 +22,32 @@ public interface StateJournal {
   default void cacheAdded(String node, String file, long bytes) {}
 
   default void cacheRemoved(String node, String file) {}
+
+  // -- Khanna-family staging state (StagingState); each call is one entry, keyed as named
+
+  /** (node, file) in the scheduler-managed cache: size, IN_FLIGHT or PRESENT, lastUse. */
+  default void stagedFileUpdated(String node, String file, long bytes, boolean inFlight,
+      double lastUse) {}
+
+  default void stagedFileRemoved(String node, String file) {}
+
+  /** (file): pool-wide AccessFreq and NumCopies. */
+  default void fileStatsUpdated(String file, long accessFreq, int numCopies) {}
+
+  /** (storage node, start): a reserved transfer [start, end) on the Gantt chart. */
+  default void ganttReserved(int storageNode, double start, double end) {}
+
+  default void ganttDropped(int storageNode, double start) {}
+
+  /** (task): the node a pending task is mapped to; null when the mapping ends (start, node loss). */
+  default void taskMapped(String taskId, String node) {}
+
+  /** (node): the running job and its planned completion; taskId null when the node is idle. */
+  default void nodeStageUpdated(String node, String taskId, double plannedCompletion) {}
+
+  /** (node, file): JDPDLL reference counter; 0 means the entry is gone. */
+  default void refCountUpdated(String node, String file, int count) {}
+
+  /** (pool): a policy's persistent mode (SA: MCT or MET). */
+  default void policyModeUpdated(String mode) {}
 }
