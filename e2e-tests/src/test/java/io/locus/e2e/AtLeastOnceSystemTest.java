@@ -28,7 +28,9 @@ class AtLeastOnceSystemTest {
     SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("MCH", Map.of()),
         Map.of("e2e-fa", new SchedulerConfig.PolicySpec("FA", Map.of()),
             "e2e-fca", new SchedulerConfig.PolicySpec("FCA", Map.of()),
-            "e2e-mch", new SchedulerConfig.PolicySpec("MCH", Map.of())),
+            "e2e-mch", new SchedulerConfig.PolicySpec("MCH", Map.of()),
+            "e2e-mct", new SchedulerConfig.PolicySpec("MCT", Map.of()),
+            "e2e-jdpdll", new SchedulerConfig.PolicySpec("JDPDLL", Map.of())),
         500, 3);
     locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(2));
     tracker = new TaskEventTracker(locus.bootstrapServers());
@@ -69,5 +71,25 @@ class AtLeastOnceSystemTest {
     assertThat(fa).isZero(); // FA never caches (data-diffusion spec D30)
     assertThat(mch).isGreaterThan(fa);
     assertThat(mch).isGreaterThan(fca);
+  }
+
+  /**
+   * The Khanna-family policies run in the streaming job too: scheduler-managed caches with
+   * EvictFiles / ReplicateFile decisions that the agents apply, one-slot nodes as in the paper.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"mct", "jdpdll"})
+  void khannaPoliciesCompleteEveryTaskThroughKafka(String policy) throws Exception {
+    DemoRun.Config base = WholeSystem.run("e2e-" + policy, 300, 60, 4, 13, false);
+    DemoRun.Config oneSlot = new DemoRun.Config(base.pool(), base.nodes(), 1, base.cacheBytes(),
+        base.workload(), base.arrivalRate(), base.timeScale(), base.storageBandwidth(),
+        base.peerBandwidth(), base.localBandwidth(), base.readCommitted(), base.timeout());
+    DemoRun.Result r = WholeSystem.go(locus, tracker, oneSlot);
+    TaskEventTracker.Stats s = r.stats();
+    assertThat(s.completed).isEqualTo(300);
+    assertThat(s.duplicateCompletions).isZero();
+    assertThat(s.refused).as("refusals: %s", s.refusals).isZero();
+    assertThat(s.maxConcurrentOnANode).isEqualTo(1);
+    assertThat(r.policy()).isEqualTo(policy.toUpperCase(java.util.Locale.ROOT));
   }
 }

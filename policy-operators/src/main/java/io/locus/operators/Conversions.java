@@ -109,6 +109,9 @@ public final class Conversions {
           .setLocation(f.unit().location())
           .setChecksum(f.unit().checksum())
           .setCache(f.cache())
+          .setStorageNode(f.reservation() == null ? -1 : f.reservation().storageNode())
+          .setReservedStartMs(f.reservation() == null ? -1 : millis(f.reservation().start()))
+          .setReservedEndMs(f.reservation() == null ? -1 : millis(f.reservation().end()))
           .build());
     }
     Task t = run.task();
@@ -121,6 +124,7 @@ public final class Conversions {
         .setTemplate(t.template())
         .setArgs(new ArrayList<>(t.args()))
         .setSubmitTimeMs(millis(t.submitTime()))
+        .setPlannedCompletionMs(run.hasPlannedCompletion() ? millis(run.plannedCompletion()) : -1)
         .setReason(PlacementReason.newBuilder()
             .setPolicy(run.reason().policy())
             .setScore(run.reason().score())

@@ -4,7 +4,10 @@ import io.locus.core.model.Task;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.RunningTask;
 import io.locus.core.state.StateJournal;
+import io.locus.schemas.state.FileStat;
+import io.locus.schemas.state.NodeStage;
 import io.locus.schemas.state.NodeState;
+import io.locus.schemas.state.StagedEntry;
 import io.locus.schemas.state.TaskState;
 import org.apache.flink.api.common.state.MapState;
 
@@ -20,17 +23,106 @@ final class FlinkStateJournal implements StateJournal {
   private final MapState<String, NodeState> nodes;
   private final MapState<String, TaskState> tasks;
   private final MapState<String, Long> cache;
+  private final StagingMaps staging;
+
+  /** The Khanna family's scheduler-managed state (caches, stats, Gantt charts, mappings). */
+  record StagingMaps(
+      MapState<String, StagedEntry> staged,
+      MapState<String, FileStat> fileStats,
+      MapState<String, Double> gantt,
+      MapState<String, String> mapping,
+      MapState<String, NodeStage> stages,
+      MapState<String, Integer> refs) {}
 
   FlinkStateJournal(String pool, MapState<String, NodeState> nodes,
-      MapState<String, TaskState> tasks, MapState<String, Long> cache) {
+      MapState<String, TaskState> tasks, MapState<String, Long> cache, StagingMaps staging) {
     this.pool = pool;
     this.nodes = nodes;
     this.tasks = tasks;
     this.cache = cache;
+    this.staging = staging;
   }
 
   static String cacheKey(String node, String file) {
     return node + SEP + file;
+  }
+
+  /** Exact for any double: the start's bits, so a restored chart has the very same interval. */
+  static String ganttKey(int storageNode, double start) {
+    return storageNode + "" + SEP + Long.toHexString(Double.doubleToRawLongBits(start));
+  }
+
+  static double ganttStart(String key) {
+    return Double.longBitsToDouble(Long.parseUnsignedLong(key.substring(key.indexOf(SEP) + 1), 16));
+  }
+
+  static int ganttNode(String key) {
+    return Integer.parseInt(key.substring(0, key.indexOf(SEP)));
+  }
+
+  @Override
+  public void stagedFileUpdated(String node, String file, long bytes, boolean inFlight,
+      double lastUse) {
+    write(() -> staging.staged().put(cacheKey(node, file), new StagedEntry(bytes, inFlight, lastUse)));
+  }
+
+  @Override
+  public void stagedFileRemoved(String node, String file) {
+    write(() -> staging.staged().remove(cacheKey(node, file)));
+  }
+
+  @Override
+  public void fileStatsUpdated(String file, long accessFreq, int numCopies) {
+    write(() -> {
+      if (accessFreq == 0 && numCopies == 0) {
+        staging.fileStats().remove(file);
+      } else {
+        staging.fileStats().put(file, new FileStat(accessFreq, numCopies));
+      }
+    });
+  }
+
+  @Override
+  public void ganttReserved(int storageNode, double start, double end) {
+    write(() -> staging.gantt().put(ganttKey(storageNode, start), end));
+  }
+
+  @Override
+  public void ganttDropped(int storageNode, double start) {
+    write(() -> staging.gantt().remove(ganttKey(storageNode, start)));
+  }
+
+  @Override
+  public void taskMapped(String taskId, String node) {
+    write(() -> {
+      if (node == null) {
+        staging.mapping().remove(taskId);
+      } else {
+        staging.mapping().put(taskId, node);
+      }
+    });
+  }
+
+  @Override
+  public void nodeStageUpdated(String node, String taskId, double plannedCompletion) {
+    write(() -> {
+      if (taskId == null) {
+        staging.stages().remove(node);
+      } else {
+        staging.stages().put(node, new NodeStage(taskId, plannedCompletion));
+      }
+    });
+  }
+
+  @Override
+  public void refCountUpdated(String node, String file, int count) {
+    write(() -> {
+      if (count == 0) {
+        staging.refs().remove(cacheKey(node, file));
+      } else {
+        staging.refs().put(cacheKey(node, file), count);
+      }
+    });
   }
 
   @Override

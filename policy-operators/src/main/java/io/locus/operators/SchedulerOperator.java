@@ -21,8 +21,15 @@ import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.internal.SchedulerInput;
+import io.locus.core.state.StagingState;
+import io.locus.schemas.EvictFiles;
+import io.locus.schemas.FetchSource;
+import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.state.FileStat;
+import io.locus.schemas.state.NodeStage;
 import io.locus.schemas.state.NodeState;
 import io.locus.schemas.state.PoolMeta;
+import io.locus.schemas.state.StagedEntry;
 import io.locus.schemas.state.TaskState;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -69,6 +76,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private transient MapState<String, TaskState> tasks;
   private transient MapState<String, Long> cache;
   private transient ValueState<PoolMeta> meta;
+  private transient FlinkStateJournal.StagingMaps staging;
   private transient Map<String, Pool> pools;
 
   /** A pool's heap state: the core scheduler over the rebuilt state, and the pool's scalars. */
@@ -98,6 +106,20 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         "cache-index", Types.STRING, Types.LONG));
     meta = getRuntimeContext().getState(new ValueStateDescriptor<>(
         "pool-meta", new AvroTypeInfo<>(PoolMeta.class)));
+    // The Khanna family (MET, MCT, SA, JDPDLL) keeps its own caches, statistics and Gantt charts.
+    staging = new FlinkStateJournal.StagingMaps(
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "staged-files", Types.STRING, new AvroTypeInfo<>(StagedEntry.class))),
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "file-stats", Types.STRING, new AvroTypeInfo<>(FileStat.class))),
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "gantt", Types.STRING, Types.DOUBLE)),
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "task-mapping", Types.STRING, Types.STRING)),
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "node-stages", Types.STRING, new AvroTypeInfo<>(NodeStage.class))),
+        getRuntimeContext().getMapState(new MapStateDescriptor<>(
+            "ref-counts", Types.STRING, Types.INT)));
     pools = new HashMap<>();
   }
 
@@ -206,7 +228,13 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         if (st.node(node) == null) {
           return List.of();
         }
-        st.applyCacheDelta(node, r.getSeq(), files(r.getAdded()), r.getRemoved());
+        if (st.applyCacheDelta(node, r.getSeq(), files(r.getAdded()), r.getRemoved())
+            && st.hasStaging()) {
+          // A file the scheduler staged arrived on the node: TransferEnd(f, k).
+          for (CachedFile f : r.getAdded()) {
+            s.applyTransferEnd(f.getFileId(), node);
+          }
+        }
         break;
       case CACHE_SNAPSHOT:
         if (st.node(node) == null) {
@@ -310,7 +338,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     } else {
       m.setEpoch(m.getEpoch() + 1);
     }
-    PoolState st = new PoolState(new FlinkStateJournal(poolName, nodes, tasks, cache),
+    PoolState st = new PoolState(new FlinkStateJournal(poolName, nodes, tasks, cache, staging),
         config.maxRetries());
     for (Map.Entry<String, NodeState> e : nodes.entries()) {
       st.restoreNode(Conversions.fromState(e.getValue()));
@@ -336,6 +364,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         st.restoreRunning(Conversions.runningFromState(t));
       }
     }
+    if (STAGING_POLICIES.contains(m.getPolicy()) || !staging.mapping().isEmpty()
+        || !staging.staged().isEmpty()) {
+      restoreStaging(st.staging(), m);
+    }
     st.finishRestore();
     restoreCounters(st.counters(), m);
     Policy policy = Policies.create(m.getPolicy(), m.getParams());
@@ -348,6 +380,42 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued, {} running", poolName,
         m.getEpoch(), policy.name(), st.nodes().size(), st.queueLength(), st.running().size());
     return p;
+  }
+
+  /** Policies that keep scheduler-managed caches and Gantt charts ({@link StagingState}). */
+  private static final java.util.Set<String> STAGING_POLICIES =
+      java.util.Set.of("MET", "MCT", "SA", "JDPDLL");
+
+  private void restoreStaging(StagingState sg, PoolMeta m) throws Exception {
+    for (Map.Entry<String, StagedEntry> e : staging.staged().entries()) {
+      String key = e.getKey();
+      int sep = key.indexOf(FlinkStateJournal.SEP);
+      StagedEntry v = e.getValue();
+      sg.restoreStagedFile(key.substring(0, sep), key.substring(sep + 1), v.getBytes(),
+          v.getInFlight(), v.getLastUse());
+    }
+    for (Map.Entry<String, FileStat> e : staging.fileStats().entries()) {
+      sg.restoreFileStats(e.getKey(), e.getValue().getAccessFreq(), e.getValue().getNumCopies());
+    }
+    for (Map.Entry<String, Double> e : staging.gantt().entries()) {
+      sg.restoreReservation(FlinkStateJournal.ganttNode(e.getKey()),
+          FlinkStateJournal.ganttStart(e.getKey()), e.getValue());
+    }
+    for (Map.Entry<String, String> e : staging.mapping().entries()) {
+      sg.restoreMapping(e.getKey(), e.getValue());
+    }
+    for (Map.Entry<String, NodeStage> e : staging.stages().entries()) {
+      sg.restoreStage(e.getKey(), e.getValue().getTaskId(), e.getValue().getPlannedCompletion());
+    }
+    for (Map.Entry<String, Integer> e : staging.refs().entries()) {
+      String key = e.getKey();
+      int sep = key.indexOf(FlinkStateJournal.SEP);
+      sg.restoreRef(key.substring(0, sep), key.substring(sep + 1), e.getValue());
+    }
+    if (m.getMode() != null) {
+      sg.restoreMode(m.getMode());
+    }
+    sg.finishRestore();
   }
 
   private void scheduleMetrics(long nowMs, Context ctx) {
@@ -365,6 +433,11 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     m.setBytesLocal(c.bytesLocal);
     m.setBytesPeer(c.bytesPeer);
     m.setBytesStorage(c.bytesStorage);
+    m.setStagingTransfers(c.stagingTransfers);
+    m.setReplicationTransfers(c.replicationTransfers);
+    if (pool.scheduler.state().hasStaging()) {
+      m.setMode(pool.scheduler.state().staging().mode());
+    }
     meta.update(m);
   }
 
@@ -375,16 +448,47 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     c.bytesLocal = m.getBytesLocal();
     c.bytesPeer = m.getBytesPeer();
     c.bytesStorage = m.getBytesStorage();
+    c.stagingTransfers = m.getStagingTransfers();
+    c.replicationTransfers = m.getReplicationTransfers();
   }
 
   private void emit(Pool pool, String poolName, List<Command> cmds, Collector<Decision> out) {
+    long epoch = pool.meta.getEpoch();
+    long time = pool.meta.getClockMs();
     for (Command c : cmds) {
       if (c instanceof Command.Run run) {
         Task t = run.task();
-        out.collect(Conversions.toDecision(poolName, pool.meta.getEpoch(),
-            pool.meta.getClockMs(), Dispatch.decisionId(poolName, t.taskId(), t.attempt()), run));
+        out.collect(Conversions.toDecision(poolName, epoch, time,
+            Dispatch.decisionId(poolName, t.taskId(), t.attempt()), run));
+      } else if (c instanceof Command.Evict ev) {
+        out.collect(other(pool, poolName, "evict", ev.node(), EvictFiles.newBuilder()
+            .setFiles(new ArrayList<>(ev.files())).setReason(ev.reason()).build()));
+      } else if (c instanceof Command.Replicate rep) {
+        out.collect(other(pool, poolName, "replicate", rep.node(), ReplicateFile.newBuilder()
+            .setFileId(rep.unit().id())
+            .setBytes(rep.unit().bytes())
+            .setSource(FetchSource.valueOf(rep.source().name()))
+            .setPeerNode(rep.peer())
+            .setLocation(rep.unit().location())
+            .setReason(rep.reason())
+            .build()));
       }
     }
+  }
+
+  /** A non-placement decision; its id comes from a per-pool sequence kept in state (replay-stable). */
+  private static Decision other(Pool pool, String poolName, String kind, String node,
+      Object action) {
+    long seq = pool.meta.getDecisionSeq() + 1;
+    pool.meta.setDecisionSeq(seq);
+    return Decision.newBuilder()
+        .setDecisionId(poolName + "/" + kind + "/" + seq)
+        .setEpoch(pool.meta.getEpoch())
+        .setPool(poolName)
+        .setNode(node)
+        .setTimeMs(pool.meta.getClockMs())
+        .setAction(action)
+        .build();
   }
 
   private static void advanceClock(PoolMeta m, long eventMs) {

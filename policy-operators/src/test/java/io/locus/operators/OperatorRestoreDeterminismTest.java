@@ -1,0 +1,163 @@
+package io.locus.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locus.schemas.CachedFile;
+import io.locus.schemas.DataUnit;
+import io.locus.schemas.Decision;
+import io.locus.schemas.EvictFiles;
+import io.locus.schemas.InputPlan;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.PlaceTask;
+import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
+import io.locus.schemas.internal.SchedulerInput;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The operator decides the same with or without a checkpoint restore in the middle: every policy's
+ * state (for the Khanna family: scheduler-managed caches, VALUE statistics, Gantt charts, per-node
+ * mappings, DLL counters, SA's mode) is fully in keyed state. The event stream is driven by the
+ * decisions themselves (files arrive, tasks complete), so any difference after the restore shows.
+ */
+@Timeout(120)
+class OperatorRestoreDeterminismTest {
+  private static final String POOL = "k";
+  private static final long MIB = 1L << 20;
+
+  /** A scripted cluster: arrivals from a seeded generator, transfers and completions in order. */
+  private static final class Driver {
+    final SplittableRandom rnd = new SplittableRandom(5);
+    final ArrayDeque<Decision> running = new ArrayDeque<>();
+    final Map<String, Long> cacheSeq = new HashMap<>();
+    final List<String> log = new ArrayList<>();
+    long clock = 1000;
+    int jobs;
+
+    List<SchedulerInput> next(int step) {
+      List<SchedulerInput> out = new ArrayList<>();
+      clock += 250;
+      if (step < 4) {
+        out.add(in(NodeReport.newBuilder().setPool(POOL).setNode("n" + step)
+            .setType(NodeReportType.REGISTER).setTimeMs(clock).setSlots(1)
+            .setCacheCapacityBytes(300 * MIB).build()));
+        return out;
+      }
+      if (step % 3 != 0 || running.isEmpty()) {
+        List<DataUnit> files = new ArrayList<>();
+        int n = 2 + rnd.nextInt(3);
+        java.util.Set<Integer> chosen = new java.util.TreeSet<>();
+        while (chosen.size() < n) {
+          chosen.add(rnd.nextInt(24));
+        }
+        for (int f : chosen) {
+          files.add(DataUnit.newBuilder().setId("img-" + f).setBytes((f % 3 == 0 ? 64 : 4) * MIB)
+              .setLocation("sn-" + (f % 4)).build());
+        }
+        out.add(in(JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
+            .setSubmitTimeMs(clock).setInputs(files).build()));
+      } else {
+        Decision d = running.poll();
+        PlaceTask p = (PlaceTask) d.getAction();
+        List<CachedFile> staged = new ArrayList<>();
+        for (InputPlan i : p.getInputs()) {
+          if (!i.getSource().name().equals("LOCAL")) {
+            staged.add(new CachedFile(i.getFileId(), i.getBytes()));
+          }
+        }
+        if (!staged.isEmpty()) {
+          long seq = cacheSeq.merge(d.getNode(), 1L, Long::sum);
+          out.add(in(NodeReport.newBuilder().setPool(POOL).setNode(d.getNode())
+              .setType(NodeReportType.CACHE_DELTA).setTimeMs(clock).setSeq(seq).setAdded(staged)
+              .build()));
+        }
+        out.add(in(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId())
+            .setJobId(p.getJobId()).setAttempt(p.getAttempt()).setNode(d.getNode())
+            .setType(TaskEventType.COMPLETED).setTimeMs(clock + 1).build()));
+      }
+      return out;
+    }
+
+    void saw(List<Decision> decisions) {
+      for (Decision d : decisions) {
+        Object a = d.getAction();
+        if (a instanceof PlaceTask p) {
+          running.add(d);
+          log.add(d.getDecisionId() + "@" + d.getNode() + " " + p.getInputs() + " "
+              + p.getPlannedCompletionMs() + " " + p.getReason());
+        } else if (a instanceof EvictFiles e) {
+          log.add(d.getDecisionId() + "@" + d.getNode() + " evict " + e.getFiles());
+        } else if (a instanceof ReplicateFile r) {
+          log.add(d.getDecisionId() + "@" + d.getNode() + " replicate " + r.getFileId());
+        }
+      }
+    }
+  }
+
+  private static SchedulerInput in(Object event) {
+    return SchedulerInput.newBuilder().setPool(POOL).setEvent(event).build();
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> open(
+      String policy, OperatorSubtaskState from) throws Exception {
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(
+        new KeyedProcessOperator<>(new SchedulerOperator(SchedulerConfig.defaults(policy))),
+        SchedulerInput::getPool, Types.STRING);
+    h.setStateBackend(new EmbeddedRocksDBStateBackend());
+    ((SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig()).setGenericTypes(false);
+    h.setup();
+    if (from != null) {
+      h.initializeState(from);
+    }
+    h.open();
+    return h;
+  }
+
+  private static List<String> run(String policy, int steps, int restoreAt) throws Exception {
+    Driver drv = new Driver();
+    var h = open(policy, null);
+    try {
+      for (int step = 0; step < steps; step++) {
+        if (step == restoreAt) {
+          OperatorSubtaskState snap = h.snapshot(1, drv.clock);
+          h.close();
+          h = open(policy, snap);
+        }
+        for (SchedulerInput e : drv.next(step)) {
+          h.processElement(e, drv.clock);
+          drv.saw(h.extractOutputValues());
+          h.getOutput().clear();
+        }
+      }
+    } finally {
+      h.close();
+    }
+    return drv.log;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "MCH", "GCC"})
+  void aRestoreInTheMiddleChangesNoDecision(String policy) throws Exception {
+    List<String> straight = run(policy, 240, -1);
+    List<String> restored = run(policy, 240, 120);
+    assertThat(straight).hasSizeGreaterThan(60);
+    assertThat(restored).isEqualTo(straight);
+  }
+}
