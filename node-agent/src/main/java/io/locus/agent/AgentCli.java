@@ -1,8 +1,13 @@
 package io.locus.agent;
 
+import io.locus.agent.real.AgentConfigFile;
+import io.locus.agent.real.RealAgent;
+import io.locus.agent.real.RealAgentHost;
+import io.locus.agent.real.RealHostConfig;
 import io.locus.agent.sim.HostConfig;
 import io.locus.agent.sim.SimulatedAgentHost;
 import io.locus.kafka.ClientConfigs;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,16 +15,20 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
-/** {@code locus-agent}: runs node agents as a process. Only the simulated mode exists so far. */
+/**
+ * {@code locus-agent}: runs node agents as a process: {@code sim} (many modelled agents, for scale
+ * tests) or {@code real} (one agent staging real files and running real processes).
+ */
 @Command(name = "locus-agent", mixinStandardHelpOptions = true,
-    subcommands = {AgentCli.Sim.class},
+    subcommands = {AgentCli.Sim.class, AgentCli.Real.class},
     description = "Locus node agents.")
 public final class AgentCli implements Runnable {
 
@@ -174,6 +183,107 @@ public final class AgentCli implements Runnable {
           if (host.consumerFailure() != null) {
             System.err.println("decisions consumer stopped: " + host.consumerFailure());
             return 2;
+          }
+        }
+      }
+      return 0;
+    }
+  }
+
+  /**
+   * One real agent until stopped. SIGTERM (or Ctrl-C) drains it: no new tasks, draining=true in
+   * heartbeats, running tasks finish (up to drain-timeout), then LEAVE.
+   */
+  @Command(name = "real", mixinStandardHelpOptions = true,
+      description = "Run a real agent: stage files from storage and peers, run allow-listed"
+          + " task templates, keep the cache, report over Kafka.")
+  public static final class Real implements Callable<Integer> {
+    @Option(names = "--config", required = true, paramLabel = "FILE",
+        description = "The agent's YAML config (see node-agent/README.md).")
+    Path config;
+
+    @Option(names = "--node-id", paramLabel = "ID",
+        description = "Overrides node-id from the config (e.g. from the pod or host name).")
+    String nodeId;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
+        description = "Overrides kafka.bootstrap-servers from the config.")
+    String bootstrap;
+
+    @Option(names = "--check",
+        description = "Only read and validate the config, print a summary, and exit.")
+    boolean check;
+
+    @Option(names = "--stats-interval", defaultValue = "PT30S",
+        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
+    Duration statsInterval;
+
+    /** The host's settings from the options and the config file (no connection made). */
+    public RealHostConfig hostConfig() {
+      return AgentConfigFile.load(config, nodeId).hostConfig(bootstrap);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      AgentConfigFile.Loaded loaded;
+      try {
+        loaded = AgentConfigFile.load(config, nodeId);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        System.err.println("locus-agent: " + e.getMessage());
+        return 2;
+      }
+      var a = loaded.agent();
+      if (check) {
+        String kafka = bootstrap != null ? bootstrap : loaded.bootstrapServers();
+        System.out.printf("config OK: node %s of pool %s, %d slots, cache %s (%d bytes), work %s,"
+            + " storage %s, templates %s%s, decisions %s, kafka %s%n", a.nodeId(), a.pool(),
+            a.agent().slots(), a.cacheDir(), a.agent().cacheCapacityBytes(), a.workDir(),
+            a.storageRoot(), new TreeSet<>(a.templates().keySet()),
+            a.defaultTemplate() == null ? "" : " (default " + a.defaultTemplate() + ")",
+            a.signer() == null ? "unsigned" : "HMAC-signed",
+            kafka != null ? kafka : "not set (give --bootstrap-servers)");
+        return 0;
+      }
+      RealHostConfig cfg;
+      try {
+        cfg = loaded.hostConfig(bootstrap);
+      } catch (IllegalArgumentException e) {
+        System.err.println("locus-agent: " + e.getMessage());
+        return 2;
+      }
+      CountDownLatch stopped = new CountDownLatch(1);
+      try (RealAgentHost host = RealAgentHost.start(cfg)) {
+        Thread hook = new Thread(() -> {
+          try {
+            if (!host.drain(a.drainTimeout())) {
+              System.err.println("drain did not finish within " + a.drainTimeout()
+                  + "; stopping the remaining tasks");
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            host.close();
+            stopped.countDown();
+          }
+        }, "locus-agent-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        if (!host.awaitRegistered(Duration.ofSeconds(60))) {
+          System.err.println("agent did not register within 60 s");
+          return 1;
+        }
+        RealAgent agent = host.agent(a.nodeId());
+        System.out.printf("real agent %s of pool %s registered; peers and /metrics at %s%n",
+            a.nodeId(), a.pool(), agent.endpoint());
+        long every = statsInterval.toMillis();
+        // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
+        while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
+          System.out.println(host.stats());
+          if (host.consumerFailure() != null) {
+            System.err.println("decisions consumer stopped: " + host.consumerFailure());
+            return 2;
+          }
+          if (agent.agent().isClosed()) {
+            return 0;
           }
         }
       }

@@ -7,7 +7,8 @@ package io.locus.agent;
  * @param tasksStarted PlaceTask decisions accepted (STARTED emitted)
  * @param tasksCompleted COMPLETED emitted
  * @param tasksFailed FAILED emitted (cancelled, staging failed, non-zero exit, agent stopped)
- * @param tasksRefused REFUSED emitted (stale epoch, no free slot, attempt already running)
+ * @param tasksRefused REFUSED emitted (stale epoch, no free slot, attempt already running,
+ *     draining, or a {@link DecisionGuard}'s refusal; see {@link NodeAgent#refusals()})
  * @param bytesLocal input bytes read from this node's cache
  * @param bytesPeer input bytes read from peers
  * @param bytesStorage input bytes read from persistent storage

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +65,17 @@ import org.slf4j.LoggerFactory;
  *   <li>Two tasks needing the same missing file share one fetch (spec D29): the second waits for the
  *       first and then reads it locally.
  *   <li>Times in task events are this agent's wall clock (scaled durations), not modelled seconds.
+ *   <li>A {@link DecisionGuard} checks authenticity before deduplication and the epoch check (a forged
+ *       decision leaves no trace), and content after them; see there. Every refusal is counted by
+ *       kind ({@link #refusals()}).
+ *   <li>{@link #drain()}: no new placements (REFUSED {@value #DRAINING}), heartbeats say
+ *       draining=true, running tasks finish, then LEAVE. Cancel and evict decisions still apply.
+ *   <li>The on-disk side of the cache follows the accounting through a {@link CacheStore}.
  * </ul>
+ *
+ * <p><b>Seam for shrinking (issue 5).</b> A decision that changes a running task (shrink or split a
+ * subjob) would be one more action here, dispatched like {@link CancelTask} to the running attempt,
+ * with the executor acknowledging the position actually reached.
  */
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
@@ -72,6 +84,7 @@ public final class NodeAgent implements AutoCloseable {
   public static final String ALREADY_RUNNING = "attempt already running";
   public static final String CANCELLED = "cancelled";
   public static final String AGENT_STOPPED = "agent stopped";
+  public static final String DRAINING = Refusal.DRAINING;
   /** Exit code reported when the agent, not the task, ended the task (cancel, staging failure). */
   public static final int ABORTED_EXIT_CODE = -1;
 
@@ -83,6 +96,8 @@ public final class NodeAgent implements AutoCloseable {
   private final TaskExecutor executor;
   private final AgentOutput output;
   private final String endpoint;
+  private final CacheStore store;
+  private final DecisionGuard guard;
   private final NodeCache cache;
   private final Set<String> cachedView = ConcurrentHashMap.newKeySet();
   private final DecisionWindow seen;
@@ -95,6 +110,10 @@ public final class NodeAgent implements AutoCloseable {
   private long maxEpoch = Long.MIN_VALUE;
   private long seq;
   private Cancellable heartbeat = Cancellable.NONE;
+  private boolean draining;
+  private boolean closing;
+  private final CompletableFuture<Void> left = new CompletableFuture<>();
+  private final Map<String, Long> refusals = new TreeMap<>();
 
   private long tasksStarted;
   private long tasksCompleted;
@@ -117,6 +136,20 @@ public final class NodeAgent implements AutoCloseable {
    */
   public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
       TaskExecutor executor, AgentOutput output, String endpoint) {
+    this(config, scheduler, stager, executor, output, endpoint, CacheStore.NONE,
+        DecisionGuard.ACCEPT_ALL);
+  }
+
+  /**
+   * @param endpoint where peers fetch this node's cache (reported in every node report), or null
+   * @param store the on-disk side of the cache ({@link CacheStore#NONE} when there are no bytes)
+   * @param guard checks on each decision ({@link DecisionGuard#ACCEPT_ALL}: none)
+   */
+  public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
+      TaskExecutor executor, AgentOutput output, String endpoint, CacheStore store,
+      DecisionGuard guard) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.guard = Objects.requireNonNull(guard, "guard");
     this.config = Objects.requireNonNull(config, "config");
     if (AgentConfig.TEMPLATE_NODE.equals(config.nodeId())) {
       throw new IllegalArgumentException("an agent needs a real node id, not the template's");
@@ -155,9 +188,13 @@ public final class NodeAgent implements AutoCloseable {
     NodeCache.Insert r = cache.insert(fileId, bytes);
     for (String v : r.evicted()) {
       cachedView.remove(v);
+      store.evicted(v);
     }
     if (r.cached()) {
       cachedView.add(fileId);
+    } else {
+      // Larger than the whole cache (e.g. the quota was lowered): it cannot stay.
+      store.evicted(fileId);
     }
   }
 
@@ -193,22 +230,28 @@ public final class NodeAgent implements AutoCloseable {
           d.getPool(), d.getNode(), state);
       return;
     }
+    Object action = d.getAction();
+    Refusal forged = guard.verify(d);
+    if (forged != null) {
+      refuseDecision(d, forged.kind(), forged.message());
+      return;
+    }
     if (!seen.add(d.getDecisionId())) {
       duplicateDecisions++;
       LOG.debug("{}: duplicate decision {}", nodeId(), d.getDecisionId());
       return;
     }
-    Object action = d.getAction();
     if (d.getEpoch() < maxEpoch) {
       staleDecisions++;
-      String reason = "stale epoch " + d.getEpoch() + " < " + maxEpoch;
-      LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), reason);
-      if (action instanceof PlaceTask p) {
-        refuse(d, p, reason);
-      }
+      refuseDecision(d, Refusal.STALE_EPOCH, "stale epoch " + d.getEpoch() + " < " + maxEpoch);
       return;
     }
     maxEpoch = d.getEpoch();
+    Refusal unsafe = guard.admit(d);
+    if (unsafe != null) {
+      refuseDecision(d, unsafe.kind(), unsafe.message());
+      return;
+    }
     if (action instanceof PlaceTask p) {
       place(d, p);
     } else if (action instanceof EvictFiles e) {
@@ -227,15 +270,20 @@ public final class NodeAgent implements AutoCloseable {
 
   private void place(Decision d, PlaceTask p) {
     String key = taskKey(p.getTaskId(), p.getAttempt());
+    if (draining) {
+      LOG.info("{}: refusing {}: {}", nodeId(), key, DRAINING);
+      refuse(d, p, Refusal.DRAINING, DRAINING);
+      return;
+    }
     if (running.containsKey(key)) {
       LOG.warn("{}: refusing {}: {}", nodeId(), key, ALREADY_RUNNING);
-      refuse(d, p, ALREADY_RUNNING);
+      refuse(d, p, Refusal.ALREADY_RUNNING, ALREADY_RUNNING);
       return;
     }
     if (running.size() >= config.slots()) {
       LOG.warn("{}: refusing {} (decision {}): {}", nodeId(), key, d.getDecisionId(),
           NO_FREE_SLOT);
-      refuse(d, p, NO_FREE_SLOT);
+      refuse(d, p, Refusal.NO_FREE_SLOT, NO_FREE_SLOT);
       return;
     }
     RunningTask t = new RunningTask(d, p, key, scheduler.nowMs());
@@ -292,21 +340,26 @@ public final class NodeAgent implements AutoCloseable {
         in.getChecksum());
     // The stager never calls back from inside fetch(), and the callback needs this lock, so the
     // handle is set before the callback can look at the step.
-    step.handle = stager.fetch(fx, outcome -> onFetched(t, step, in, source, outcome));
+    step.handle = stager.fetch(fx, outcome -> onFetched(t, step, in, fx, outcome));
   }
 
-  private synchronized void onFetched(RunningTask t, Step step, InputPlan in, FetchSource source,
+  private synchronized void onFetched(RunningTask t, Step step, InputPlan in, Fetch fx,
       Fetch.Outcome outcome) {
     if (t.finished || t.step != step || state != State.STARTED) {
+      // Nobody will use what this fetch brought (the task ended meanwhile).
+      store.discard(fx);
       return;
     }
     t.step = null;
     String f = in.getFileId();
+    FetchSource source = fx.source();
     switch (outcome) {
       case DONE -> {
         account(t, source, in.getBytes());
-        if (source != FetchSource.LOCAL && in.getCache()) {
-          insertFetched(t.delta, f, in.getBytes());
+        if (source != FetchSource.LOCAL) {
+          if (!(in.getCache() && insertFetched(t.delta, fx))) {
+            store.attach(t.key, fx);
+          }
         }
         releaseFetch(t);
         t.index++;
@@ -324,13 +377,17 @@ public final class NodeAgent implements AutoCloseable {
           if (cache.remove(f)) {
             cachedView.remove(f);
             t.delta.remove(f);
+            store.evicted(f);
           }
           stageNext(t);
         } else {
           abort(t, "storage has no " + f);
         }
       }
-      case FAILED -> abort(t, "staging " + f + " from " + source + " failed");
+      case FAILED -> {
+        String why = stager.failureReason(fx);
+        abort(t, "staging " + f + " from " + source + " failed" + (why == null ? "" : ": " + why));
+      }
       default -> throw new IllegalStateException("unknown outcome " + outcome);
     }
   }
@@ -373,18 +430,20 @@ public final class NodeAgent implements AutoCloseable {
     sendDelta(t.delta);
     Step step = new Step();
     t.step = step;
-    step.handle = executor.run(nodeId(), t.place, code -> onComputed(t, step, code));
+    step.handle = executor.execute(nodeId(), t.place, result -> onComputed(t, step, result));
   }
 
-  private synchronized void onComputed(RunningTask t, Step step, int exitCode) {
+  private synchronized void onComputed(RunningTask t, Step step, TaskExecutor.Result result) {
     if (t.finished || t.step != step || state != State.STARTED) {
       return;
     }
     t.step = null;
+    int exitCode = result.exitCode();
     if (exitCode == 0) {
-      finish(t, TaskEventType.COMPLETED, 0, null);
+      finish(t, TaskEventType.COMPLETED, 0, result.message());
     } else {
-      finish(t, TaskEventType.FAILED, exitCode, "exit code " + exitCode);
+      finish(t, TaskEventType.FAILED, exitCode,
+          result.message() != null ? result.message() : "exit code " + exitCode);
     }
   }
 
@@ -410,6 +469,7 @@ public final class NodeAgent implements AutoCloseable {
     for (InputPlan in : t.place.getInputs()) {
       cache.unpin(in.getFileId());
     }
+    store.released(t.key);
     if (type == TaskEventType.COMPLETED) {
       tasksCompleted++;
     } else {
@@ -425,9 +485,28 @@ public final class NodeAgent implements AutoCloseable {
         .setExitCode(exitCode)
         .setMessage(message)
         .build());
+    finishDrainIfIdle();
   }
 
-  private void refuse(Decision d, PlaceTask p, String reason) {
+  /** Refuses any decision: a PlaceTask gets a REFUSED event, other actions are logged. */
+  private void refuseDecision(Decision d, String kind, String message) {
+    if (d.getAction() instanceof PlaceTask p) {
+      LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), message);
+      refuse(d, p, kind, message);
+    } else {
+      refusals.merge(kind, 1L, Long::sum);
+      String what = d.getAction() == null ? "no action" : d.getAction().getClass().getSimpleName();
+      if (kind.equals(Refusal.STALE_EPOCH)) {
+        // Replays after a scheduler restart are expected.
+        LOG.info("{}: refusing decision {} ({}): {}", nodeId(), d.getDecisionId(), what, message);
+      } else {
+        LOG.warn("{}: refusing decision {} ({}): {}", nodeId(), d.getDecisionId(), what, message);
+      }
+    }
+  }
+
+  private void refuse(Decision d, PlaceTask p, String kind, String reason) {
+    refusals.merge(kind, 1L, Long::sum);
     tasksRefused++;
     output.taskEvent(TaskEvent.newBuilder()
         .setPool(config.pool())
@@ -473,6 +552,7 @@ public final class NodeAgent implements AutoCloseable {
       cache.remove(f);
       cachedView.remove(f);
       delta.remove(f);
+      store.evicted(f);
       filesEvictedOnRequest++;
     }
     sendDelta(delta);
@@ -511,12 +591,14 @@ public final class NodeAgent implements AutoCloseable {
     ReplicateFile r = rep.request;
     Fetch fx = new Fetch(nodeId(), r.getFileId(), r.getBytes(), source, peer, r.getLocation(),
         null);
-    step.handle = stager.fetch(fx, outcome -> onReplicated(rep, step, source, outcome));
+    step.handle = stager.fetch(fx, outcome -> onReplicated(rep, step, fx, outcome));
   }
 
-  private synchronized void onReplicated(Replication rep, Step step, FetchSource source,
+  private synchronized void onReplicated(Replication rep, Step step, Fetch fx,
       Fetch.Outcome outcome) {
+    FetchSource source = fx.source();
     if (rep.step != step || state != State.STARTED) {
+      store.discard(fx);
       return;
     }
     rep.step = null;
@@ -530,7 +612,9 @@ public final class NodeAgent implements AutoCloseable {
     if (outcome == Fetch.Outcome.DONE) {
       replicatedBytes += rep.request.getBytes();
       Delta delta = new Delta();
-      insertFetched(delta, f, rep.request.getBytes());
+      if (!insertFetched(delta, fx)) {
+        store.discard(fx);
+      }
       sendDelta(delta);
     } else {
       LOG.warn("{}: replication of {} failed: {}", nodeId(), f, outcome);
@@ -540,12 +624,20 @@ public final class NodeAgent implements AutoCloseable {
 
   // ---- cache bookkeeping -----------------------------------------------------------------------
 
-  private void insertFetched(Delta delta, String f, long bytes) {
+  /** Inserts a fetched file into the cache; false when it does not fit (the caller streams it). */
+  private boolean insertFetched(Delta delta, Fetch fx) {
+    String f = fx.fileId();
+    long bytes = fx.bytes();
     boolean present = cache.contains(f);
     NodeCache.Insert r = cache.insert(f, bytes);
+    // Victims leave the disk before the newcomer arrives: the directory never exceeds the quota.
     for (String v : r.evicted()) {
       cachedView.remove(v);
       delta.remove(v);
+      store.evicted(v);
+    }
+    if (r.cached()) {
+      store.commit(fx);
     }
     if (r.cached() && !present) {
       cachedView.add(f);
@@ -558,6 +650,7 @@ public final class NodeAgent implements AutoCloseable {
         }
       }
     }
+    return r.cached();
   }
 
   private void sendDelta(Delta delta) {
@@ -584,6 +677,7 @@ public final class NodeAgent implements AutoCloseable {
         .setSlots(config.slots())
         .setCacheCapacityBytes(config.cacheCapacityBytes())
         .setSeq(seq)
+        .setDraining(draining)
         .setEndpoint(endpoint);
   }
 
@@ -601,7 +695,8 @@ public final class NodeAgent implements AutoCloseable {
         .setStartTimeMs(t.startMs);
   }
 
-  private static String taskKey(String taskId, int attempt) {
+  /** How an agent names a task attempt ("taskId#attempt"); executors and stores use the same key. */
+  public static String taskKey(String taskId, int attempt) {
     return taskId + "#" + attempt;
   }
 
@@ -633,12 +728,63 @@ public final class NodeAgent implements AutoCloseable {
     return new LinkedHashSet<>(running.keySet());
   }
 
+  /** Refusals by kind ({@link Refusal}'s constants, or a guard's), since start. */
+  public synchronized Map<String, Long> refusals() {
+    return new TreeMap<>(refusals);
+  }
+
+  /** The highest scheduler epoch seen (Long.MIN_VALUE before the first decision). */
+  public synchronized long maxEpoch() {
+    return maxEpoch;
+  }
+
+  public synchronized boolean isDraining() {
+    return draining;
+  }
+
+  /** Whether LEAVE was sent (by {@link #close()} or at the end of a drain). */
+  public synchronized boolean isClosed() {
+    return state == State.CLOSED;
+  }
+
+  /**
+   * Starts a graceful drain: no new placements (REFUSED {@value #DRAINING}), a heartbeat with
+   * draining=true at once and in every heartbeat after, running tasks finish, then LEAVE (as
+   * {@link #close()}). Idempotent.
+   *
+   * @return completes when LEAVE has been sent
+   */
+  public synchronized CompletableFuture<Void> drain() {
+    if (state == State.NEW) {
+      close();
+    }
+    if (state == State.STARTED && !draining) {
+      draining = true;
+      LOG.info("{}: draining ({} tasks running)", nodeId(), running.size());
+      output.nodeReport(report(NodeReportType.HEARTBEAT).build());
+      finishDrainIfIdle();
+    }
+    return left;
+  }
+
+  /** Completes when LEAVE has been sent. */
+  public CompletableFuture<Void> left() {
+    return left;
+  }
+
+  private void finishDrainIfIdle() {
+    if (draining && !closing && state == State.STARTED && running.isEmpty()) {
+      close();
+    }
+  }
+
   /** Fails running tasks ({@value #AGENT_STOPPED}), stops heartbeats and sends LEAVE. */
   @Override
   public synchronized void close() {
-    if (state == State.CLOSED) {
+    if (state == State.CLOSED || closing) {
       return;
     }
+    closing = true;
     boolean wasStarted = state == State.STARTED;
     heartbeat.cancel();
     if (wasStarted) {
@@ -661,6 +807,7 @@ public final class NodeAgent implements AutoCloseable {
       output.nodeReport(report(NodeReportType.LEAVE).build());
     }
     state = State.CLOSED;
+    left.complete(null);
   }
 
   // ---- internal records ------------------------------------------------------------------------

@@ -2,10 +2,19 @@ package io.locus.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.agent.real.RealHostConfig;
 import io.locus.agent.sim.HostConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@Timeout(30)
 class AgentCliTest {
   @Test
   void simOptionsBecomeAHostConfig() {
@@ -45,5 +54,53 @@ class AgentCliTest {
     assertThat(cfg.readCommitted()).isTrue();
     assertThat(cfg.ensureTopics()).isTrue();
     assertThat(cfg.startFrom()).isEqualTo(HostConfig.StartFrom.LATEST);
+  }
+
+  @Test
+  void realReadsItsConfigFileAndTheCommandLineOverridesIt(@TempDir Path tmp) throws Exception {
+    Path cfg = Files.writeString(tmp.resolve("agent.yaml"), String.join("\n",
+        "pool: batch",
+        "node-id: from-file",
+        "data-dir: data",
+        "storage: {root: 'file:///data/pool'}",
+        "kafka: {bootstrap-servers: 'k:9092', start-from: earliest, read-committed: false}",
+        "templates: {sum: {command: [sha256sum, '{inputs}']}}",
+        ""));
+    AgentCli.Real real = new AgentCli.Real();
+    new CommandLine(real).parseArgs("--config", cfg.toString(), "--node-id", "n7");
+    RealHostConfig h = real.hostConfig();
+    assertThat(h.bootstrapServers()).isEqualTo("k:9092");
+    assertThat(h.nodeIds()).containsExactly("n7");
+    assertThat(h.pool()).isEqualTo("batch");
+    assertThat(h.readCommitted()).isFalse();
+    assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.EARLIEST);
+    assertThat(h.agentTemplate().cacheDir()).isEqualTo(tmp.resolve("data/cache"));
+
+    AgentCli.Real other = new AgentCli.Real();
+    new CommandLine(other).parseArgs("--config", cfg.toString(), "--bootstrap-servers", "x:1");
+    assertThat(other.hostConfig().bootstrapServers()).isEqualTo("x:1");
+    assertThat(other.hostConfig().nodeIds()).containsExactly("from-file");
+  }
+
+  @Test
+  void realCheckValidatesAndABadConfigExitsWithTwo(@TempDir Path tmp) throws Exception {
+    Path good = Files.writeString(tmp.resolve("good.yaml"),
+        "pool: p\nnode-id: n\ndata-dir: d\n");
+    Path bad = Files.writeString(tmp.resolve("bad.yaml"), "pool: p\nnode-id: n\nslotz: 3\n");
+    assertThat(new CommandLine(new AgentCli()).execute("real", "--config", good.toString(),
+        "--check")).isZero();
+    PrintStream old = System.err;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(new CommandLine(new AgentCli()).execute("real", "--config", bad.toString()))
+          .isEqualTo(2);
+    } finally {
+      System.setErr(old);
+    }
+    assertThat(buf.toString(StandardCharsets.UTF_8))
+        .contains("unknown key [slotz]");
+    assertThat(new CommandLine(new AgentCli()).execute("real", "--config",
+        tmp.resolve("missing.yaml").toString())).isEqualTo(2);
   }
 }

@@ -14,12 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.SimulatedAgents;
+import io.locus.agent.sim.SimulatedExecutor;
+import io.locus.agent.sim.SimulatedStager;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.Decision;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.util.ArrayList;
@@ -557,5 +560,77 @@ class NodeAgentTest {
     assertThat(out("n1").events(TaskEventType.COMPLETED)).isEmpty();
     a.onDecision(place(a, task("t2", 1)));
     assertThat(a.runningTasks()).isEmpty();
+  }
+
+  // ---- drain and guards -----------------------------------------------------------------------
+
+  @Test
+  void aDrainRefusesNewTasksReportsDrainingLetsRunningTasksFinishThenLeaves() {
+    NodeAgent a = started("n1", b -> b.slots(2).heartbeatMs(500));
+    a.onDecision(place(a, task("t1", 10)));
+    var left = a.drain();
+
+    assertThat(a.isDraining()).isTrue();
+    NodeReport hb = out("n1").reports(NodeReportType.HEARTBEAT).get(0);
+    assertThat(hb.getDraining()).isTrue();
+    a.onDecision(place(a, task("t2", 1)));
+    assertThat(only(out("n1").events(TaskEventType.REFUSED)).getMessage())
+        .isEqualTo(NodeAgent.DRAINING);
+    assertThat(a.refusals()).containsEntry(Refusal.DRAINING, 1L);
+    clock.advanceSeconds(5);
+    assertThat(left).isNotDone();
+    assertThat(out("n1").reports(NodeReportType.HEARTBEAT)).allMatch(NodeReport::getDraining);
+
+    clock.runUntilIdle();
+    assertThat(left).isDone();
+    assertThat(out("n1").events(TaskEventType.COMPLETED)).extracting(TaskEvent::getTaskId)
+        .containsExactly("t1");
+    List<NodeReport> reports = out("n1").reports;
+    assertThat(reports.get(reports.size() - 1).getType()).isEqualTo(NodeReportType.LEAVE);
+    assertThat(a.isClosed()).isTrue();
+  }
+
+  @Test
+  void anIdleAgentLeavesAtOnceWhenDrained() {
+    NodeAgent a = started("n1", b -> b);
+    assertThat(a.drain()).isDone();
+    assertThat(out("n1").reports).extracting(NodeReport::getType).containsExactly(
+        NodeReportType.REGISTER, NodeReportType.HEARTBEAT, NodeReportType.LEAVE);
+  }
+
+  @Test
+  void aForgedDecisionLeavesNoTraceAndAnUnsafeOneIsRefusedAfterTheEpochCheck() {
+    // Forged: odd epochs. Unsafe: task ids starting with "bad".
+    DecisionGuard guard = new DecisionGuard() {
+      @Override
+      public Refusal verify(Decision d) {
+        return d.getEpoch() % 2 == 1 ? Refusal.of("forged", "odd epoch") : null;
+      }
+
+      @Override
+      public Refusal admit(Decision d) {
+        return d.getAction() instanceof PlaceTask p
+            && p.getTaskId().startsWith("bad") ? Refusal.of("unsafe", p.getTaskId()) : null;
+      }
+    };
+    AgentConfig cfg = AgentConfig.builder(POOL, "n1").heartbeatMs(3_600_000).build();
+    RecordingOutput rec = new RecordingOutput();
+    NodeAgent a = new NodeAgent(cfg, clock, new SimulatedStager(cfg, clock, peers),
+        new SimulatedExecutor(cfg, clock), rec, "x",
+        CacheStore.NONE, guard);
+    a.start();
+
+    a.onDecision(decision("d1", 99, POOL, "n1", task("t1", 1)));
+    assertThat(rec.events(TaskEventType.REFUSED)).singleElement()
+        .satisfies(e -> assertThat(e.getMessage()).isEqualTo("forged: odd epoch"));
+    // The forged epoch 99 did not raise the bar, and its id did not enter the dedupe window.
+    a.onDecision(decision("d1", 2, POOL, "n1", task("t1", 1)));
+    assertThat(rec.events(TaskEventType.STARTED)).hasSize(1);
+    a.onDecision(decision("d2", 4, POOL, "n1", task("bad1", 1)));
+    assertThat(rec.events(TaskEventType.REFUSED)).last()
+        .satisfies(e -> assertThat(e.getMessage()).isEqualTo("unsafe: bad1"));
+    // The unsafe decision was authentic: its epoch counts.
+    assertThat(a.maxEpoch()).isEqualTo(4);
+    assertThat(a.refusals()).containsEntry("forged", 1L).containsEntry("unsafe", 1L);
   }
 }

@@ -1,0 +1,457 @@
+package io.locus.agent;
+
+import io.locus.agent.sim.HostConfig;
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.TopicAdmin;
+import io.locus.kafka.Topics;
+import io.locus.schemas.Decision;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.codec.SchemaException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * N agents of one pool in one JVM, against a real Kafka; what the agents are (simulated or real) is
+ * the factory's business. {@code SimulatedAgentHost} and {@code RealAgentHost} are thin wrappers.
+ *
+ * <p>Thread model: one consumer thread reads {@code decisions}, assigned (no consumer group) to
+ * exactly the partitions holding this host's node keys, and hands each record to the agent its key
+ * names (records of other nodes sharing a partition are skipped); a small scheduled pool runs every
+ * agent's timed steps and heartbeats; one producer carries every agent's task events and node
+ * reports. Agents guard their own state (see {@link NodeAgent}), so the consumer thread and the
+ * pool never race.
+ *
+ * <p>Optionally the same consumer also reads the pool's {@code node-reports} partition, from a
+ * look-back before now, and hands every report of the pool to a listener: real agents learn their
+ * peers' endpoints that way.
+ *
+ * <p>Start-up order: the consumer's start offsets are resolved before any agent registers, so a
+ * decision the scheduler makes in answer to a REGISTER is never skipped by a "latest" that was
+ * resolved late.
+ */
+public final class KafkaAgentHost implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaAgentHost.class);
+  private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  /** Builds the agent of one node; it must not be started (the host starts it). */
+  @FunctionalInterface
+  public interface AgentFactory {
+    NodeAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output);
+  }
+
+  /**
+   * Node reports of the pool, for a peer directory.
+   *
+   * @param listener called on the consumer thread for each report of the pool; keep it short
+   * @param lookback how far before now to start reading (heartbeats carry endpoints, so a few
+   *     heartbeat intervals suffice)
+   */
+  public record ReportsListener(Consumer<NodeReport> listener, Duration lookback) {}
+
+  private final HostConfig config;
+  private final String clientPrefix;
+  private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
+  private final CountDownLatch registered;
+  private final AtomicLong decisionsRouted = new AtomicLong();
+  private final AtomicLong decisionsOfOtherNodes = new AtomicLong();
+  private final AtomicLong decodeErrors = new AtomicLong();
+  private final AtomicLong sendFailures = new AtomicLong();
+  private final Set<Integer> partitions = new TreeSet<>();
+  private final ReportsListener reports;
+  private TopicPartition reportsPartition;
+
+  private KafkaProducer<byte[], byte[]> producer;
+  private KafkaConsumer<byte[], byte[]> consumer;
+  private ScheduledThreadPoolExecutor scheduler;
+  private Thread consumerThread;
+  private volatile boolean closing;
+  private volatile Throwable consumerFailure;
+  private boolean closed;
+
+  private KafkaAgentHost(HostConfig config, String clientPrefix, ReportsListener reports) {
+    this.config = config;
+    this.clientPrefix = clientPrefix;
+    this.reports = reports;
+    this.registered = new CountDownLatch(config.nodeIds().size());
+  }
+
+  /**
+   * Connects, positions the consumer, creates every agent with {@code factory}, registers them
+   * (REGISTER is sent, not yet acknowledged: see {@link #awaitRegistered}) and starts consuming.
+   *
+   * @param clientPrefix prefix of the Kafka client ids (e.g. "locus-agent-sim")
+   * @param reports node-reports listener, or null not to read node-reports
+   */
+  public static KafkaAgentHost start(HostConfig config, String clientPrefix, AgentFactory factory,
+      ReportsListener reports) {
+    KafkaAgentHost host = new KafkaAgentHost(config, clientPrefix, reports);
+    try {
+      host.doStart(factory);
+      return host;
+    } catch (RuntimeException | Error e) {
+      host.close();
+      throw e;
+    }
+  }
+
+  private void doStart(AgentFactory factory) {
+    String pool = config.pool();
+    if (config.ensureTopics()) {
+      TopicAdmin.ensureTopics(overridden(ClientConfigs.base(config.bootstrapServers())),
+          List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.NODE_REPORTS));
+    }
+
+    Properties pp = overridden(ClientConfigs.producer(config.bootstrapServers()));
+    pp.put(ProducerConfig.CLIENT_ID_CONFIG, clientPrefix + "-" + pool + "-producer");
+    producer = new KafkaProducer<>(pp);
+
+    Properties cp = overridden(
+        ClientConfigs.consumer(config.bootstrapServers(), null, config.readCommitted()));
+    // Partitions are assigned, offsets never committed: where to start is an explicit choice.
+    cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    cp.put(ConsumerConfig.CLIENT_ID_CONFIG, clientPrefix + "-" + pool + "-decisions");
+    consumer = new KafkaConsumer<>(cp);
+    assignPartitions();
+
+    ThreadFactory threads = new ThreadFactory() {
+      private final AtomicInteger n = new AtomicInteger();
+
+      @Override
+      public Thread newThread(Runnable r) {
+        Thread t = new Thread(r, clientPrefix + "-" + pool + "-sched-" + n.getAndIncrement());
+        t.setDaemon(true);
+        return t;
+      }
+    };
+    scheduler = new ScheduledThreadPoolExecutor(config.schedulerThreads(), threads);
+    // Cancelled steps (cancelled tasks, heartbeats) leave the queue at once instead of at their time.
+    scheduler.setRemoveOnCancelPolicy(true);
+    ExecutorAgentScheduler agentScheduler = new ExecutorAgentScheduler(scheduler);
+
+    KafkaAgentOutput output = new KafkaAgentOutput(producer, new KafkaAgentOutput.Listener() {
+      @Override
+      public void acked(SpecificRecord record) {
+        if (record instanceof NodeReport r && r.getType() == NodeReportType.REGISTER) {
+          registered.countDown();
+        }
+      }
+
+      @Override
+      public void failed(SpecificRecord record, Exception error) {
+        sendFailures.incrementAndGet();
+      }
+    });
+    for (String node : config.nodeIds()) {
+      agents.put(node, factory.create(node, agentScheduler, output));
+    }
+    for (NodeAgent agent : agents.values()) {
+      agent.start();
+    }
+
+    consumerThread = new Thread(this::consumeLoop, clientPrefix + "-" + pool + "-decisions");
+    consumerThread.setDaemon(true);
+    consumerThread.start();
+    LOG.info("agents {} of pool {} started on decisions partitions {} ({}, from {})",
+        config.nodeIds(), pool, partitions,
+        config.readCommitted() ? "read_committed" : "read_uncommitted", config.startFrom());
+  }
+
+  private Properties overridden(Properties p) {
+    return ClientConfigs.withOverrides(p, config.clientOverrides());
+  }
+
+  private void assignPartitions() {
+    String topic = Topics.DECISIONS.name();
+    List<PartitionInfo> infos = consumer.partitionsFor(topic, KAFKA_TIMEOUT);
+    if (infos == null || infos.isEmpty()) {
+      throw new IllegalStateException("topic " + topic + " does not exist on "
+          + config.bootstrapServers() + " (create it with TopicAdmin.ensureTopics)");
+    }
+    // Route by the real partition count: the scheduler's producer partitions by it too.
+    int count = infos.size();
+    if (count != Topics.DECISIONS.partitions()) {
+      LOG.warn("topic {} has {} partitions, {} declared; reading by the actual count", topic,
+          count, Topics.DECISIONS.partitions());
+    }
+    List<TopicPartition> tps = new ArrayList<>();
+    for (String node : config.nodeIds()) {
+      int p = Topics.partitionOf(node, count);
+      if (partitions.add(p)) {
+        tps.add(new TopicPartition(topic, p));
+      }
+    }
+    List<TopicPartition> all = new ArrayList<>(tps);
+    if (reports != null) {
+      String rt = Topics.NODE_REPORTS.name();
+      List<PartitionInfo> ri = consumer.partitionsFor(rt, KAFKA_TIMEOUT);
+      if (ri == null || ri.isEmpty()) {
+        throw new IllegalStateException("topic " + rt + " does not exist on "
+            + config.bootstrapServers());
+      }
+      reportsPartition = new TopicPartition(rt, Topics.partitionOf(config.pool(), ri.size()));
+      all.add(reportsPartition);
+    }
+    consumer.assign(all);
+    if (config.startFrom() == HostConfig.StartFrom.EARLIEST) {
+      consumer.seekToBeginning(tps);
+    } else {
+      consumer.seekToEnd(tps);
+    }
+    if (reportsPartition != null) {
+      long since = System.currentTimeMillis() - reports.lookback().toMillis();
+      OffsetAndTimestamp at = consumer.offsetsForTimes(Map.of(reportsPartition, since),
+          KAFKA_TIMEOUT).get(reportsPartition);
+      if (at != null) {
+        consumer.seek(reportsPartition, at.offset());
+      } else {
+        consumer.seekToEnd(List.of(reportsPartition));
+      }
+    }
+    // seekTo* is lazy: resolve the offsets now, before the agents register (see class comment).
+    for (TopicPartition tp : all) {
+      consumer.position(tp, KAFKA_TIMEOUT);
+    }
+  }
+
+  private void consumeLoop() {
+    try {
+      while (!closing) {
+        for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(POLL)) {
+          if (reportsPartition != null && rec.topic().equals(reportsPartition.topic())) {
+            report(rec);
+          } else {
+            route(rec);
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      if (!closing) {
+        consumerFailure = e;
+        LOG.error("decisions consumer woken up unexpectedly", e);
+      }
+    } catch (RuntimeException | Error e) {
+      consumerFailure = e;
+      LOG.error("decisions consumer of pool {} stopped", config.pool(), e);
+    } finally {
+      try {
+        consumer.close(Duration.ofSeconds(5));
+      } catch (RuntimeException e) {
+        LOG.debug("closing the decisions consumer", e);
+      }
+    }
+  }
+
+  private void report(ConsumerRecord<byte[], byte[]> rec) {
+    NodeReport r;
+    try {
+      r = Topics.NODE_REPORTS.decode(rec.value());
+    } catch (SchemaException e) {
+      decodeErrors.incrementAndGet();
+      return;
+    }
+    if (config.pool().equals(r.getPool())) {
+      try {
+        reports.listener().accept(r);
+      } catch (RuntimeException e) {
+        LOG.warn("node-reports listener failed on a report of {}", r.getNode(), e);
+      }
+    }
+  }
+
+  private void route(ConsumerRecord<byte[], byte[]> rec) {
+    String key = rec.key() == null ? null : new String(rec.key(), StandardCharsets.UTF_8);
+    NodeAgent agent = key == null ? null : agents.get(key);
+    if (agent == null) {
+      decisionsOfOtherNodes.incrementAndGet();
+      return;
+    }
+    Decision d;
+    try {
+      d = Topics.DECISIONS.decode(rec.value());
+    } catch (SchemaException e) {
+      decodeErrors.incrementAndGet();
+      LOG.warn("undecodable decision at {}-{}@{}: {}", rec.topic(), rec.partition(),
+          rec.offset(), e.getMessage());
+      return;
+    }
+    decisionsRouted.incrementAndGet();
+    try {
+      agent.onDecision(d);
+    } catch (RuntimeException e) {
+      // One bad decision must not stop every agent of the host.
+      LOG.error("agent {} failed on decision {}", key, d.getDecisionId(), e);
+    }
+  }
+
+  // ---- queries ---------------------------------------------------------------------------------
+
+  public HostConfig config() {
+    return config;
+  }
+
+  public List<String> nodeIds() {
+    return config.nodeIds();
+  }
+
+  public NodeAgent agent(String nodeId) {
+    NodeAgent a = agents.get(nodeId);
+    if (a == null) {
+      throw new IllegalArgumentException("no agent " + nodeId + " here; have " + agents.keySet());
+    }
+    return a;
+  }
+
+  public List<NodeAgent> agents() {
+    return List.copyOf(agents.values());
+  }
+
+  /** The decisions partitions this host reads. */
+  public Set<Integer> partitions() {
+    return Collections.unmodifiableSet(partitions);
+  }
+
+  /** The scheduled pool running agents' timed steps (null before start). */
+  public ScheduledThreadPoolExecutor scheduler() {
+    return scheduler;
+  }
+
+  /** Waits until the broker acknowledged every agent's REGISTER. */
+  public boolean awaitRegistered(Duration timeout) throws InterruptedException {
+    return registered.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** All agents' counters summed. */
+  public AgentStats stats() {
+    AgentStats sum = AgentStats.ZERO;
+    for (NodeAgent a : agents.values()) {
+      sum = sum.plus(a.stats());
+    }
+    return sum;
+  }
+
+  public Map<String, AgentStats> statsByNode() {
+    Map<String, AgentStats> out = new LinkedHashMap<>();
+    agents.forEach((n, a) -> out.put(n, a.stats()));
+    return out;
+  }
+
+  public long decisionsRouted() {
+    return decisionsRouted.get();
+  }
+
+  public long decisionsOfOtherNodes() {
+    return decisionsOfOtherNodes.get();
+  }
+
+  public long decodeErrors() {
+    return decodeErrors.get();
+  }
+
+  public long sendFailures() {
+    return sendFailures.get();
+  }
+
+  public Throwable consumerFailure() {
+    return consumerFailure;
+  }
+
+  // ---- shutdown --------------------------------------------------------------------------------
+
+  /**
+   * Drains every agent (see {@link NodeAgent#drain()}) while still reading decisions (a cancel
+   * still arrives), and waits up to {@code timeout} for all of them to leave.
+   *
+   * @return true when every agent left within the timeout (close() stops the rest)
+   */
+  public boolean drain(Duration timeout) throws InterruptedException {
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    for (NodeAgent a : agents.values()) {
+      all.add(a.drain());
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("drain failed", e.getCause());
+    }
+  }
+
+  /**
+   * Stops reading decisions, stops every agent (running tasks FAILED "agent stopped", then LEAVE),
+   * delivers what was produced and releases the clients.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closing = true;
+    if (consumerThread != null) {
+      consumer.wakeup();
+      try {
+        consumerThread.join(TimeUnit.SECONDS.toMillis(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else if (consumer != null) {
+      consumer.close(Duration.ofSeconds(5));
+    }
+    Map<String, RuntimeException> errors = new HashMap<>();
+    for (NodeAgent a : agents.values()) {
+      try {
+        a.close();
+      } catch (RuntimeException e) {
+        errors.put(a.nodeId(), e);
+      }
+    }
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      try {
+        scheduler.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(10));
+    }
+    errors.forEach((n, e) -> LOG.warn("closing agent {} failed", n, e));
+  }
+}

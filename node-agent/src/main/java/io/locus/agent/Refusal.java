@@ -1,0 +1,35 @@
+package io.locus.agent;
+
+import java.util.Objects;
+
+/**
+ * Why an agent refused a decision. {@code kind} is short and stable (a metrics label, the start of
+ * the task event's message); {@code detail} says what exactly was wrong.
+ */
+public record Refusal(String kind, String detail) {
+  public static final String STALE_EPOCH = "stale epoch";
+  public static final String NO_FREE_SLOT = "no free slot";
+  public static final String ALREADY_RUNNING = "attempt already running";
+  public static final String DRAINING = "agent draining";
+  public static final String UNSIGNED = "unsigned decision";
+  public static final String BAD_SIGNATURE = "bad signature";
+  public static final String UNSAFE_FILE_ID = "unsafe file id";
+  public static final String SYMLINK = "symlink in cache";
+  public static final String LOCATION_NOT_ALLOWED = "location not allowed";
+  public static final String BAD_INPUT = "bad input";
+  public static final String UNKNOWN_TEMPLATE = "unknown template";
+  public static final String BAD_ARGUMENT = "bad argument";
+
+  public Refusal {
+    Objects.requireNonNull(kind, "kind");
+  }
+
+  public static Refusal of(String kind, String detail) {
+    return new Refusal(kind, detail);
+  }
+
+  /** The task event's message: the kind, then the detail. */
+  public String message() {
+    return detail == null || detail.isEmpty() ? kind : kind + ": " + detail;
+  }
+}

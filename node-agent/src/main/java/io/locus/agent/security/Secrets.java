@@ -1,0 +1,49 @@
+package io.locus.agent.security;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Arrays;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Reads a shared secret from a file. */
+public final class Secrets {
+  private static final Logger LOG = LoggerFactory.getLogger(Secrets.class);
+
+  private Secrets() {}
+
+  /**
+   * The file's bytes without trailing whitespace (an editor's final newline is not part of the
+   * secret). Warns when others than the owner may read the file.
+   */
+  public static byte[] read(Path file) {
+    byte[] raw;
+    try {
+      raw = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the secret file " + file, e);
+    }
+    int end = raw.length;
+    while (end > 0 && (raw[end - 1] == '\n' || raw[end - 1] == '\r' || raw[end - 1] == ' '
+        || raw[end - 1] == '\t')) {
+      end--;
+    }
+    if (end == 0) {
+      throw new IllegalArgumentException("the secret file " + file + " is empty");
+    }
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+      if (perms.contains(PosixFilePermission.GROUP_READ)
+          || perms.contains(PosixFilePermission.OTHERS_READ)) {
+        LOG.warn("the secret file {} is readable by others than its owner; chmod 600 it", file);
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.debug("cannot check the permissions of {}", file, e);
+    }
+    return Arrays.copyOf(raw, end);
+  }
+}

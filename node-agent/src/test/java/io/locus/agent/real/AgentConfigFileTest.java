@@ -1,0 +1,127 @@
+package io.locus.agent.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locus.agent.sim.HostConfig;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(30)
+class AgentConfigFileTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void theDocumentedExampleReads() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("etc"));
+    Files.copy(Path.of("agent.example.yaml"), dir.resolve("agent.yaml"));
+    Files.writeString(dir.resolve("decision.secret"), "shh\n");
+    Files.setPosixFilePermissions(dir.resolve("decision.secret"),
+        PosixFilePermissions.fromString("rw-------"));
+    Files.writeString(dir.resolve("client.properties"), "security.protocol=SSL\n");
+
+    AgentConfigFile.Loaded l = AgentConfigFile.load(dir.resolve("agent.yaml"), null);
+    RealAgentConfig c = l.agent();
+    assertThat(c.pool()).isEqualTo("batch");
+    assertThat(c.nodeId()).isEqualTo("node-a");
+    assertThat(c.agent().slots()).isEqualTo(2);
+    assertThat(c.agent().heartbeatMs()).isEqualTo(1000);
+    assertThat(c.agent().cacheCapacityBytes()).isEqualTo(50_000_000_000L);
+    assertThat(c.cacheDir()).isEqualTo(Path.of("/var/lib/locus/cache"));
+    assertThat(c.workDir()).isEqualTo(Path.of("/var/lib/locus/work"));
+    assertThat(c.storageRoot()).isEqualTo(URI.create("file:///data/pool"));
+    assertThat(c.allowedLocations()).hasSize(2);
+    assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.transferTimeout()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(c.httpBind()).isEqualTo("0.0.0.0");
+    assertThat(c.httpPort()).isEqualTo(7070);
+    assertThat(c.staticPeers()).containsEntry("node-b", "http://node-b.example.org:7070");
+    assertThat(c.signer()).isNotNull();
+    assertThat(c.taskEnv()).containsEntry("LANG", "C.UTF-8");
+    assertThat(c.templates()).containsOnlyKeys("checksum", "stack", "grep");
+    assertThat(c.templates().get("stack").timeout()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.templates().get("grep").maxArgs()).isEqualTo(1);
+    assertThat(c.templates().get("grep").argPattern().pattern()).startsWith("[A-Za-z0-9");
+    assertThat(c.defaultTemplate()).isEqualTo("checksum");
+    assertThat(c.drainTimeout()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(l.bootstrapServers()).isEqualTo("kafka-0.example.org:9092");
+    assertThat(l.clientOverrides()).containsEntry("security.protocol", "SSL");
+    assertThat(l.createTopics()).isFalse();
+    assertThat(l.peerLookback()).isEqualTo(Duration.ofMinutes(2));
+    RealHostConfig h = l.hostConfig("other:9092");
+    assertThat(h.bootstrapServers()).isEqualTo("other:9092");
+    assertThat(h.nodeIds()).containsExactly("node-a");
+    assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.LATEST);
+
+    assertThat(AgentConfigFile.load(dir.resolve("agent.yaml"), "node-z").agent().nodeId())
+        .isEqualTo("node-z");
+  }
+
+  @Test
+  void aMinimalConfigGetsTheDefaultsAndRelativePaths() {
+    AgentConfigFile.Loaded l = AgentConfigFile.parse("""
+        pool: p
+        node-id: n1
+        data-dir: data
+        storage: {root: ../storage}
+        templates:
+          sum: {command: [sha256sum, "{inputs}"]}
+        """, tmp, null);
+    RealAgentConfig c = l.agent();
+    assertThat(c.cacheDir()).isEqualTo(tmp.resolve("data/cache"));
+    assertThat(c.workDir()).isEqualTo(tmp.resolve("data/work"));
+    assertThat(c.storageRoot()).isEqualTo(tmp.getParent().resolve("storage").toUri());
+    assertThat(c.agent().slots()).isEqualTo(2);
+    assertThat(c.agent().cacheCapacityBytes()).isEqualTo(1_000_000_000L);
+    assertThat(c.httpBind()).isEqualTo("127.0.0.1");
+    assertThat(c.signer()).isNull();
+    assertThat(c.defaultTemplate()).isNull();
+    assertThat(l.bootstrapServers()).isNull();
+    assertThatThrownBy(() -> l.hostConfig(null)).hasMessageContaining("bootstrap servers");
+  }
+
+  @Test
+  void mistakesAreNamed() {
+    assertThatThrownBy(() -> AgentConfigFile.parse("pool: p\nnode-id: n\ncache: {dir: c, quotta: 5GB}\n",
+        tmp, null)).hasMessageContaining("unknown key [cache.quotta]");
+    assertThatThrownBy(() -> AgentConfigFile.parse("node-id: n\ncache: {dir: c}\n", tmp, null))
+        .hasMessageContaining("pool is required");
+    assertThatThrownBy(() -> AgentConfigFile.parse("pool: p\nnode-id: n\n", tmp, null))
+        .hasMessageContaining("cache.dir (or data-dir) is required");
+    assertThatThrownBy(() -> AgentConfigFile.parse(
+        "pool: p\nnode-id: n\ndata-dir: d\ncache: {quota: lots}\n", tmp, null))
+        .hasMessageContaining("cache.quota: not a size");
+    assertThatThrownBy(() -> AgentConfigFile.parse(
+        "pool: p\nnode-id: n\ndata-dir: d\nheartbeat: 5\n", tmp, null))
+        .hasMessageContaining("heartbeat: not a duration");
+    assertThatThrownBy(() -> AgentConfigFile.parse(
+        "pool: p\nnode-id: n\ndata-dir: d\ntemplates: {x: {command: [ls, \"{bogus}\"]}}\n",
+        tmp, null)).hasMessageContaining("unknown placeholder {bogus}");
+    assertThatThrownBy(() -> AgentConfigFile.parse(
+        "pool: p\nnode-id: n\ndata-dir: d\ndefault-template: nope\n", tmp, null))
+        .hasMessageContaining("default-template nope is not one of the templates");
+    assertThatThrownBy(() -> AgentConfigFile.parse(
+        "pool: p\nnode-id: n\ndata-dir: d\nstorage: {root: 'gpfs://x/'}\n", tmp, null))
+        .hasMessageContaining("only file:, http: and https:");
+  }
+
+  @Test
+  void sizesAndDurations() {
+    assertThat(AgentConfigFile.parseSize("1500")).isEqualTo(1500);
+    assertThat(AgentConfigFile.parseSize("2 MB")).isEqualTo(2_000_000);
+    assertThat(AgentConfigFile.parseSize("1.5GiB")).isEqualTo(1_610_612_736L);
+    assertThat(AgentConfigFile.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(AgentConfigFile.parseDuration("PT2M")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(AgentConfigFile.parseDuration("1.5h")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(List.of("1h", "1d")).allSatisfy(s ->
+        assertThat(AgentConfigFile.parseDuration(s)).isPositive());
+  }
+}

@@ -1,0 +1,70 @@
+package io.locus.agent.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locus.agent.Refusal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class TaskTemplateTest {
+  private static TaskTemplate.Context ctx(List<String> inputs, List<String> args) {
+    return new TaskTemplate.Context(inputs, args, "/w/out", "/w", "t1", 2, "j1", "n1", "p", 1.50);
+  }
+
+  @Test
+  void listPlaceholdersExpandToOneArgumentPerItem() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("tool", "--out={output}", "{inputs}", "--",
+        "{args}"));
+    assertThat(t.expand(ctx(List.of("/c/a", "/c/b c"), List.of("x", "y z"))))
+        .containsExactly("tool", "--out=/w/out", "/c/a", "/c/b c", "--", "x", "y z");
+    assertThat(t.expand(ctx(List.of(), List.of()))).containsExactly("tool", "--out=/w/out", "--");
+  }
+
+  @Test
+  void scalarPlaceholdersAndLiteralBraces() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("tool", "{input:1}", "{arg:0}.{attempt}",
+        "{task}/{job}/{node}/{pool}/{workdir}", "{compute}s", "{{literal}}"));
+    assertThat(t.expand(ctx(List.of("/a", "/b"), List.of("v"))))
+        .containsExactly("tool", "/b", "v.2", "t1/j1/n1/p//w", "1.5s", "{literal}");
+  }
+
+  @Test
+  void valuesAreNeverExpandedAgainNorSplit() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("echo", "pre-{arg:0}", "{args}"));
+    List<String> evil = List.of("{output} $(id)", "; rm -rf / #");
+    assertThat(t.expand(ctx(List.of(), evil)))
+        .containsExactly("echo", "pre-{output} $(id)", "{output} $(id)", "; rm -rf / #");
+  }
+
+  @Test
+  void badTemplatesFailWhenTheConfigIsRead() {
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of("x", "{nope}")))
+        .hasMessageContaining("unknown placeholder {nope}");
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of("x", "--in={inputs}")))
+        .hasMessageContaining("must be a whole element");
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of("{arg:0}")))
+        .hasMessageContaining("the program itself cannot be a placeholder");
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of("x", "{output")))
+        .hasMessageContaining("unclosed");
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of())).hasMessageContaining("empty");
+  }
+
+  @Test
+  void checkRefusesArgumentsOutsideTheLimits() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("x", "{arg:1}", "{input:0}")).withMaxArgs(3)
+        .withArgPattern("[a-z]+");
+    assertThat(t.check(Fixture.task("a", "t", List.of("a", "b"), Fixture.storage("f", 1))))
+        .isNull();
+    assertThat(t.check(Fixture.task("a", "t", List.of("a"), Fixture.storage("f", 1))).kind())
+        .isEqualTo(Refusal.BAD_ARGUMENT);
+    assertThat(t.check(Fixture.task("a", "t", List.of("a", "b"))).kind())
+        .isEqualTo(Refusal.BAD_INPUT);
+    assertThat(t.check(Fixture.task("a", "t", List.of("a", "B"), Fixture.storage("f", 1)))
+        .detail()).contains("does not match [a-z]+");
+    assertThat(t.check(Fixture.task("a", "t", List.of("a", "b", "c", "d"))).detail())
+        .isEqualTo("4 arguments; template t allows 3");
+  }
+}
