@@ -92,4 +92,36 @@ class AtLeastOnceSystemTest {
     assertThat(s.maxConcurrentOnANode).isEqualTo(1);
     assertThat(r.policy()).isEqualTo(policy.toUpperCase(java.util.Locale.ROOT));
   }
+
+  /**
+   * Real agents through the whole system: real files staged from a storage directory and from
+   * peers over HTTP, real cache directories within quota, and a real process per task.
+   */
+  @Test
+  void realAgentsStageRealFilesAndRunRealProcesses(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    io.locus.jobs.demo.DemoWorkload.Spec spec =
+        io.locus.jobs.demo.DemoWorkload.Spec.real(240, 50, 21);
+    java.nio.file.Path storage = dir.resolve("storage");
+    io.locus.jobs.demo.DemoWorkload.writeStorage(storage, spec);
+    DemoRun.Config cfg = new DemoRun.Config("e2e-mch", 4, 2, 5_000_000L, spec, 100, 0.01, 50e6,
+        100e6, 400e6, false, java.time.Duration.ofSeconds(150), storage);
+    DemoRun.Result r = WholeSystem.go(locus, tracker, cfg);
+    TaskEventTracker.Stats s = r.stats();
+    assertThat(s.completed).isEqualTo(240);
+    assertThat(s.failed).isZero();
+    assertThat(s.refused).as("refusals: %s", s.refusals).isZero();
+    assertThat(s.maxConcurrentOnANode).isBetween(1, 2);
+    assertThat(s.bytesStorage).isPositive();
+    assertThat(s.bytesLocal).as("MCH reuses what real caches hold").isPositive();
+    // every node's cache directory stayed within its 5 MB quota
+    try (var files = java.nio.file.Files.walk(dir.resolve("e2e-mch-nodes"))) {
+      java.util.Map<java.nio.file.Path, Long> perCache = new java.util.HashMap<>();
+      files.filter(f -> f.getParent() != null && f.getParent().getFileName().toString().equals("cache"))
+          .filter(java.nio.file.Files::isRegularFile)
+          .forEach(f -> perCache.merge(f.getParent(), f.toFile().length(), Long::sum));
+      assertThat(perCache).isNotEmpty();
+      assertThat(perCache.values()).allSatisfy(b -> assertThat(b).isLessThanOrEqualTo(5_000_000L));
+    }
+  }
 }

@@ -51,8 +51,12 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "150", description = "Arrivals per second (real time). Default: ${DEFAULT-VALUE}.")
   double rate;
 
-  @Option(names = "--cache-gb", defaultValue = "2", description = "Cache per node, GB. Default: ${DEFAULT-VALUE}.")
-  double cacheGb;
+  @Option(names = "--cache-gb", description = "Cache per node, GB. Default: 2 (simulated), 0.02 (real agents).")
+  Double cacheGb;
+
+  @Option(names = "--real-agents",
+      description = "Real agents: stage real files (16 KB – 1 MB each) from a generated storage directory and from each other over HTTP, keep real cache directories, and run sha256sum over each task's inputs.")
+  boolean realAgents;
 
   @Option(names = "--time-scale", defaultValue = "0.02",
       description = "Real seconds per modelled second of staging and compute. Default: ${DEFAULT-VALUE}.")
@@ -69,6 +73,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (cacheGb == null) {
+      cacheGb = realAgents ? 0.02 : 2.0;
+    }
     validate();
     PrintStream out = spec.commandLine().getOut() == null ? System.out
         : new PrintStream(System.out, true);
@@ -79,8 +86,14 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policies.get(0)), pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries);
-    out.printf(Locale.ROOT, "Starting Locus: embedded Kafka, Flink MiniCluster (RocksDB, %s delivery)...%n",
-        mode.cliName());
+    out.printf(Locale.ROOT, "Starting Locus: embedded Kafka, Flink MiniCluster (RocksDB, %s delivery), %s agents...%n",
+        mode.cliName(), realAgents ? "real" : "simulated");
+    java.nio.file.Path storage = null;
+    if (realAgents) {
+      storage = java.nio.file.Files.createTempDirectory("locus-demo-").resolve("storage");
+      DemoWorkload.writeStorage(storage, DemoWorkload.Spec.real(tasks, files, seed));
+      out.println("Storage: " + files + " files written to " + storage);
+    }
     List<DemoRun.Result> results = new ArrayList<>();
     Duration checkpoints = mode == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500)
         : Duration.ofSeconds(5);
@@ -88,17 +101,21 @@ public final class DemoCommand implements Callable<Integer> {
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
       out.println("Kafka at " + locus.bootstrapServers() + "; scheduler job running.");
       for (String p : policies) {
-        out.printf(Locale.ROOT, "%n== %s: %d tasks over %d files, %d nodes x %d slots, %.1f GB cache each ==%n",
+        out.printf(Locale.ROOT, "%n== %s: %d tasks over %d files, %d nodes x %d slots, %.2f GB cache each ==%n",
             p.toUpperCase(Locale.ROOT), tasks, files, nodes, slots, cacheGb);
         DemoRun.Config rc = new DemoRun.Config(poolOf(p), nodes, slots, (long) (cacheGb * 1e9),
-            DemoWorkload.Spec.demo(tasks, files, seed), rate, timeScale, 50e6, 100e6, 400e6,
-            true, timeout);
+            realAgents ? DemoWorkload.Spec.real(tasks, files, seed)
+                : DemoWorkload.Spec.demo(tasks, files, seed),
+            rate, timeScale, 50e6, 100e6, 400e6, true, timeout, storage);
         results.add(DemoRun.run(locus, tracker, rc, out));
       }
     }
     printSummary(out, results);
     boolean ok = results.stream().allMatch(DemoRun.Result::allCompleted);
     out.println(ok ? "All tasks completed." : "NOT every task completed: exit code 1.");
+    if (storage != null) {
+      deleteTree(storage.getParent());
+    }
     return ok ? 0 : 1;
   }
 
@@ -146,25 +163,40 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  private static void deleteTree(java.nio.file.Path dir) {
+    try (var s = java.nio.file.Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // a temporary directory: best effort
+    }
+  }
+
   static String poolOf(String policy) {
     return "demo-" + policy.toLowerCase(Locale.ROOT);
   }
 
   static void printSummary(PrintStream out, List<DemoRun.Result> results) {
+    long most = results.stream().mapToLong(r -> r.stats().bytesLocal + r.stats().bytesPeer
+        + r.stats().bytesStorage).max().orElse(0);
+    boolean gb = most >= 10e9; // small real-agent files read better in MB
+    String unit = gb ? "GB" : "MB";
+    double div = gb ? 1e9 : 1e6;
     out.println();
     out.println("== Summary ==");
-    out.printf(Locale.ROOT, "%-8s %11s %9s %10s %10s %10s %10s %9s %13s%n", "policy", "completed",
-        "mean resp", "local GB", "peer GB", "storage GB", "hit ratio", "wall s", "placements/s");
+    out.printf(Locale.ROOT, "%-10s %11s %9s %10s %10s %10s %10s %9s %13s%n", "policy", "completed",
+        "mean resp", "local " + unit, "peer " + unit, "storage " + unit, "hit ratio", "wall s",
+        "placements/s");
     for (DemoRun.Result r : results) {
       TaskEventTracker.Stats s = r.stats();
-      out.printf(Locale.ROOT, "%-8s %5d/%-5d %8.2fs %10.1f %10.1f %10.1f %9.1f%% %9.1f %13.1f%n",
-          r.policy(), s.completed, r.tasks(), s.meanResponseSeconds(), s.bytesLocal / 1e9,
-          s.bytesPeer / 1e9, s.bytesStorage / 1e9, 100 * s.hitRatio(), r.wallSeconds(),
+      out.printf(Locale.ROOT, "%-10s %5d/%-5d %8.2fs %10.1f %10.1f %10.1f %9.1f%% %9.1f %13.1f%n",
+          r.policy(), s.completed, r.tasks(), s.meanResponseSeconds(), s.bytesLocal / div,
+          s.bytesPeer / div, s.bytesStorage / div, 100 * s.hitRatio(), r.wallSeconds(),
           r.placementsPerSecond());
       if (s.duplicateCompletions > 0 || s.refused > 0 || s.failed > 0) {
-        out.printf(Locale.ROOT, "         duplicates %d, refused %d, failed %d%n",
+        out.printf(Locale.ROOT, "           duplicates %d, refused %d, failed %d%n",
             s.duplicateCompletions, s.refused, s.failed);
       }
     }
   }
+
 }

@@ -1,6 +1,9 @@
 package io.locus.jobs.demo;
 
 import io.locus.agent.AgentConfig;
+import io.locus.agent.real.RealAgentConfig;
+import io.locus.agent.real.RealAgentHost;
+import io.locus.agent.real.RealHostConfig;
 import io.locus.agent.sim.HostConfig;
 import io.locus.agent.sim.SimulatedAgentHost;
 import io.locus.jobs.EmbeddedLocus;
@@ -22,10 +25,39 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class DemoRun {
 
-  /** Settings of one run. Rates are real (wall-clock) tasks per second. */
+  /**
+   * Settings of one run. Rates are real (wall-clock) tasks per second. With {@code realStorage} set,
+   * the agents are real: they stage real files from that directory (written by
+   * {@link DemoWorkload#writeStorage}) and peers, and run {@code sha256sum} over each task's inputs;
+   * otherwise they are simulated with modelled times.
+   */
   public record Config(String pool, int nodes, int slots, long cacheBytes,
       DemoWorkload.Spec workload, double arrivalRate, double timeScale, double storageBandwidth,
-      double peerBandwidth, double localBandwidth, boolean readCommitted, Duration timeout) {}
+      double peerBandwidth, double localBandwidth, boolean readCommitted, Duration timeout,
+      java.nio.file.Path realStorage) {
+
+    public Config(String pool, int nodes, int slots, long cacheBytes, DemoWorkload.Spec workload,
+        double arrivalRate, double timeScale, double storageBandwidth, double peerBandwidth,
+        double localBandwidth, boolean readCommitted, Duration timeout) {
+      this(pool, nodes, slots, cacheBytes, workload, arrivalRate, timeScale, storageBandwidth,
+          peerBandwidth, localBandwidth, readCommitted, timeout, null);
+    }
+
+    public Config withSlots(int n) {
+      return new Config(pool, nodes, n, cacheBytes, workload, arrivalRate, timeScale,
+          storageBandwidth, peerBandwidth, localBandwidth, readCommitted, timeout, realStorage);
+    }
+  }
+
+  /** What the run needs of an agent host, simulated or real. */
+  private interface Agents extends AutoCloseable {
+    boolean awaitRegistered(Duration timeout) throws InterruptedException;
+
+    Throwable consumerFailure();
+
+    @Override
+    void close();
+  }
 
   /** What a run achieved. */
   public record Result(String pool, String policy, int tasks, TaskEventTracker.Stats stats,
@@ -44,22 +76,8 @@ public final class DemoRun {
   public static Result run(EmbeddedLocus locus, TaskEventTracker tracker, Config cfg,
       PrintStream progress) throws InterruptedException {
     List<JobSubmitted> jobs = DemoWorkload.generate(cfg.pool(), cfg.workload());
-    AgentConfig template = AgentConfig.builder(cfg.pool())
-        .slots(cfg.slots())
-        .cacheCapacityBytes(cfg.cacheBytes())
-        .storageBandwidth(cfg.storageBandwidth())
-        .peerBandwidth(cfg.peerBandwidth())
-        .localBandwidth(cfg.localBandwidth())
-        .timeScale(cfg.timeScale())
-        .build();
-    HostConfig host = HostConfig.builder(locus.bootstrapServers(), template)
-        .nodeIds(HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes()))
-        .readCommitted(cfg.readCommitted())
-        .startFrom(HostConfig.StartFrom.EARLIEST)
-        .ensureTopics(false)
-        .build();
     long start = System.nanoTime();
-    try (SimulatedAgentHost agents = SimulatedAgentHost.start(host);
+    try (Agents agents = startAgents(locus.bootstrapServers(), cfg);
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()))) {
       if (!agents.awaitRegistered(Duration.ofSeconds(30))) {
@@ -105,6 +123,64 @@ public final class DemoRun {
     long placements = m == null ? s.completed : m.getPlacements();
     return new Result(cfg.pool(), m == null ? "?" : m.getPolicy(), jobs.size(), s, wall,
         Math.max(placements, s.completed));
+  }
+
+  private static Agents startAgents(String bootstrap, Config cfg) {
+    AgentConfig template = AgentConfig.builder(cfg.pool())
+        .slots(cfg.slots())
+        .cacheCapacityBytes(cfg.cacheBytes())
+        .storageBandwidth(cfg.storageBandwidth())
+        .peerBandwidth(cfg.peerBandwidth())
+        .localBandwidth(cfg.localBandwidth())
+        .timeScale(cfg.timeScale())
+        .build();
+    java.util.List<String> nodes = HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes());
+    if (cfg.realStorage() == null) {
+      SimulatedAgentHost h = SimulatedAgentHost.start(HostConfig.builder(bootstrap, template)
+          .nodeIds(nodes)
+          .readCommitted(cfg.readCommitted())
+          .startFrom(HostConfig.StartFrom.EARLIEST)
+          .ensureTopics(false)
+          .build());
+      return new Agents() {
+        public boolean awaitRegistered(Duration t) throws InterruptedException {
+          return h.awaitRegistered(t);
+        }
+
+        public Throwable consumerFailure() {
+          return h.consumerFailure();
+        }
+
+        public void close() {
+          h.close();
+        }
+      };
+    }
+    RealAgentConfig real = RealAgentConfig.builder(template)
+        .storageRoot(cfg.realStorage().toUri())
+        .template("checksum", "sha256sum", "{inputs}")
+        .defaultTemplate("checksum")
+        .build();
+    RealAgentHost h = RealAgentHost.start(RealHostConfig.builder(bootstrap, real)
+        .nodeIds(nodes)
+        .nodesDir(cfg.realStorage().resolveSibling(cfg.pool() + "-nodes"))
+        .readCommitted(cfg.readCommitted())
+        .startFrom(HostConfig.StartFrom.EARLIEST)
+        .ensureTopics(false)
+        .build());
+    return new Agents() {
+      public boolean awaitRegistered(Duration t) throws InterruptedException {
+        return h.awaitRegistered(t);
+      }
+
+      public Throwable consumerFailure() {
+        return h.consumerFailure();
+      }
+
+      public void close() {
+        h.close();
+      }
+    };
   }
 
   static String progressLine(String pool, TaskEventTracker.Stats s, int published, int total,

@@ -27,17 +27,18 @@ public final class DemoWorkload {
     public static Spec demo(int tasks, int files, long seed) {
       return new Spec(tasks, files, seed, 20_000_000L, 200_000_000L, 3, 1.1, 0.5, 2.0);
     }
+
+    /** For real agents: the same sharing, files small enough to write to disk (16 KB – 1 MB). */
+    public static Spec real(int tasks, int files, long seed) {
+      return new Spec(tasks, files, seed, 16_000L, 1_000_000L, 3, 1.1, 0.0, 0.0);
+    }
   }
 
   private DemoWorkload() {}
 
   public static List<JobSubmitted> generate(String pool, Spec spec) {
     SplittableRandom rnd = new SplittableRandom(spec.seed());
-    long[] sizes = new long[spec.files()];
-    for (int f = 0; f < sizes.length; f++) {
-      sizes[f] = spec.minFileBytes()
-          + (long) (rnd.nextDouble() * (spec.maxFileBytes() - spec.minFileBytes()));
-    }
+    long[] sizes = fileSizes(spec, rnd);
     double[] cdf = zipfCdf(spec.files(), spec.zipfExponent());
     List<JobSubmitted> jobs = new ArrayList<>(spec.tasks());
     for (int i = 0; i < spec.tasks(); i++) {
@@ -60,6 +61,39 @@ public final class DemoWorkload {
           .build());
     }
     return jobs;
+  }
+
+  /**
+   * Writes every file a workload of {@code spec} reads into {@code dir} (the storage the real agents
+   * stage from), with the sizes the jobs declare and seeded random content.
+   */
+  public static void writeStorage(java.nio.file.Path dir, Spec spec) throws java.io.IOException {
+    java.nio.file.Files.createDirectories(dir);
+    SplittableRandom rnd = new SplittableRandom(spec.seed());
+    long[] sizes = fileSizes(spec, rnd);
+    java.util.Random content = new java.util.Random(spec.seed());
+    byte[] buf = new byte[64 * 1024];
+    for (int f = 0; f < sizes.length; f++) {
+      try (var out = java.nio.file.Files.newOutputStream(dir.resolve(fileId(f)))) {
+        long left = sizes[f];
+        while (left > 0) {
+          content.nextBytes(buf);
+          int n = (int) Math.min(buf.length, left);
+          out.write(buf, 0, n);
+          left -= n;
+        }
+      }
+    }
+  }
+
+  /** File sizes: drawn first from the seed, so {@link #generate} and {@link #writeStorage} agree. */
+  private static long[] fileSizes(Spec spec, SplittableRandom rnd) {
+    long[] sizes = new long[spec.files()];
+    for (int f = 0; f < sizes.length; f++) {
+      sizes[f] = spec.minFileBytes()
+          + (long) (rnd.nextDouble() * (spec.maxFileBytes() - spec.minFileBytes()));
+    }
+    return sizes;
   }
 
   public static String fileId(int f) {
