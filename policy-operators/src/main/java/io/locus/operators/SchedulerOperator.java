@@ -194,7 +194,17 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       case STARTED -> List.of(); // the slot was taken at placement
       case COMPLETED -> s.onTaskCompleted(e.getTaskId(), e.getAttempt(), e.getNode(),
           e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage(), now);
-      case FAILED, REFUSED -> s.onTaskFailed(e.getTaskId(), e.getAttempt(), e.getNode(), now);
+      case FAILED, REFUSED -> {
+        // Only the decision that placed the running attempt can fail it: an agent refusing a
+        // forged or stale decision for the same task must not disturb the real one.
+        var r = s.state().running(e.getTaskId());
+        if (r != null && e.getDecisionId() != null && !e.getDecisionId().equals(r.decisionId())) {
+          LOG.warn("pool {}: {} of {} ignored, decision {} is not the running one ({})",
+              s.pool(), e.getType(), e.getTaskId(), e.getDecisionId(), r.decisionId());
+          yield List.of();
+        }
+        yield s.onTaskFailed(e.getTaskId(), e.getAttempt(), e.getNode(), now);
+      }
     };
   }
 
@@ -384,7 +394,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
 
   /** Policies that keep scheduler-managed caches and Gantt charts ({@link StagingState}). */
   private static final java.util.Set<String> STAGING_POLICIES =
-      java.util.Set.of("MET", "MCT", "SA", "JDPDLL");
+      java.util.Set.of("MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS");
 
   private void restoreStaging(StagingState sg, PoolMeta m) throws Exception {
     for (Map.Entry<String, StagedEntry> e : staging.staged().entries()) {

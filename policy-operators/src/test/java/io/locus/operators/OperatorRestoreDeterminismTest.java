@@ -153,7 +153,7 @@ class OperatorRestoreDeterminismTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "MCH", "GCC"})
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS", "MCH", "GCC"})
   void aRestoreInTheMiddleChangesNoDecision(String policy) throws Exception {
     List<String> straight = run(policy, 240, -1);
     List<String> restored = run(policy, 240, 120);

@@ -262,4 +262,24 @@ class SchedulerOperatorTest {
     harness.processElement(job("j4", "i", 41_003), 41_003);
     assertThat(drain()).extracting(Decision::getNode).containsOnly("n1");
   }
+
+  @Test
+  void aRefusalOfAnotherDecisionDoesNotRequeueTheRunningAttempt() throws Exception {
+    harness = harness("FA", null);
+    harness.processElement(register("n1", 1, 1), 1);
+    harness.processElement(job("j1", "f", 2), 2);
+    assertThat(drain()).hasSize(1);
+    TaskEvent forged = TaskEvent.newBuilder().setPool(POOL).setTaskId("j1").setJobId("j1")
+        .setAttempt(0).setNode("n1").setType(TaskEventType.REFUSED).setTimeMs(3)
+        .setDecisionId("forged").setMessage("bad signature").build();
+    harness.processElement(in(forged), 3);
+    // still running: a second job waits, nothing is re-placed
+    harness.processElement(job("j2", "g", 4), 4);
+    assertThat(drain()).isEmpty();
+    TaskEvent real = TaskEvent.newBuilder(forged).setDecisionId(POOL + "/j1/0")
+        .setType(TaskEventType.FAILED).setTimeMs(5).build();
+    harness.processElement(in(real), 5);
+    // the real failure requeues j1 (attempt 1) at its old position, ahead of j2
+    assertThat(drain()).extracting(Decision::getDecisionId).containsExactly(POOL + "/j1/1");
+  }
 }

@@ -70,7 +70,7 @@ abstract class GanttStaging implements Policy {
   }
 
   /** Iterative global minimum ECT over the idle nodes with queued jobs (D11). */
-  private void dispatchIdleNodes(Dispatch d, StagingState st, List<NodeView> nodes) {
+  final void dispatchIdleNodes(Dispatch d, StagingState st, List<NodeView> nodes) {
     List<NodeView> idle = new ArrayList<>();
     for (NodeView n : nodes) {
       if (Khanna.idle(n) && !st.queue(n.id()).isEmpty()) {

@@ -10,10 +10,14 @@ import java.util.Map;
  * Data diffusion: FA, FCA, MCU, MCH, GCC ({@code window}, {@code theta}). Khanna: MET, MCT, SA,
  * JDPDLL, with the cost model ({@code rbw}, {@code lbw}, {@code c}, {@code storageNodes}; defaults
  * D26), SA's {@code l} and {@code h} (0.3, 0.7; D20) and JDPDLL's {@code thresh} (2; D15).
+ * ONLINE_HPS: the cost model, {@code eps} (0.10), {@code partitioner} (GreedyKm1 | MultilevelKm1 |
+ * Greedy | RandomBalanced, case-insensitive),
+ * {@code seed} (0), and the re-partitioning budget {@code repartitionInterval} (seconds, 0) and
+ * {@code repartitionEvents} (1).
  */
 public final class Policies {
   public static final List<String> NAMES =
-      List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL");
+      List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS");
   /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
   public static final int DEFAULT_WINDOW = 2500;
   public static final double DEFAULT_THETA = 0.9;
@@ -37,9 +41,27 @@ public final class Policies {
           doubleParam(params, "h", Sa.DEFAULT_HIGH));
       case "JDPDLL" -> new Jdpdll(CostModel.fromParams(params),
           intParam(params, "thresh", Jdpdll.DEFAULT_THRESH));
+      case "ONLINE_HPS", "ONLINE-HPS", "HPS" -> new OnlineHps(CostModel.fromParams(params),
+          partitioner(params == null ? null : params.get("partitioner")),
+          doubleParam(params, "eps", 0.10), (long) doubleParam(params, "seed", 0),
+          doubleParam(params, "repartitionInterval", 0), intParam(params, "repartitionEvents", 1));
       default -> throw new IllegalArgumentException(
           "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
     };
+  }
+
+  /** A partitioner by name, case-insensitive; GreedyKm1 (the spec's default, D7) when null. */
+  static io.locus.hypergraph.Partitioner partitioner(String name) {
+    if (name == null) {
+      return io.locus.hypergraph.Partitioners.create("GreedyKm1");
+    }
+    for (String n : io.locus.hypergraph.Partitioners.NAMES) {
+      if (n.equalsIgnoreCase(name.trim().replace("-", ""))) {
+        return io.locus.hypergraph.Partitioners.create(n);
+      }
+    }
+    throw new IllegalArgumentException("unknown partitioner '" + name + "'; valid: "
+        + String.join(", ", io.locus.hypergraph.Partitioners.NAMES));
   }
 
   private static int intParam(Map<String, String> p, String key, int dflt) {

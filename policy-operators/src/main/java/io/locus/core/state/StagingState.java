@@ -153,6 +153,31 @@ public final class StagingState {
     journal.taskMapped(t.taskId(), node);
   }
 
+  /**
+   * Online-HPS (D32): moves a pending task, mapped or not, to node's queue. Pending jobs are freely
+   * remapped at every event; a no-op when it is already there.
+   */
+  public void remap(Task t, String node) {
+    String old = mapping.get(t.taskId());
+    if (node.equals(old)) {
+      return;
+    }
+    if (old != null) {
+      TreeMap<Long, Task> q = queues.get(old);
+      if (q == null || q.remove(t.seq()) == null) {
+        throw new IllegalStateException("task " + t.taskId() + " is not in the queue of " + old);
+      }
+      if (q.isEmpty()) {
+        queues.remove(old);
+      }
+    } else if (unmapped.remove(t.seq()) == null) {
+      throw new IllegalStateException("task " + t.taskId() + " is not pending");
+    }
+    queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.seq(), t);
+    mapping.put(t.taskId(), node);
+    journal.taskMapped(t.taskId(), node);
+  }
+
   /** MAKE_SPACE on node k for {@code bytes}, never evicting in-flight or protected files. */
   public List<String> makeSpace(String node, long bytes, Predicate<String> protect) {
     List<String> evicted = cache(node).makeSpace(bytes, protect);
