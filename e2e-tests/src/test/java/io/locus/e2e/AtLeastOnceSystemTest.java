@@ -30,7 +30,8 @@ class AtLeastOnceSystemTest {
             "e2e-fca", new SchedulerConfig.PolicySpec("FCA", Map.of()),
             "e2e-mch", new SchedulerConfig.PolicySpec("MCH", Map.of()),
             "e2e-mct", new SchedulerConfig.PolicySpec("MCT", Map.of()),
-            "e2e-jdpdll", new SchedulerConfig.PolicySpec("JDPDLL", Map.of())),
+            "e2e-jdpdll", new SchedulerConfig.PolicySpec("JDPDLL", Map.of()),
+            "e2e-online_hps", new SchedulerConfig.PolicySpec("ONLINE_HPS", Map.of())),
         500, 3);
     locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(2));
     tracker = new TaskEventTracker(locus.bootstrapServers());
@@ -78,13 +79,10 @@ class AtLeastOnceSystemTest {
    * EvictFiles / ReplicateFile decisions that the agents apply, one-slot nodes as in the paper.
    */
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"mct", "jdpdll"})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"mct", "jdpdll", "online_hps"})
   void khannaPoliciesCompleteEveryTaskThroughKafka(String policy) throws Exception {
     DemoRun.Config base = WholeSystem.run("e2e-" + policy, 300, 60, 4, 13, false);
-    DemoRun.Config oneSlot = new DemoRun.Config(base.pool(), base.nodes(), 1, base.cacheBytes(),
-        base.workload(), base.arrivalRate(), base.timeScale(), base.storageBandwidth(),
-        base.peerBandwidth(), base.localBandwidth(), base.readCommitted(), base.timeout());
-    DemoRun.Result r = WholeSystem.go(locus, tracker, oneSlot);
+    DemoRun.Result r = WholeSystem.go(locus, tracker, base.withSlots(1));
     TaskEventTracker.Stats s = r.stats();
     assertThat(s.completed).isEqualTo(300);
     assertThat(s.duplicateCompletions).isZero();
