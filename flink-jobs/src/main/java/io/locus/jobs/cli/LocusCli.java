@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     versionProvider = LocusCli.Version.class,
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
     subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, TraceCommand.class,
+        io.locus.sim.cli.SimulateCommand.class, io.locus.sim.cli.ExperimentCommand.class,
         CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

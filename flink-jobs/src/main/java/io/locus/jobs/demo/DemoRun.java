@@ -50,13 +50,24 @@ public final class DemoRun {
   }
 
   /** What the run needs of an agent host, simulated or real. */
-  private interface Agents extends AutoCloseable {
-    boolean awaitRegistered(Duration timeout) throws InterruptedException;
+  private record Agents(Awaiter awaiter, java.util.function.Supplier<Throwable> failure,
+      Runnable closer) implements AutoCloseable {
+    interface Awaiter {
+      boolean await(Duration timeout) throws InterruptedException;
+    }
 
-    Throwable consumerFailure();
+    boolean awaitRegistered(Duration timeout) throws InterruptedException {
+      return awaiter.await(timeout);
+    }
+
+    Throwable consumerFailure() {
+      return failure.get();
+    }
 
     @Override
-    void close();
+    public void close() {
+      closer.run();
+    }
   }
 
   /** What a run achieved. */
@@ -142,19 +153,7 @@ public final class DemoRun {
           .startFrom(HostConfig.StartFrom.EARLIEST)
           .ensureTopics(false)
           .build());
-      return new Agents() {
-        public boolean awaitRegistered(Duration t) throws InterruptedException {
-          return h.awaitRegistered(t);
-        }
-
-        public Throwable consumerFailure() {
-          return h.consumerFailure();
-        }
-
-        public void close() {
-          h.close();
-        }
-      };
+      return new Agents(h::awaitRegistered, h::consumerFailure, h::close);
     }
     RealAgentConfig real = RealAgentConfig.builder(template)
         .storageRoot(cfg.realStorage().toUri())
@@ -168,19 +167,7 @@ public final class DemoRun {
         .startFrom(HostConfig.StartFrom.EARLIEST)
         .ensureTopics(false)
         .build());
-    return new Agents() {
-      public boolean awaitRegistered(Duration t) throws InterruptedException {
-        return h.awaitRegistered(t);
-      }
-
-      public Throwable consumerFailure() {
-        return h.consumerFailure();
-      }
-
-      public void close() {
-        h.close();
-      }
-    };
+    return new Agents(h::awaitRegistered, h::consumerFailure, h::close);
   }
 
   static String progressLine(String pool, TaskEventTracker.Stats s, int published, int total,

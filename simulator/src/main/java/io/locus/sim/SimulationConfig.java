@@ -1,0 +1,386 @@
+package io.locus.sim;
+
+import io.locus.core.policy.Policies;
+import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.state.PoolState;
+import io.locus.sim.exec.ExecConfig;
+import io.locus.sim.provision.LrmConfig;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Everything a simulation needs besides its workload. Defaults are the spec's (§1.2, §2.1, §2.4):
+ * 2 slots, 1 Gb/s NICs, 1.1875 Gb/s local disks, W = 2500, θ = 0.9, LRU, τ_dispatch = D_i = 0,
+ * DRP all-at-once with distributed idle release after 30 s, polled every second, LRM U[30, 60] s at
+ * 0.5 requests/s, replay off. Build with {@link #builder()}.
+ *
+ * @param nodes SRP: the static pool; DRP: the maximum; LRM_PER_TASK: the ideal-time reference
+ * @param minNodes DRP minimum pool, registered at t = 0 (D13: 1 for MI and SW, 0 for STAGES18)
+ * @param idealTime the efficiency numerator; NaN derives it ({@link io.locus.sim.metrics.IdealTime})
+ * @param stepSeconds arrival-step length for the slowdown metric (MI: 60 s)
+ * @param horizonSeconds stop (truncated) if virtual time would pass this
+ * @param stallSeconds stop (truncated) after this long with nothing in flight and no progress possible
+ * @param dispatchGate skip dispatches that provably decide nothing (see DispatchGate); on by
+ *     default, off only to check that it changes nothing
+ */
+public record SimulationConfig(
+    String label,
+    String pool,
+    String policy,
+    int window,
+    double theta,
+    int nodes,
+    int minNodes,
+    int slots,
+    long cacheBytes,
+    Provisioning provisioning,
+    ProvisioningConfig.Acquisition acquisition,
+    ProvisioningConfig.Release release,
+    double idleSeconds,
+    double pollSeconds,
+    LrmConfig lrm,
+    ExecConfig exec,
+    double tauDispatch,
+    Replay replay,
+    int maxRetries,
+    long seed,
+    double stepSeconds,
+    double idealTime,
+    double horizonSeconds,
+    double stallSeconds,
+    boolean measureSchedulerCpu,
+    boolean dispatchGate) {
+
+  /**
+   * The data-diffusion policies (spec §2.1) this simulator models. The core's Khanna policies (MET,
+   * MCT, SA, JDPDLL) need storage-node Gantt charts and a transfer engine, which this model has not.
+   */
+  public static final List<String> POLICIES = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+
+  /** Per-node eviction policies of spec §3.1 (VALUE is Khanna's and needs pool statistics). */
+  public static final List<String> EVICTIONS = List.of("LRU", "FIFO", "LFU", "RANDOM");
+
+  /** How nodes come and go. */
+  public enum Provisioning {
+    /** All nodes registered at t = 0 and kept. */
+    SRP,
+    /** The core {@code Provisioner} acquires from and releases to the LRM. */
+    DRP,
+    /** §2.5 baseline: every task is its own LRM job on its own node; no dispatcher, no caching. */
+    LRM_PER_TASK;
+
+    public static Provisioning parse(String s) {
+      try {
+        return valueOf(s.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown provisioning '" + s
+            + "'; valid: srp, drp, lrm-per-task");
+      }
+    }
+
+    public String cliName() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  /**
+   * Replay policy (spec §2.3): re-dispatch when no result comes within max(minTimeout, factor ×
+   * estimated runtime) or on a failure; an executor with {@code suspendAfter} failures within
+   * {@code suspendWindowSeconds} is suspended (released). Failures are injected with the given
+   * probability per attempt (seeded). The estimated runtime is the task's compute plus its bytes at
+   * the smaller of NIC and file-system bandwidth, i.e. uncontended.
+   */
+  public record Replay(boolean timeouts, double minTimeoutSeconds, double runtimeFactor,
+      double failureProbability, int suspendAfter, double suspendWindowSeconds) {
+    public Replay {
+      if (!(minTimeoutSeconds > 0) || !(runtimeFactor > 0) || !(failureProbability >= 0)
+          || failureProbability > 1 || suspendAfter < 1 || !(suspendWindowSeconds > 0)) {
+        throw new IllegalArgumentException("invalid replay settings");
+      }
+    }
+
+    /** Off, as the spec's simulator default. */
+    public static Replay off() {
+      return new Replay(false, 60.0, 10.0, 0.0, 5, 60.0);
+    }
+
+    public boolean failureInjection() {
+      return failureProbability > 0;
+    }
+  }
+
+  public SimulationConfig {
+    if (policy == null) {
+      throw new IllegalArgumentException("a policy is required");
+    }
+    if (provisioning != Provisioning.LRM_PER_TASK) {
+      if (!POLICIES.contains(policy.toUpperCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("unknown policy '" + policy + "' for the data-diffusion "
+            + "simulator; valid: " + String.join(", ", POLICIES));
+      }
+      Policies.create(policy, policyParams(window, theta)); // fails early on a bad value
+    }
+    if (nodes < 1) {
+      throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
+    }
+    if (minNodes < 0 || minNodes > nodes) {
+      throw new IllegalArgumentException("min nodes must be in [0, " + nodes + "], got "
+          + minNodes);
+    }
+    if (slots < 1) {
+      throw new IllegalArgumentException("slots must be >= 1, got " + slots);
+    }
+    if (cacheBytes < 0) {
+      throw new IllegalArgumentException("cache size must be >= 0, got " + cacheBytes);
+    }
+    if (!(idleSeconds >= 0) || !(pollSeconds > 0)) {
+      throw new IllegalArgumentException("idle release and poll interval must be >= 0 and > 0");
+    }
+    if (!(tauDispatch >= 0) || Double.isInfinite(tauDispatch)) {
+      throw new IllegalArgumentException("tau-dispatch must be finite and >= 0, got "
+          + tauDispatch);
+    }
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("max retries must be >= 0");
+    }
+    if (!(stepSeconds > 0) || !(horizonSeconds > 0) || !(stallSeconds > 0)) {
+      throw new IllegalArgumentException("step, horizon and stall times must be > 0");
+    }
+    if (lrm == null || exec == null || replay == null) {
+      throw new IllegalArgumentException("lrm, exec and replay settings are required");
+    }
+    if (!EVICTIONS.contains(exec.eviction().toUpperCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("unknown eviction policy '" + exec.eviction()
+          + "' for the data-diffusion simulator; valid: " + String.join(", ", EVICTIONS));
+    }
+    label = label == null ? policy : label;
+    pool = pool == null ? "sim" : pool;
+  }
+
+  /** The policy parameters the core's {@code Policies.create} takes. */
+  public Map<String, String> policyParams() {
+    return policyParams(window, theta);
+  }
+
+  private static Map<String, String> policyParams(int window, double theta) {
+    return Map.of("window", Integer.toString(window), "theta", Double.toString(theta));
+  }
+
+  /** The core Provisioner's settings for DRP. */
+  public ProvisioningConfig drp() {
+    return new ProvisioningConfig(true, minNodes, nodes, slots, 1.0, acquisition, release,
+        idleSeconds, 0, pollSeconds);
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Fluent construction with the spec's defaults. */
+  public static final class Builder {
+    private String label;
+    private String pool = "sim";
+    private String policy = "GCC";
+    private int window = Policies.DEFAULT_WINDOW;
+    private double theta = Policies.DEFAULT_THETA;
+    private int nodes = 64;
+    private int minNodes = 1;
+    private int slots = 2;
+    private long cacheBytes = 4_000_000_000L;
+    private Provisioning provisioning = Provisioning.SRP;
+    private ProvisioningConfig.Acquisition acquisition = ProvisioningConfig.Acquisition.ALL_AT_ONCE;
+    private ProvisioningConfig.Release release = ProvisioningConfig.Release.DISTRIBUTED_IDLE;
+    private double idleSeconds = 30.0;
+    private double pollSeconds = 1.0;
+    private LrmConfig lrm = LrmConfig.defaults();
+    private ExecConfig exec = ExecConfig.defaults(4.0);
+    private double tauDispatch;
+    private Replay replay = Replay.off();
+    private int maxRetries = PoolState.DEFAULT_MAX_RETRIES;
+    private long seed = 1;
+    private double stepSeconds = 60.0;
+    private double idealTime = Double.NaN;
+    private double horizonSeconds = Double.POSITIVE_INFINITY;
+    private double stallSeconds = 3600.0;
+    private boolean measureSchedulerCpu;
+    private boolean dispatchGate = true;
+
+    private Builder() {}
+
+    private Builder(SimulationConfig c) {
+      label = c.label;
+      pool = c.pool;
+      policy = c.policy;
+      window = c.window;
+      theta = c.theta;
+      nodes = c.nodes;
+      minNodes = c.minNodes;
+      slots = c.slots;
+      cacheBytes = c.cacheBytes;
+      provisioning = c.provisioning;
+      acquisition = c.acquisition;
+      release = c.release;
+      idleSeconds = c.idleSeconds;
+      pollSeconds = c.pollSeconds;
+      lrm = c.lrm;
+      exec = c.exec;
+      tauDispatch = c.tauDispatch;
+      replay = c.replay;
+      maxRetries = c.maxRetries;
+      seed = c.seed;
+      stepSeconds = c.stepSeconds;
+      idealTime = c.idealTime;
+      horizonSeconds = c.horizonSeconds;
+      stallSeconds = c.stallSeconds;
+      measureSchedulerCpu = c.measureSchedulerCpu;
+      dispatchGate = c.dispatchGate;
+    }
+
+    public Builder label(String v) {
+      label = v;
+      return this;
+    }
+
+    public Builder pool(String v) {
+      pool = v;
+      return this;
+    }
+
+    public Builder policy(String v) {
+      policy = v;
+      return this;
+    }
+
+    public Builder window(int v) {
+      window = v;
+      return this;
+    }
+
+    public Builder theta(double v) {
+      theta = v;
+      return this;
+    }
+
+    public Builder nodes(int v) {
+      nodes = v;
+      return this;
+    }
+
+    public Builder minNodes(int v) {
+      minNodes = v;
+      return this;
+    }
+
+    public Builder slots(int v) {
+      slots = v;
+      return this;
+    }
+
+    public Builder cacheBytes(long v) {
+      cacheBytes = v;
+      return this;
+    }
+
+    public Builder cacheGb(double gb) {
+      cacheBytes = Math.round(gb * 1e9);
+      return this;
+    }
+
+    public Builder provisioning(Provisioning v) {
+      provisioning = v;
+      return this;
+    }
+
+    public Builder acquisition(ProvisioningConfig.Acquisition v) {
+      acquisition = v;
+      return this;
+    }
+
+    public Builder release(ProvisioningConfig.Release v) {
+      release = v;
+      return this;
+    }
+
+    public Builder idleSeconds(double v) {
+      idleSeconds = v;
+      return this;
+    }
+
+    public Builder pollSeconds(double v) {
+      pollSeconds = v;
+      return this;
+    }
+
+    public Builder lrm(LrmConfig v) {
+      lrm = v;
+      return this;
+    }
+
+    public Builder exec(ExecConfig v) {
+      exec = v;
+      return this;
+    }
+
+    public Builder tauDispatch(double v) {
+      tauDispatch = v;
+      return this;
+    }
+
+    public Builder replay(Replay v) {
+      replay = v;
+      return this;
+    }
+
+    public Builder maxRetries(int v) {
+      maxRetries = v;
+      return this;
+    }
+
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder stepSeconds(double v) {
+      stepSeconds = v;
+      return this;
+    }
+
+    public Builder idealTime(double v) {
+      idealTime = v;
+      return this;
+    }
+
+    public Builder horizonSeconds(double v) {
+      horizonSeconds = v;
+      return this;
+    }
+
+    public Builder stallSeconds(double v) {
+      stallSeconds = v;
+      return this;
+    }
+
+    public Builder measureSchedulerCpu(boolean v) {
+      measureSchedulerCpu = v;
+      return this;
+    }
+
+    public Builder dispatchGate(boolean v) {
+      dispatchGate = v;
+      return this;
+    }
+
+    public SimulationConfig build() {
+      return new SimulationConfig(label, pool, policy, window, theta, nodes, minNodes, slots,
+          cacheBytes, provisioning, acquisition, release, idleSeconds, pollSeconds, lrm, exec,
+          tauDispatch, replay, maxRetries, seed, stepSeconds, idealTime, horizonSeconds,
+          stallSeconds, measureSchedulerCpu, dispatchGate);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.locus.sim.cli;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code locus experiment NAME}: runs a whole experiment matrix of spec §5 and writes its report. */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+    description = {
+        "Run an experiment of the data-diffusion paper in the simulator and write its results",
+        "table (results.md, results.csv), every metric (summary.csv), per-second series and plots.",
+        "Experiments:",
+        "  dd1-mi, dd2-sw, dd5-stacking, dd6-sched-micro, p2-stages18 (data diffusion)",
+        "  x5, x6, x8, x9a, x9b, hps-budget, khanna-all (Online-HPS and its baselines)",
+        "'locus experiment --list' describes them."})
+public final class ExperimentCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Experiment name.")
+  String name;
+
+  @Option(names = "--list", description = "List the experiments and exit.")
+  boolean list;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of workloads and model. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--out", description = "Output directory. Default: results/NAME.")
+  Path out;
+
+  @Option(names = "--no-plots", description = "Write tables and CSV only.")
+  boolean noPlots;
+
+  @Option(names = "--seeds", defaultValue = "5",
+      description = "Khanna experiments: seeds per point (D31: at least 5). Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Override
+  public Integer call() throws Exception {
+    var o = spec.commandLine().getOut();
+    if (list) {
+      o.print(Experiments.describe());
+      o.flush();
+      return 0;
+    }
+    if (name == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "missing experiment name; valid: " + String.join(", ", Experiments.names()) + ", "
+              + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES));
+    }
+    String key = name.toLowerCase(Locale.ROOT);
+    if (io.locus.sim.khanna.KhannaExperiments.NAMES.contains(key)) {
+      Path dir = out != null ? out : Path.of("results", key);
+      new io.locus.sim.khanna.KhannaExperiments(dir, seeds, System.out).run(key);
+      return 0;
+    }
+    if (!Experiments.names().contains(key)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "unknown experiment '" + name
+          + "'; valid: " + String.join(", ", Experiments.names()) + ", "
+          + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES));
+    }
+    Path dir = out != null ? out : Path.of("results", key);
+    var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed), seed);
+    boolean complete = rows.stream().noneMatch(r -> r.r().tasks().truncated());
+    return complete ? 0 : 1;
+  }
+}

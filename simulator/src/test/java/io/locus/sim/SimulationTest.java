@@ -1,0 +1,283 @@
+package io.locus.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.locus.core.model.Command;
+import io.locus.core.model.DataUnit;
+import io.locus.sim.SimulationConfig.Provisioning;
+import io.locus.sim.exec.ExecConfig;
+import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.metrics.TimeSeries;
+import io.locus.sim.provision.LrmConfig;
+import io.locus.workloads.TraceJob;
+import io.locus.workloads.Workloads;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Whole simulations on small hand-built workloads: invariants, policies, provisioning. */
+class SimulationTest {
+  private static final long MB = TestJobs.MB;
+
+  /** 3,000 MI-like tasks over 150 files of 10 MB; the rate grows 1.5x every 10 s from 5/s. */
+  private static final List<TraceJob> MI_LIKE =
+      TestJobs.miLike(3000, 150, 10 * MB, 5, 1.5, 10, 0.01, 42);
+
+  private static SimulationConfig.Builder small() {
+    return SimulationConfig.builder().nodes(8).minNodes(1).slots(2).cacheGb(1)
+        .exec(ExecConfig.defaults(1.0)).window(500).theta(0.9).seed(1);
+  }
+
+  private record Decision(double time, String node, String task, int attempt) {}
+
+  private static final class Recorder implements Simulation.DecisionListener {
+    final List<Decision> runs = new ArrayList<>();
+    final List<Command> other = new ArrayList<>();
+
+    @Override
+    public void decided(double time, Command c) {
+      if (c instanceof Command.Run r) {
+        runs.add(new Decision(time, r.node(), r.task().taskId(), r.task().attempt()));
+      } else {
+        other.add(c);
+      }
+    }
+  }
+
+  private static SimulationResult run(SimulationConfig cfg, List<TraceJob> jobs, Recorder rec) {
+    return Simulation.run(cfg, "test", jobs.iterator(), rec);
+  }
+
+  private static SimulationResult run(SimulationConfig cfg, List<TraceJob> jobs) {
+    return run(cfg, jobs, new Recorder());
+  }
+
+  @Test
+  void sameSeedGivesTheSameDecisionsAndResultsAndAnotherSeedDoesNot() {
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).build();
+    Recorder a = new Recorder();
+    Recorder b = new Recorder();
+    Recorder c = new Recorder();
+    SimulationResult ra = run(cfg, MI_LIKE, a);
+    SimulationResult rb = run(cfg, MI_LIKE, b);
+    SimulationResult rc = run(cfg.toBuilder().seed(2).build(), MI_LIKE, c);
+    assertThat(b.runs).isEqualTo(a.runs);
+    assertThat(b.other).isEqualTo(a.other);
+    assertThat(rb.fingerprint()).isEqualTo(ra.fingerprint());
+    assertThat(rb.series().sameAs(ra.series())).isTrue();
+    assertThat(rb.scheduling().digest()).isEqualTo(ra.scheduling().digest());
+    // another seed draws other LRM latencies: nodes arrive at other times
+    assertThat(c.runs).isNotEqualTo(a.runs);
+    assertThat(rc.scheduling().digest()).isNotEqualTo(ra.scheduling().digest());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"MCH", "GCC"})
+  void theDispatchGateChangesNoDecision(String policy) {
+    // evictions (small caches), registrations and releases (DRP) all pass through the gate
+    SimulationConfig gated = small().policy(policy).cacheBytes(300 * MB)
+        .provisioning(Provisioning.DRP).idleSeconds(5).theta(0.7).build();
+    Recorder on = new Recorder();
+    Recorder off = new Recorder();
+    SimulationResult a = run(gated, MI_LIKE, on);
+    SimulationResult b = run(gated.toBuilder().dispatchGate(false).build(), MI_LIKE, off);
+    assertThat(on.runs).isEqualTo(off.runs);
+    assertThat(on.other).isEqualTo(off.other);
+    assertThat(a.fingerprint()).isEqualTo(b.fingerprint());
+    assertThat(a.scheduling().dispatchCalls()).isLessThan(b.scheduling().dispatchCalls());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC"})
+  void everyTaskCompletesOnceCachesStayWithinCapacityAndBytesAreConserved(String policy) {
+    // Small caches (40 files of 10 MB per node) force evictions; DRP adds and removes nodes.
+    SimulationConfig cfg = small().policy(policy).cacheBytes(400 * MB)
+        .provisioning(Provisioning.DRP).idleSeconds(5).build();
+    Recorder rec = new Recorder();
+    SimulationResult r = run(cfg, MI_LIKE, rec);
+    assertThat(r.tasks().truncated()).isFalse();
+    assertThat(r.tasks().completed()).isEqualTo(MI_LIKE.size());
+    assertThat(r.tasks().failedPermanently()).isZero();
+    Map<String, Integer> placements = new HashMap<>();
+    rec.runs.forEach(d -> placements.merge(d.task(), 1, Integer::sum));
+    assertThat(placements).hasSize(MI_LIKE.size());
+    assertThat(placements.values()).allMatch(n -> n == 1);
+    assertThat(r.io().maxCacheFill()).isLessThanOrEqualTo(1.0);
+    long[] b = r.io().bytes();
+    assertThat(r.io().bytesRead()).isEqualTo(b[0] + b[1] + b[2])
+        .isEqualTo(TestJobs.totalBytes(MI_LIKE));
+    assertThat(r.io().totalAccesses()).isEqualTo(MI_LIKE.size());
+    // every byte a flow moved belongs to a completed read or an aborted one
+    assertThat(r.io().flowBytes()).isCloseTo(r.io().bytesRead() + r.io().abortedBytes(),
+        within(1e-6 * r.io().bytesRead()));
+    TimeSeries s = r.series();
+    assertThat(sum(s.column(TimeSeries.ARRIVALS))).isEqualTo(MI_LIKE.size());
+    assertThat(sum(s.column(TimeSeries.COMPLETIONS))).isEqualTo(MI_LIKE.size());
+    double seriesBytes = sum(s.column(TimeSeries.THROUGHPUT_GBPS)) * 1e9 / 8;
+    assertThat(seriesBytes).isCloseTo(r.io().flowBytes(), within(1e-6 * r.io().flowBytes()));
+  }
+
+  @Test
+  void faReadsEverythingFromStorage() {
+    SimulationResult r = run(small().policy("FA").provisioning(Provisioning.SRP).build(), MI_LIKE);
+    assertThat(r.io().accesses()).containsExactly(0, 0, MI_LIKE.size());
+    assertThat(r.io().bytes()[2]).isEqualTo(TestJobs.totalBytes(MI_LIKE));
+    assertThat(r.io().missShare()).isEqualTo(1.0);
+  }
+
+  @Test
+  void dataAwarePoliciesHitTheirCaches() {
+    SimulationConfig.Builder b = small().provisioning(Provisioning.SRP);
+    SimulationResult fa = run(b.policy("FA").build(), MI_LIKE);
+    SimulationResult gcc = run(b.policy("GCC").build(), MI_LIKE);
+    SimulationResult mch = run(b.policy("MCH").build(), MI_LIKE);
+    SimulationResult mcu = run(b.policy("MCU").build(), MI_LIKE);
+    assertThat(gcc.io().localShare()).isGreaterThan(fa.io().localShare() + 0.5);
+    assertThat(gcc.times().completionTime()).isLessThan(fa.times().completionTime());
+    // MCH only runs a task where its data is: its local hit ratio is at least MCU's
+    assertThat(mch.io().localShare()).isGreaterThanOrEqualTo(mcu.io().localShare());
+    assertThat(mch.io().peerShare()).isZero();
+  }
+
+  @Test
+  void drpAcquiresAndReleasesNodesWithinItsMaximum() {
+    List<TraceJob> bursts = new ArrayList<>();
+    for (int i = 0; i < 1500; i++) {
+      double t = i < 750 ? i / 50.0 : 400 + (i - 750) / 50.0;
+      bursts.add(TestJobs.job("b" + i, t, 0.5, DataUnit.of("f" + (i % 60), 10 * MB)));
+    }
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).nodes(6).build();
+    Recorder rec = new Recorder();
+    SimulationResult r = run(cfg, bursts, rec);
+    assertThat(r.tasks().completed()).isEqualTo(bursts.size());
+    assertThat(r.resources().allocations()).isPositive();
+    assertThat(r.resources().releases()).isPositive();
+    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(6).isGreaterThan(1);
+    assertThat(java.util.Arrays.stream(r.series().column(TimeSeries.NODES)))
+        .allMatch(n -> n <= 6 && n >= 1);
+    assertThat(rec.other).anyMatch(c -> c instanceof Command.Acquire)
+        .anyMatch(c -> c instanceof Command.Release);
+    // CPU_T counts registered time only: less than 6 nodes for the whole run
+    assertThat(r.resources().cpuHours())
+        .isLessThan(6 * 2 * r.times().lastCompletion() / 3600.0);
+  }
+
+  @Test
+  void equalTimeEventsAreAppliedBeforeOneDispatch() {
+    // 50 one-second tasks at t = 0 on 10 single-slot nodes: batches at t = 0, 1, ..., 5
+    SimulationConfig cfg = small().policy("FA").provisioning(Provisioning.SRP).nodes(10).slots(1)
+        .build();
+    SimulationResult r = run(cfg, TestJobs.sleeps(50, 0.0, 1.0));
+    assertThat(r.scheduling().dispatchCalls()).isEqualTo(6);
+    assertThat(r.times().completionTime()).isEqualTo(5.0);
+    assertThat(r.resources().cpuHours()).isCloseTo(10 * 5 / 3600.0, within(1e-12));
+    assertThat(r.resources().utilisation()).isEqualTo(1.0);
+  }
+
+  @Test
+  void dispatcherCostSerialisesPlacements() {
+    SimulationConfig cfg = small().policy("FA").provisioning(Provisioning.SRP).nodes(10).slots(1)
+        .tauDispatch(0.1).build();
+    Recorder rec = new Recorder();
+    SimulationResult r = run(cfg, TestJobs.sleeps(10, 0.0, 0.0), rec);
+    // the k-th placement starts (and, with nothing to do, ends) at 0.1·k
+    assertThat(r.times().completionTime()).isCloseTo(1.0, within(1e-9));
+  }
+
+  @Test
+  void stages18OnThirtyTwoHeldMachinesTakesItsIdealTime() {
+    SimulationConfig cfg = SimulationConfig.builder().policy("FA").provisioning(Provisioning.SRP)
+        .nodes(32).slots(1).cacheBytes(0).build();
+    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.tasks().completed()).isEqualTo(1000);
+    assertThat(r.times().idealTime()).isEqualTo(1260.0);
+    assertThat(r.times().completionTime()).isEqualTo(1260.0);
+    assertThat(r.times().efficiency()).isEqualTo(1.0);
+  }
+
+  @Test
+  void lrmPerTaskGivesEveryTaskItsOwnAllocation() {
+    SimulationConfig cfg = SimulationConfig.builder().policy("FA")
+        .provisioning(Provisioning.LRM_PER_TASK).nodes(32).slots(1).cacheBytes(0)
+        .lrm(LrmConfig.withCapacity(100)).build();
+    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.tasks().completed()).isEqualTo(1000);
+    assertThat(r.resources().allocations()).isEqualTo(1000);
+    assertThat(r.resources().releases()).isEqualTo(1000);
+    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(100);
+    // every task waits at least the 30 s allocation latency
+    assertThat(r.times().meanQueue()).isGreaterThanOrEqualTo(30.0);
+    assertThat(r.times().completionTime()).isGreaterThan(1260.0);
+  }
+
+  @Test
+  void drpWithoutMinimumNodesStillRunsAStagedWorkload() {
+    SimulationConfig cfg = SimulationConfig.builder().policy("FA").provisioning(Provisioning.DRP)
+        .nodes(32).minNodes(0).slots(1).cacheBytes(0).idleSeconds(60)
+        .lrm(LrmConfig.withCapacity(100)).build();
+    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.tasks().completed()).isEqualTo(1000);
+    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(32);
+    assertThat(r.resources().allocations()).isPositive();
+  }
+
+  @Test
+  void failedAttemptsAreReplayedUntilTheyCompleteOrRunOutOfRetries() {
+    SimulationConfig.Replay replay = new SimulationConfig.Replay(true, 60, 10, 0.1, 5, 60);
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).replay(replay)
+        .build();
+    List<TraceJob> jobs = MI_LIKE.subList(0, 800);
+    SimulationResult r = run(cfg, jobs);
+    assertThat(r.tasks().truncated()).isFalse();
+    assertThat(r.tasks().injectedFailures()).isPositive();
+    assertThat(r.tasks().retries()).isPositive();
+    assertThat(r.tasks().completed() + r.tasks().failedPermanently()).isEqualTo(jobs.size());
+  }
+
+  @Test
+  void executorsFailingRepeatedlyAreSuspended() {
+    // half of all attempts fail: 5 failures within 60 s suspend (release) a node, and SRP never
+    // replaces it, so the run ends early, flagged as truncated
+    SimulationConfig.Replay replay = new SimulationConfig.Replay(true, 60, 10, 0.5, 5, 60);
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.SRP).replay(replay)
+        .stallSeconds(100).build();
+    SimulationResult r = run(cfg, MI_LIKE.subList(0, 800));
+    assertThat(r.resources().releases()).isEqualTo(8);
+    assertThat(r.tasks().truncated()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"FIFO", "LFU", "RANDOM"})
+  void otherEvictionPoliciesWork(String eviction) {
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.SRP)
+        .cacheBytes(300 * MB).exec(ExecConfig.defaults(1.0).withEviction(eviction)).build();
+    SimulationResult r = run(cfg, MI_LIKE.subList(0, 1500));
+    assertThat(r.tasks().completed()).isEqualTo(1500);
+    assertThat(r.io().maxCacheFill()).isLessThanOrEqualTo(1.0);
+    assertThat(r.io().localShare()).isPositive();
+  }
+
+  @Test
+  void aRunThatCannotFinishStopsAndSaysSo() {
+    SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).minNodes(0)
+        .lrm(LrmConfig.withCapacity(1)).nodes(4).stallSeconds(600).build();
+    // the provisioner asks for 4 nodes at once from an LRM that has 1: refused every poll
+    List<TraceJob> jobs = TestJobs.sleeps(20, 0.0, 1.0);
+    SimulationResult r = run(cfg, jobs);
+    assertThat(r.tasks().truncated()).isTrue();
+    assertThat(r.tasks().completed()).isLessThan(20);
+  }
+
+  private static double sum(double[] v) {
+    double s = 0;
+    for (double x : v) {
+      s += x;
+    }
+    return s;
+  }
+}
