@@ -34,6 +34,8 @@ public final class LocusCli implements Runnable {
   /** The configured command line, also used by tests to check argument handling. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new LocusCli());
+    // `locus agent real --config agent.yaml` / `locus agent sim ...`: the node agent, same jar
+    cl.addSubcommand("agent", new io.locus.agent.AgentCli());
     cl.setParameterExceptionHandler(LocusCli::badArgument);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof IllegalArgumentException) {

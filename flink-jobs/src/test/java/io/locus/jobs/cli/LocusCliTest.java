@@ -97,4 +97,22 @@ class LocusCliTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("state backend must be 'rocksdb' or 'hashmap'");
   }
+
+  @Test
+  void theAgentIsASubcommandAndChecksItsConfig(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path cfg = dir.resolve("agent.yaml");
+    java.nio.file.Files.writeString(cfg, "pool: p\nnode-id: n1\nno-such-key: 1\n");
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    Run r;
+    try {
+      System.setErr(new java.io.PrintStream(captured, true));
+      r = run("agent", "real", "--config", cfg.toString(), "--check");
+    } finally {
+      System.setErr(saved);
+    }
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err() + captured).contains("no-such-key");
+  }
 }
