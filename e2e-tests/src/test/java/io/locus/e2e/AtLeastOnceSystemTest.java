@@ -31,7 +31,8 @@ class AtLeastOnceSystemTest {
             "e2e-mch", new SchedulerConfig.PolicySpec("MCH", Map.of()),
             "e2e-mct", new SchedulerConfig.PolicySpec("MCT", Map.of()),
             "e2e-jdpdll", new SchedulerConfig.PolicySpec("JDPDLL", Map.of()),
-            "e2e-online_hps", new SchedulerConfig.PolicySpec("ONLINE_HPS", Map.of())),
+            "e2e-online_hps", new SchedulerConfig.PolicySpec("ONLINE_HPS", Map.of()),
+            "e2e-real", new SchedulerConfig.PolicySpec("MCH", Map.of())),
         500, 3);
     locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE, Duration.ofSeconds(2));
     tracker = new TaskEventTracker(locus.bootstrapServers());
@@ -102,7 +103,8 @@ class AtLeastOnceSystemTest {
         io.locus.jobs.demo.DemoWorkload.Spec.real(240, 50, 21);
     java.nio.file.Path storage = dir.resolve("storage");
     io.locus.jobs.demo.DemoWorkload.writeStorage(storage, spec);
-    DemoRun.Config cfg = new DemoRun.Config("e2e-mch", 4, 2, 5_000_000L, spec, 100, 0.01, 50e6,
+    // a pool of its own: job ids and the tracker's counts are per pool
+    DemoRun.Config cfg = new DemoRun.Config("e2e-real", 4, 2, 5_000_000L, spec, 100, 0.01, 50e6,
         100e6, 400e6, false, java.time.Duration.ofSeconds(150), storage);
     DemoRun.Result r = WholeSystem.go(locus, tracker, cfg);
     TaskEventTracker.Stats s = r.stats();
@@ -113,7 +115,7 @@ class AtLeastOnceSystemTest {
     assertThat(s.bytesStorage).isPositive();
     assertThat(s.bytesLocal).as("MCH reuses what real caches hold").isPositive();
     // every node's cache directory stayed within its 5 MB quota
-    try (var files = java.nio.file.Files.walk(dir.resolve("e2e-mch-nodes"))) {
+    try (var files = java.nio.file.Files.walk(dir.resolve("e2e-real-nodes"))) {
       java.util.Map<java.nio.file.Path, Long> perCache = new java.util.HashMap<>();
       files.filter(f -> f.getParent() != null && f.getParent().getFileName().toString().equals("cache"))
           .filter(java.nio.file.Files::isRegularFile)
