@@ -45,6 +45,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     var o = spec.commandLine().getOut();
     if (list) {
       o.print(Experiments.describe());
+      o.println("Online-HPS and its baselines (hypergraph spec §5; --seeds, default 5):");
+      o.println("  x5 (JDPDLL threshold), x6 (load; also X7 transfers), x8 (compute nodes),");
+      o.println("  x9a (Lublin arrivals), x9b (sharing level), hps-budget (re-partitioning budget),");
+      o.println("  khanna-all (all of them)");
       o.flush();
       return 0;
     }

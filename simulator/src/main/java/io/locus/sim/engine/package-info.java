@@ -1,0 +1,2 @@
+/** Virtual time: an event queue ordered by (time, scheduling sequence). */
+package io.locus.sim.engine;

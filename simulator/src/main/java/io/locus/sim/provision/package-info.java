@@ -1,0 +1,2 @@
+/** The batch resource manager (LRM) model of spec §2.4. */
+package io.locus.sim.provision;
