@@ -1,5 +1,6 @@
 package io.locus.operators;
 
+import io.locus.core.hybrid.ResourceVector;
 import io.locus.core.model.Command;
 import io.locus.core.model.DataUnit;
 import io.locus.core.model.InputFetch;
@@ -12,6 +13,7 @@ import io.locus.schemas.InputPlan;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
+import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.state.NodeState;
 import io.locus.schemas.state.TaskState;
 import java.util.ArrayList;
@@ -37,7 +39,20 @@ public final class Conversions {
           u.getChecksum()));
     }
     return new Task(job.getJobId(), job.getJobId(), 0, seq, inputs, job.getComputeSeconds(),
-        seconds(job.getSubmitTimeMs()), job.getTemplate(), job.getArgs(), job.getPriority());
+        seconds(job.getSubmitTimeMs()), job.getTemplate(), job.getArgs(), job.getPriority(),
+        profile(job.getProfile()));
+  }
+
+  /**
+   * A job's profile as the core's vector: cpu → CPU, io → DISK (read + write, D1), mem → MEM. The
+   * record has no network share yet, so NET is 0. Null stays null (the policy's cold start).
+   */
+  public static ResourceVector profile(ResourceProfile p) {
+    return p == null ? null : new ResourceVector(p.getCpu(), p.getMem(), p.getIo(), 0.0);
+  }
+
+  public static ResourceProfile profile(ResourceVector v) {
+    return v == null ? null : new ResourceProfile(v.cpu(), v.disk(), v.mem());
   }
 
   public static JobSubmitted toJob(String pool, Task t) {
@@ -55,6 +70,7 @@ public final class Conversions {
         .setPriority(t.priority())
         .setTemplate(t.template())
         .setArgs(new ArrayList<>(t.args()))
+        .setProfile(profile(t.profile()))
         .build();
   }
 

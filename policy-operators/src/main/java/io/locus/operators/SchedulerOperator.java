@@ -6,6 +6,7 @@ import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.Policies;
 import io.locus.core.policy.Policy;
+import io.locus.core.policy.StatefulPolicy;
 import io.locus.core.provision.Provisioner;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.state.NodeView;
@@ -76,6 +77,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private transient MapState<String, TaskState> tasks;
   private transient MapState<String, Long> cache;
   private transient ValueState<PoolMeta> meta;
+  /** A {@link StatefulPolicy}'s memory (COMPLEMENTARY_PLACE: its round-robin pointer). */
+  private transient ValueState<String> policyMemory;
   private transient FlinkStateJournal.StagingMaps staging;
   private transient Map<String, Pool> pools;
 
@@ -106,6 +109,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         "cache-index", Types.STRING, Types.LONG));
     meta = getRuntimeContext().getState(new ValueStateDescriptor<>(
         "pool-meta", new AvroTypeInfo<>(PoolMeta.class)));
+    policyMemory = getRuntimeContext().getState(new ValueStateDescriptor<>(
+        "policy-memory", Types.STRING));
     // The Khanna family (MET, MCT, SA, JDPDLL) keeps its own caches, statistics and Gantt charts.
     staging = new FlinkStateJournal.StagingMaps(
         getRuntimeContext().getMapState(new MapStateDescriptor<>(
@@ -381,6 +386,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     st.finishRestore();
     restoreCounters(st.counters(), m);
     Policy policy = Policies.create(m.getPolicy(), m.getParams());
+    if (policy instanceof StatefulPolicy sp && policyMemory.value() != null) {
+      sp.restoreMemory(policyMemory.value());
+    }
     Provisioner provisioner = new Provisioner(config.provisioningFor(poolName));
     provisioner.restorePending(m.getPendingNodes());
     p = new Pool(new Scheduler(poolName, st, policy), m, provisioner);
@@ -449,6 +457,12 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       m.setMode(pool.scheduler.state().staging().mode());
     }
     meta.update(m);
+    if (pool.scheduler.policy() instanceof StatefulPolicy sp) {
+      String mem = sp.memory();
+      if (mem != null && !mem.equals(policyMemory.value())) {
+        policyMemory.update(mem);
+      }
+    }
   }
 
   private static void restoreCounters(PoolState.Counters c, PoolMeta m) {

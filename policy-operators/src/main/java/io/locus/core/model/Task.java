@@ -1,10 +1,13 @@
 package io.locus.core.model;
 
+import io.locus.core.hybrid.ResourceVector;
 import java.util.List;
 
 /**
  * A unit of placement: a whole non-splittable job, or a part of one. {@code seq} is the pool's
  * arrival order and stays with the task across retries, so a retried task keeps its queue position.
+ * {@code profile} is the job's resource demand as shares of one node (hybrid spec §1.1, D1), or
+ * null when the job has none yet (policies that need one use the §2.8 cold start).
  */
 public record Task(
     String taskId,
@@ -16,11 +19,19 @@ public record Task(
     double submitTime,
     String template,
     List<String> args,
-    int priority) {
+    int priority,
+    ResourceVector profile) {
 
   public Task {
     inputs = List.copyOf(inputs);
     args = args == null ? List.of() : List.copyOf(args);
+  }
+
+  /** A task without a resource profile. */
+  public Task(String taskId, String jobId, int attempt, long seq, List<DataUnit> inputs,
+      double computeSeconds, double submitTime, String template, List<String> args, int priority) {
+    this(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template, args, priority,
+        null);
   }
 
   public long totalBytes() {
@@ -42,12 +53,17 @@ public record Task(
 
   public Task withAttempt(int newAttempt) {
     return new Task(taskId, jobId, newAttempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority);
+        args, priority, profile);
   }
 
   public Task withSeq(long newSeq) {
     return new Task(taskId, jobId, attempt, newSeq, inputs, computeSeconds, submitTime, template,
-        args, priority);
+        args, priority, profile);
+  }
+
+  public Task withProfile(ResourceVector newProfile) {
+    return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
+        args, priority, newProfile);
   }
 
   /** Convenience for tests and generators: one task per job, attempt 0. */

@@ -13,11 +13,14 @@ import java.util.Map;
  * ONLINE_HPS: the cost model, {@code eps} (0.10), {@code partitioner} (GreedyKm1 | MultilevelKm1 |
  * Greedy | RandomBalanced, case-insensitive),
  * {@code seed} (0), and the re-partitioning budget {@code repartitionInterval} (seconds, 0) and
- * {@code repartitionEvents} (1).
+ * {@code repartitionEvents} (1). COMPLEMENTARY_PLACE (hybrid spec §2.6): {@code w_loc}, {@code w_comp},
+ * {@code w_pk}, {@code h}, {@code D_node}, {@code D_rack}, {@code aging}, {@code delay} and
+ * {@code window} (see {@link io.locus.core.hybrid.ComplementaryPlace#of}).
  */
 public final class Policies {
   public static final List<String> NAMES =
-      List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS");
+      List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS",
+          "COMPLEMENTARY_PLACE");
   /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
   public static final int DEFAULT_WINDOW = 2500;
   public static final double DEFAULT_THETA = 0.9;
@@ -45,6 +48,8 @@ public final class Policies {
           partitioner(params == null ? null : params.get("partitioner")),
           doubleParam(params, "eps", 0.10), (long) doubleParam(params, "seed", 0),
           doubleParam(params, "repartitionInterval", 0), intParam(params, "repartitionEvents", 1));
+      case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" ->
+          io.locus.core.hybrid.ComplementaryPlace.of(params, window);
       default -> throw new IllegalArgumentException(
           "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
     };
