@@ -78,6 +78,22 @@ public final class Workloads {
             spec("lbw", "150", "local-disk read bandwidth, MiB/s"),
             spec("c", "0.001", "compute cost, s/MiB")),
         Workloads::khanna));
+    for (HybridMix.Kind kind : HybridMix.Kind.values()) {
+      List<Params.Spec> specs = new java.util.ArrayList<>(List.of(
+          spec("n", "1000", "jobs")));
+      if (kind != HybridMix.Kind.RANDOM) {
+        specs.add(spec("fracCpu", "0.5", "share of CPU jobs, in [0, 1]"));
+      }
+      specs.add(spec("rate", "0", "Poisson arrivals, jobs/s; 0 = all at t = 0"));
+      specs.add(spec("duration", "600", "job duration, seconds (mean if exponential)"));
+      specs.add(spec("durations", "fixed", "fixed | exp"));
+      ENTRIES.put(kind.workloadName(), new Entry(kind.name() + "_MIX, hybrid co-scheduling jobs "
+          + "with resource profiles (cpu, mem, disk attributes)", specs,
+          p -> HybridMix.workload(new HybridMix.Options(kind, p.integer("n"),
+              kind == HybridMix.Kind.RANDOM ? 0.5 : p.number("fracCpu"), p.number("rate"),
+              p.number("duration"), p.choice("durations", Map.of("fixed", false, "exp", true))),
+              p.seed)));
+    }
   }
 
   private Workloads() {}
