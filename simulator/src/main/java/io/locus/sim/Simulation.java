@@ -167,7 +167,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
   @Override
   public void released(TraceJob job, double now) {
     Task t = new Task(job.jobId(), job.jobId(), 0, nextSeq++, job.inputs(), job.computeSeconds(),
-        now, null, List.of(), 0);
+        now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job));
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
     control.released(t, now);

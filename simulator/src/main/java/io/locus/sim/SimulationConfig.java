@@ -55,8 +55,11 @@ public record SimulationConfig(
   /**
    * The data-diffusion policies (spec §2.1) this simulator models. The core's Khanna policies (MET,
    * MCT, SA, JDPDLL) need storage-node Gantt charts and a transfer engine, which this model has not.
+   * COMPLEMENTARY_PLACE (hybrid §2.6) runs with its defaults and the window; tasks get the profile
+   * their trace job carries ({@code cpu}, {@code mem}, {@code disk} attributes), else the cold start.
    */
-  public static final List<String> POLICIES = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+  public static final List<String> POLICIES =
+      List.of("FA", "FCA", "MCU", "MCH", "GCC", "COMPLEMENTARY_PLACE");
 
   /** Per-node eviction policies of spec §3.1 (VALUE is Khanna's and needs pool statistics). */
   public static final List<String> EVICTIONS = List.of("LRU", "FIFO", "LFU", "RANDOM");

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
         "Experiments:",
         "  dd1-mi, dd2-sw, dd5-stacking, dd6-sched-micro, p2-stages18 (data diffusion)",
         "  x5, x6, x8, x9a, x9b, hps-budget, khanna-all (Online-HPS and its baselines)",
+        "  hybrid, hybrid-h3, hybrid-cluster (hybrid CPU/IO co-scheduling)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -37,7 +38,8 @@ public final class ExperimentCommand implements Callable<Integer> {
   boolean noPlots;
 
   @Option(names = "--seeds", defaultValue = "5",
-      description = "Khanna experiments: seeds per point (D31: at least 5). Default: ${DEFAULT-VALUE}.")
+      description = "Khanna experiments: seeds per point (D31: at least 5); hybrid: seeds per load "
+          + "of the cluster-mode run (H3 uses the spec's 5 and 20). Default: ${DEFAULT-VALUE}.")
   int seeds;
 
   @Override
@@ -49,13 +51,16 @@ public final class ExperimentCommand implements Callable<Integer> {
       o.println("  x5 (JDPDLL threshold), x6 (load; also X7 transfers), x8 (compute nodes),");
       o.println("  x9a (Lublin arrivals), x9b (sharing level), hps-budget (re-partitioning budget),");
       o.println("  khanna-all (all of them)");
+      o.println("Hybrid CPU/IO co-scheduling (hybrid spec §5; --seed is the first seed):");
+      o.print(io.locus.sim.hybrid.HybridExperiments.describe());
       o.flush();
       return 0;
     }
     if (name == null) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "missing experiment name; valid: " + String.join(", ", Experiments.names()) + ", "
-              + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES));
+              + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
+              + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES));
     }
     String key = name.toLowerCase(Locale.ROOT);
     if (io.locus.sim.khanna.KhannaExperiments.NAMES.contains(key)) {
@@ -63,10 +68,16 @@ public final class ExperimentCommand implements Callable<Integer> {
       new io.locus.sim.khanna.KhannaExperiments(dir, seeds, System.out).run(key);
       return 0;
     }
+    if (io.locus.sim.hybrid.HybridExperiments.NAMES.contains(key)) {
+      Path dir = out != null ? out : Path.of("results", key);
+      new io.locus.sim.hybrid.HybridExperiments(dir, seeds, seed, !noPlots, System.out).run(key);
+      return 0;
+    }
     if (!Experiments.names().contains(key)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "unknown experiment '" + name
           + "'; valid: " + String.join(", ", Experiments.names()) + ", "
-          + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES));
+          + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
+          + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES));
     }
     Path dir = out != null ? out : Path.of("results", key);
     var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed), seed);

@@ -75,7 +75,8 @@ class CliTest {
     Outcome l = run("experiment", "--list");
     assertThat(l.code()).isZero();
     assertThat(l.out()).contains("dd1-mi", "dd2-sw", "dd5-stacking", "dd6-sched-micro",
-        "p2-stages18");
+        "p2-stages18", "hybrid:", "hybrid-h3", "hybrid-cluster");
+    assertThat(o.err()).contains("hybrid-cluster");
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Hybrid spec §2.4 (online form), §2.5 (node choice) and D14 (aging). */
-class OnlineGreedySortMergeTest {
+class GreedySortMergeOnlineTest {
   private static List<String> ids(List<OnlineScheduler.Start> starts) {
     return starts.stream().map(s -> s.job().id() + "@" + s.node()).toList();
   }

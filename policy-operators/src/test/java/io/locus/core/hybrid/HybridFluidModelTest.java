@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import org.junit.jupiter.api.Test;
 
 /** Hybrid spec §1.4 and G3: the continuous fluid model. */
-class FluidModelTest {
+class HybridFluidModelTest {
   private static FluidModel oneNode() {
     FluidModel m = new FluidModel();
     m.addNode("n0", ResourceVector.uniform(1));
