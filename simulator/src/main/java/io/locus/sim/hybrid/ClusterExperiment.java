@@ -25,7 +25,8 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * Cluster mode: the online GREEDY_SORT_MERGE (§2.4 + §2.5 node choice + D14 aging, h = 0.9, D4)
- * against online FIFO_HEAD, plain FIRST_FIT and a profile-blind 2-slot scheduler, on 12 nodes
+ * against online FIFO_HEAD, plain FIRST_FIT and a profile-blind 2-slot scheduler (plus GSM without
+ * aging, with the lowest-id node, and with h = 1.0, to separate the effects), on 12 nodes
  * (the thesis chassis' 12 blades) with the fluid model, for NOISY_MIX jobs arriving as a Poisson
  * process.
  *
@@ -52,6 +53,8 @@ public final class ClusterExperiment {
   public static List<Policy> policies() {
     return List.of(
         new Policy("GREEDY_SORT_MERGE", HEADROOM, OnlineGreedySortMerge::new),
+        new Policy("GREEDY_SORT_MERGE no aging", HEADROOM, () -> new OnlineGreedySortMerge(
+            Resource.CLUSTER_ORDER, NodeChoice.COMPLEMENTARY, Double.POSITIVE_INFINITY)),
         new Policy("GREEDY_SORT_MERGE/LOWEST_ID", HEADROOM, () -> new OnlineGreedySortMerge(
             Resource.CLUSTER_ORDER, NodeChoice.LOWEST_ID,
             OnlineGreedySortMerge.DEFAULT_AGING_SECONDS)),
@@ -165,18 +168,17 @@ public final class ClusterExperiment {
 
   static void plots(Path dir, List<Run> runs, double[] loads) throws IOException {
     plot(dir.resolve("cluster-response.png"), "Cluster mode: mean response vs offered load "
-        + "(12 nodes, NOISY_MIX, mean ± sd)", "mean response (s, log)", runs, loads,
-        r -> r.result().meanResponse(), true);
+        + "(12 nodes, NOISY_MIX, mean ± sd)", "mean response (s)", runs, loads,
+        r -> r.result().meanResponse());
     plot(dir.resolve("cluster-energy.png"), "Cluster mode: energy over equal windows "
-        + "(116 W per busy node + 572 W)", "kWh", runs, loads, Run::energyKwh, false);
+        + "(116 W per busy node + 572 W)", "kWh", runs, loads, Run::energyKwh);
   }
 
   private static void plot(Path file, String title, String y, List<Run> runs, double[] loads,
-      ToDoubleFunction<Run> f, boolean log) throws IOException {
+      ToDoubleFunction<Run> f) throws IOException {
     XYChart c = new XYChartBuilder().width(1000).height(550).title(title)
         .xAxisTitle("offered load ρ").yAxisTitle(y).build();
     c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-    c.getStyler().setYAxisLogarithmic(log);
     Map<String, List<double[]>> series = new LinkedHashMap<>();
     for (double load : loads) {
       for (Map.Entry<String, List<Run>> e : byPolicy(runs, load).entrySet()) {
@@ -189,11 +191,7 @@ public final class ClusterExperiment {
       double[] x = pts.stream().mapToDouble(p -> p[0]).toArray();
       double[] m = pts.stream().mapToDouble(p -> p[1]).toArray();
       double[] e = pts.stream().mapToDouble(p -> p[2]).toArray();
-      if (log) {
-        c.addSeries(name, x, m);
-      } else {
-        c.addSeries(name, x, m, e);
-      }
+      c.addSeries(name, x, m, e);
     });
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
