@@ -147,6 +147,9 @@ public final class ReplayCommand implements Callable<Integer> {
         .setSubmitTimeMs(submitMs)
         .setInputs(inputs)
         .setComputeSeconds(t.computeSeconds())
+        // hybrid mixes carry a resource profile as job attributes (cpu, mem, disk)
+        .setProfile(io.locus.operators.Conversions.profile(
+            io.locus.workloads.HybridMix.profile(t)))
         .build();
   }
 }
