@@ -716,10 +716,11 @@ public final class NodeAgent implements AutoCloseable {
     if (t.rangeRun != null) {
       RangeRun.Stop stop = t.rangeRun.suspend();
       if (!stop.stopped()) {
-        // Every event is done and the completion is on its way: too late to lose anything.
+        // The run already ended (normally: every event is done) and its end is on its way to
+        // this agent: too late to lose anything. Its COMPLETED (or FAILED) follows.
         t.rangeEnd = stop.stopAt();
         acknowledgeShrink(d, s.getTaskId(), s.getJobId(), s.getAttempt(), t.startMs,
-            stop.stopAt(), "suspend after the last event: the task completes");
+            stop.stopAt(), "suspend after the run ended; its final event follows");
         return;
       }
       stopAt = stop.stopAt();

@@ -271,7 +271,7 @@ class EventRangeTest {
 
     TaskEvent ack = only("t1", TaskEventType.SHRUNK);
     assertThat(ack.getStopAt()).isEqualTo(100);
-    assertThat(ack.getMessage()).contains("completes");
+    assertThat(ack.getMessage()).contains("after the run ended");
     assertThat(events("t1", TaskEventType.SUSPENDED)).isEmpty();
     assertThat(only("t1", TaskEventType.COMPLETED).getEvents()).isEqualTo(range(0, 100));
     assertThat(out.eventsOf("t1")).extracting(TaskEvent::getType).containsExactly(
