@@ -70,6 +70,17 @@ class RealEventRangeTest {
     Await.until("batch " + start + " started", () -> Files.exists(marker));
   }
 
+  /**
+   * The process of the batch that started at {@code start}. Its marker can appear before the
+   * executor has recorded the process it just forked, hence the wait; once the marker of a later
+   * batch exists, an earlier batch's process is no longer the one recorded.
+   */
+  private ProcessHandle batchProcess(long start) {
+    awaitBatchStarted(start);
+    Await.until("batch " + start + "'s process", () -> a.executor().process(KEY).isPresent());
+    return a.executor().process(KEY).orElseThrow();
+  }
+
   private void release(long start) throws IOException {
     Files.createFile(workDir().resolve("go-" + start));
   }
@@ -132,8 +143,7 @@ class RealEventRangeTest {
     a.agent().onDecision(fx.decision("a", rangeTask("gated", 0, 10)));
     awaitBatchStarted(0);
     release(0);
-    awaitBatchStarted(3);
-    ProcessHandle batch = a.executor().process(KEY).orElseThrow();
+    ProcessHandle batch = batchProcess(3);
     a.agent().onDecision(fx.decision("a", SuspendTask.newBuilder().setTaskId("t1")
         .setJobId("job-t1").setAttempt(0).build()));
 
@@ -158,8 +168,7 @@ class RealEventRangeTest {
     a.agent().onDecision(fx.decision("a", rangeTask("gated", 0, 10)));
     awaitBatchStarted(0);
     release(0);
-    awaitBatchStarted(3);
-    a.executor().process(KEY).orElseThrow().destroy();   // SIGTERM from outside: exit != 0
+    batchProcess(3).destroy();   // SIGTERM from outside: exit != 0
 
     TaskEvent failed = out.awaitEnd("t1");
     assertThat(failed.getType()).isEqualTo(TaskEventType.FAILED);
