@@ -9,6 +9,14 @@ public interface AgentScheduler {
   /** Current time in epoch milliseconds, for event timestamps. */
   long nowMs();
 
+  /**
+   * Monotonic time in nanoseconds (arbitrary origin), for measuring how far a running task got.
+   * The default derives it from {@link #nowMs()}.
+   */
+  default long nowNanos() {
+    return nowMs() * 1_000_000L;
+  }
+
   /** Runs {@code task} once after {@code delayNanos} (0: as soon as possible, never inline). */
   Cancellable schedule(long delayNanos, Runnable task);
 

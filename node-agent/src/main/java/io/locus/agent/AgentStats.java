@@ -23,6 +23,10 @@ package io.locus.agent;
  * @param running tasks running now
  * @param cacheUsedBytes bytes in the cache now
  * @param cacheFiles files in the cache now
+ * @param tasksSuspended SUSPENDED emitted (event-range tasks stopped by a SuspendTask)
+ * @param shrinksAcknowledged SHRUNK emitted (answers to ShrinkTask, and to a shrink or suspend of
+ *     a task that had already ended)
+ * @param eventsProcessed events of event-range tasks processed (COMPLETED, SUSPENDED or FAILED)
  */
 public record AgentStats(
     long tasksStarted,
@@ -42,10 +46,13 @@ public record AgentStats(
     long replicatedBytes,
     int running,
     long cacheUsedBytes,
-    int cacheFiles) {
+    int cacheFiles,
+    long tasksSuspended,
+    long shrinksAcknowledged,
+    long eventsProcessed) {
 
   public static final AgentStats ZERO =
-      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AgentStats plus(AgentStats o) {
     return new AgentStats(
@@ -66,7 +73,10 @@ public record AgentStats(
         replicatedBytes + o.replicatedBytes,
         running + o.running,
         cacheUsedBytes + o.cacheUsedBytes,
-        cacheFiles + o.cacheFiles);
+        cacheFiles + o.cacheFiles,
+        tasksSuspended + o.tasksSuspended,
+        shrinksAcknowledged + o.shrinksAcknowledged,
+        eventsProcessed + o.eventsProcessed);
   }
 
   /** Input bytes of all sources. */

@@ -22,6 +22,11 @@ public final class ExecutorAgentScheduler implements AgentScheduler {
   }
 
   @Override
+  public long nowNanos() {
+    return System.nanoTime();
+  }
+
+  @Override
   public Cancellable schedule(long delayNanos, Runnable task) {
     ScheduledFuture<?> f = executor.schedule(guard(task), Math.max(0, delayNanos),
         TimeUnit.NANOSECONDS);

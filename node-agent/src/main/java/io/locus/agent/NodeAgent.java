@@ -5,6 +5,7 @@ import io.locus.core.cache.NodeCache;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
@@ -12,9 +13,13 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -73,9 +78,30 @@ import org.slf4j.LoggerFactory;
  *   <li>The on-disk side of the cache follows the accounting through a {@link CacheStore}.
  * </ul>
  *
- * <p><b>Seam for shrinking (issue 5).</b> A decision that changes a running task (shrink or split a
- * subjob) would be one more action here, dispatched like {@link CancelTask} to the running attempt,
- * with the executor acknowledging the position actually reached.
+ * <p><b>Event-range tasks (issue 5, spec cern-job-splitting §1.3, §9).</b> A PlaceTask with
+ * {@code events} is a subjob [start, end) of a dataset: after its inputs (usually none) are staged,
+ * the executor processes its events in order ({@link TaskExecutor#executeRange}). Then:
+ * <ul>
+ *   <li>{@link ShrinkTask}: the task keeps going to {@code max(newEnd, end of the event or batch in
+ *       progress)}, capped at its current end, and loses nothing. The agent acknowledges at once
+ *       with SHRUNK, {@code stopAt} = that end, carrying the shrink's decision id and epoch; the
+ *       task's COMPLETED then reports {@code events} = [start, stopAt). A shrink while the inputs
+ *       are still staging cuts the range before it starts: {@code max(newEnd, start)}.
+ *   <li>{@link SuspendTask}: the task stops now; the event (batch) in progress is lost. One
+ *       SUSPENDED event ends the attempt, with {@code stopAt} = the first unprocessed event and
+ *       {@code events} = [start, stopAt), carrying the suspend's decision id and epoch. Suspended
+ *       while staging: stopAt = start.
+ *   <li>A shrink or suspend of an attempt that already ended here (remembered for the last
+ *       {@link AgentConfig#dedupeWindow()} attempts) is answered SHRUNK with {@code stopAt} = the
+ *       end it reported, so the scheduler always gets an acknowledgement; also a suspend that
+ *       arrives when every event is done and the completion is on its way. A shrink or suspend of
+ *       an attempt unknown here, or of a task without a range, is REFUSED with the reason; so is
+ *       one refused for its epoch or by the guard (unlike other non-placement actions, these name
+ *       a task, and the scheduler waits for their answer).
+ *   <li>COMPLETED, SUSPENDED and FAILED of an event-range task carry {@code events}, the range
+ *       processed; {@link #processedRanges()} keeps them so tests can check every event was
+ *       processed exactly once.
+ * </ul>
  */
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
@@ -105,6 +131,9 @@ public final class NodeAgent implements AutoCloseable {
   /** File → continuations of tasks waiting for the one fetch of it in progress. */
   private final Map<String, List<Runnable>> inFlight = new HashMap<>();
   private final Set<Replication> replications = new LinkedHashSet<>();
+  /** Event-range attempts that ended here, by key, oldest first: to answer a late shrink. */
+  private final Map<String, Long> endedRanges;
+  private final Deque<ProcessedRange> processed = new ArrayDeque<>();
 
   private State state = State.NEW;
   private long maxEpoch = Long.MIN_VALUE;
@@ -130,6 +159,20 @@ public final class NodeAgent implements AutoCloseable {
   private long filesEvictedOnRequest;
   private long evictionsRefused;
   private long replicatedBytes;
+  private long tasksSuspended;
+  private long shrinksAcknowledged;
+  private long eventsProcessed;
+
+  /** How many processed ranges {@link #processedRanges()} keeps (oldest dropped first). */
+  public static final int PROCESSED_LOG = 100_000;
+
+  /**
+   * Events [start, end) of a dataset processed by one attempt of an event-range task.
+   *
+   * @param how COMPLETED, SUSPENDED or FAILED: the event that reported the range
+   */
+  public record ProcessedRange(String jobId, String taskId, int attempt, String dataset,
+      long start, long end, TaskEventType how) {}
 
   /**
    * @param endpoint where peers fetch this node's cache (reported in REGISTER), or null
@@ -162,6 +205,13 @@ public final class NodeAgent implements AutoCloseable {
     this.cache = new NodeCache(config.cacheCapacityBytes(),
         EvictionPolicies.create(config.evictionPolicy(), config.evictionSeed()));
     this.seen = new DecisionWindow(config.dedupeWindow());
+    int remembered = config.dedupeWindow();
+    this.endedRanges = new LinkedHashMap<>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+        return size() > remembered;
+      }
+    };
   }
 
   public String nodeId() {
@@ -260,6 +310,10 @@ public final class NodeAgent implements AutoCloseable {
       replicate(r);
     } else if (action instanceof CancelTask c) {
       cancel(c);
+    } else if (action instanceof ShrinkTask sh) {
+      shrink(d, sh);
+    } else if (action instanceof SuspendTask su) {
+      suspend(d, su);
     } else {
       ignoredDecisions++;
       LOG.warn("{}: unknown action {} in decision {}", nodeId(), action, d.getDecisionId());
@@ -285,6 +339,17 @@ public final class NodeAgent implements AutoCloseable {
           NO_FREE_SLOT);
       refuse(d, p, Refusal.NO_FREE_SLOT, NO_FREE_SLOT);
       return;
+    }
+    if (p.getEvents() != null) {
+      String bad = EventRanges.problem(p);
+      if (bad == null && !executor.runsEventRanges()) {
+        bad = "this agent's executor does not run event ranges";
+      }
+      if (bad != null) {
+        LOG.warn("{}: refusing {}: {}", nodeId(), key, bad);
+        refuse(d, p, Refusal.BAD_INPUT, Refusal.of(Refusal.BAD_INPUT, bad).message());
+        return;
+      }
     }
     RunningTask t = new RunningTask(d, p, key, scheduler.nowMs());
     running.put(key, t);
@@ -430,7 +495,47 @@ public final class NodeAgent implements AutoCloseable {
     sendDelta(t.delta);
     Step step = new Step();
     t.step = step;
+    if (t.range != null) {
+      RangeRun run = executor.executeRange(nodeId(), t.place, t.rangeEnd,
+          result -> onRangeComputed(t, step, result));
+      t.rangeRun = run;
+      step.handle = run::suspend;
+      return;
+    }
     step.handle = executor.execute(nodeId(), t.place, result -> onComputed(t, step, result));
+  }
+
+  private synchronized void onRangeComputed(RunningTask t, Step step,
+      TaskExecutor.RangeResult result) {
+    if (t.finished || t.step != step || state != State.STARTED) {
+      return;
+    }
+    t.step = null;
+    t.rangeRun = null;
+    int exitCode = result.exitCode();
+    if (exitCode == 0) {
+      finish(t, TaskEventType.COMPLETED, 0, result.message(), result.processedEnd(), null);
+    } else {
+      finish(t, TaskEventType.FAILED, exitCode,
+          result.message() != null ? result.message() : "exit code " + exitCode,
+          result.processedEnd(), null);
+    }
+  }
+
+  /**
+   * Stops a task's current step. For an event-range task in compute, returns the first event not
+   * processed (the run is suspended); otherwise the range start (nothing processed yet).
+   */
+  private long stopStep(RunningTask t) {
+    long processedEnd = t.range == null ? 0 : t.range.getStart();
+    if (t.rangeRun != null) {
+      processedEnd = t.rangeRun.suspend().stopAt();
+      t.rangeRun = null;
+    } else if (t.step != null) {
+      t.step.handle.cancel();
+    }
+    t.step = null;
+    return processedEnd;
   }
 
   private synchronized void onComputed(RunningTask t, Step step, TaskExecutor.Result result) {
@@ -452,18 +557,27 @@ public final class NodeAgent implements AutoCloseable {
     if (t.finished) {
       return;
     }
-    if (t.step != null) {
-      t.step.handle.cancel();
-      t.step = null;
-    }
+    long processedEnd = stopStep(t);
     t.finished = true;
     // Tasks waiting for this task's fetch now fetch the file themselves.
     releaseFetch(t);
     sendDelta(t.delta);
-    finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, message);
+    finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, message, processedEnd, null);
   }
 
   private void finish(RunningTask t, TaskEventType type, int exitCode, String message) {
+    finish(t, type, exitCode, message, t.range == null ? 0 : t.range.getStart(), null);
+  }
+
+  /**
+   * Ends a task attempt with one event.
+   *
+   * @param processedEnd event-range task: the first event not processed (ignored otherwise)
+   * @param ack the SuspendTask decision that ended it (its id and epoch go on the event); null for
+   *     the placing decision's
+   */
+  private void finish(RunningTask t, TaskEventType type, int exitCode, String message,
+      long processedEnd, Decision ack) {
     t.finished = true;
     running.remove(t.key);
     for (InputPlan in : t.place.getInputs()) {
@@ -472,19 +586,41 @@ public final class NodeAgent implements AutoCloseable {
     store.released(t.key);
     if (type == TaskEventType.COMPLETED) {
       tasksCompleted++;
+    } else if (type == TaskEventType.SUSPENDED) {
+      tasksSuspended++;
     } else {
       tasksFailed++;
     }
     long now = scheduler.nowMs();
-    output.taskEvent(event(t, type)
+    TaskEvent.Builder e = event(t, type)
         .setTimeMs(now)
         .setEndTimeMs(now)
         .setBytesLocal(t.bytesLocal)
         .setBytesPeer(t.bytesPeer)
         .setBytesStorage(t.bytesStorage)
         .setExitCode(exitCode)
-        .setMessage(message)
-        .build());
+        .setMessage(message);
+    if (t.range != null) {
+      EventRange r = t.range;
+      long end = Math.max(r.getStart(), Math.min(processedEnd, r.getEnd()));
+      e.setEvents(new EventRange(r.getDataset(), r.getStart(), end));
+      if (type == TaskEventType.SUSPENDED) {
+        e.setStopAt(end);
+      }
+      endedRanges.put(t.key, end);
+      if (end > r.getStart()) {
+        eventsProcessed += end - r.getStart();
+        processed.addLast(new ProcessedRange(t.place.getJobId(), t.place.getTaskId(),
+            t.place.getAttempt(), r.getDataset(), r.getStart(), end, type));
+        if (processed.size() > PROCESSED_LOG) {
+          processed.removeFirst();
+        }
+      }
+    }
+    if (ack != null) {
+      e.setDecisionId(ack.getDecisionId()).setEpoch(ack.getEpoch());
+    }
+    output.taskEvent(e.build());
     finishDrainIfIdle();
   }
 
@@ -493,6 +629,12 @@ public final class NodeAgent implements AutoCloseable {
     if (d.getAction() instanceof PlaceTask p) {
       LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), message);
       refuse(d, p, kind, message);
+    } else if (d.getAction() instanceof ShrinkTask sh) {
+      LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), message);
+      refuse(d, sh.getTaskId(), sh.getJobId(), sh.getAttempt(), kind, message);
+    } else if (d.getAction() instanceof SuspendTask su) {
+      LOG.info("{}: refusing decision {}: {}", nodeId(), d.getDecisionId(), message);
+      refuse(d, su.getTaskId(), su.getJobId(), su.getAttempt(), kind, message);
     } else {
       refusals.merge(kind, 1L, Long::sum);
       String what = d.getAction() == null ? "no action" : d.getAction().getClass().getSimpleName();
@@ -506,19 +648,113 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   private void refuse(Decision d, PlaceTask p, String kind, String reason) {
+    refuse(d, p.getTaskId(), p.getJobId(), p.getAttempt(), kind, reason);
+  }
+
+  private void refuse(Decision d, String taskId, String jobId, int attempt, String kind,
+      String reason) {
     refusals.merge(kind, 1L, Long::sum);
     tasksRefused++;
-    output.taskEvent(TaskEvent.newBuilder()
+    output.taskEvent(answer(d, taskId, jobId, attempt, TaskEventType.REFUSED)
+        .setMessage(reason)
+        .build());
+  }
+
+  /** A task event answering decision {@code d} about a task attempt. */
+  private TaskEvent.Builder answer(Decision d, String taskId, String jobId, int attempt,
+      TaskEventType type) {
+    return TaskEvent.newBuilder()
         .setPool(config.pool())
-        .setTaskId(p.getTaskId())
-        .setJobId(p.getJobId())
-        .setAttempt(p.getAttempt())
+        .setTaskId(taskId)
+        .setJobId(jobId)
+        .setAttempt(attempt)
         .setNode(nodeId())
-        .setType(TaskEventType.REFUSED)
+        .setType(type)
         .setDecisionId(d.getDecisionId())
         .setEpoch(d.getEpoch())
-        .setTimeMs(scheduler.nowMs())
-        .setMessage(reason)
+        .setTimeMs(scheduler.nowMs());
+  }
+
+  // ---- ShrinkTask / SuspendTask ----------------------------------------------------------------
+
+  private void shrink(Decision d, ShrinkTask s) {
+    String key = taskKey(s.getTaskId(), s.getAttempt());
+    RunningTask t = running.get(key);
+    if (t == null) {
+      answerEnded(d, s.getTaskId(), s.getJobId(), s.getAttempt(), "shrink");
+      return;
+    }
+    if (t.range == null) {
+      refuse(d, s.getTaskId(), s.getJobId(), s.getAttempt(), Refusal.NOT_AN_EVENT_RANGE,
+          Refusal.of(Refusal.NOT_AN_EVENT_RANGE, key + " has no event range").message());
+      return;
+    }
+    long stopAt;
+    if (t.rangeRun != null) {
+      stopAt = t.rangeRun.shrink(s.getNewEnd());
+    } else {
+      // Still staging: nothing processed yet, so the range is simply cut.
+      stopAt = Math.min(t.rangeEnd, Math.max(s.getNewEnd(), t.range.getStart()));
+    }
+    t.rangeEnd = stopAt;
+    acknowledgeShrink(d, s.getTaskId(), s.getJobId(), s.getAttempt(), t.startMs, stopAt, null);
+  }
+
+  private void suspend(Decision d, SuspendTask s) {
+    String key = taskKey(s.getTaskId(), s.getAttempt());
+    RunningTask t = running.get(key);
+    if (t == null) {
+      answerEnded(d, s.getTaskId(), s.getJobId(), s.getAttempt(), "suspend");
+      return;
+    }
+    if (t.range == null) {
+      refuse(d, s.getTaskId(), s.getJobId(), s.getAttempt(), Refusal.NOT_AN_EVENT_RANGE,
+          Refusal.of(Refusal.NOT_AN_EVENT_RANGE, key + " has no event range").message());
+      return;
+    }
+    long stopAt;
+    if (t.rangeRun != null) {
+      RangeRun.Stop stop = t.rangeRun.suspend();
+      if (!stop.stopped()) {
+        // The run already ended (normally: every event is done) and its end is on its way to
+        // this agent: too late to lose anything. Its COMPLETED (or FAILED) follows.
+        t.rangeEnd = stop.stopAt();
+        acknowledgeShrink(d, s.getTaskId(), s.getJobId(), s.getAttempt(), t.startMs,
+            stop.stopAt(), "suspend after the run ended; its final event follows");
+        return;
+      }
+      stopAt = stop.stopAt();
+      t.rangeRun = null;
+      t.step = null;
+    } else {
+      stopAt = stopStep(t);
+    }
+    t.finished = true;
+    releaseFetch(t);
+    sendDelta(t.delta);
+    finish(t, TaskEventType.SUSPENDED, 0, null, stopAt, d);
+  }
+
+  /** A shrink or suspend of an attempt not running here: SHRUNK if it ended here, else REFUSED. */
+  private void answerEnded(Decision d, String taskId, String jobId, int attempt, String what) {
+    String key = taskKey(taskId, attempt);
+    Long end = endedRanges.get(key);
+    if (end != null) {
+      acknowledgeShrink(d, taskId, jobId, attempt, 0, end, what + " of an attempt that ended");
+      return;
+    }
+    LOG.info("{}: refusing {} of {}: not running here and not recently", nodeId(), what, key);
+    refuse(d, taskId, jobId, attempt, Refusal.UNKNOWN_TASK, Refusal.of(Refusal.UNKNOWN_TASK,
+        key + " does not run here and did not end here recently").message());
+  }
+
+  private void acknowledgeShrink(Decision d, String taskId, String jobId, int attempt,
+      long startMs, long stopAt, String message) {
+    shrinksAcknowledged++;
+    output.taskEvent(answer(d, taskId, jobId, attempt, TaskEventType.SHRUNK)
+        .setStartTimeMs(startMs)
+        .setStopAt(stopAt)
+        .setMessage(message)
         .build());
   }
 
@@ -706,7 +942,15 @@ public final class NodeAgent implements AutoCloseable {
     return new AgentStats(tasksStarted, tasksCompleted, tasksFailed, tasksRefused, bytesLocal,
         bytesPeer, bytesStorage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
         ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running.size(),
-        cache.used(), cache.size());
+        cache.used(), cache.size(), tasksSuspended, shrinksAcknowledged, eventsProcessed);
+  }
+
+  /**
+   * The event ranges processed here (the last {@value #PROCESSED_LOG}), in the order their
+   * attempts ended: the same ranges the COMPLETED, SUSPENDED and FAILED events reported.
+   */
+  public synchronized List<ProcessedRange> processedRanges() {
+    return List.copyOf(processed);
   }
 
   /** A copy of the cache: file → bytes. */
@@ -789,13 +1033,11 @@ public final class NodeAgent implements AutoCloseable {
     heartbeat.cancel();
     if (wasStarted) {
       for (RunningTask t : new ArrayList<>(running.values())) {
+        long processedEnd = stopStep(t);
         t.finished = true;
-        if (t.step != null) {
-          t.step.handle.cancel();
-        }
         t.fetching = null;
         sendDelta(t.delta);
-        finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, AGENT_STOPPED);
+        finish(t, TaskEventType.FAILED, ABORTED_EXIT_CODE, AGENT_STOPPED, processedEnd, null);
       }
       for (Replication r : replications) {
         if (r.step != null) {
@@ -853,12 +1095,20 @@ public final class NodeAgent implements AutoCloseable {
     /** The file this task is fetching for itself and for waiters, or null. */
     String fetching;
     boolean finished;
+    /** Event-range task: the placed range; null for a file task. */
+    final EventRange range;
+    /** Event-range task: the end it will stop at (placed, or acknowledged by a shrink). */
+    long rangeEnd;
+    /** Event-range task: its run while computing. */
+    RangeRun rangeRun;
 
     RunningTask(Decision decision, PlaceTask place, String key, long startMs) {
       this.decision = decision;
       this.place = place;
       this.key = key;
       this.startMs = startMs;
+      this.range = place.getEvents();
+      this.rangeEnd = range == null ? 0 : range.getEnd();
     }
   }
 

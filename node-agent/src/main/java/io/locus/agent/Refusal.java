@@ -19,6 +19,10 @@ public record Refusal(String kind, String detail) {
   public static final String BAD_INPUT = "bad input";
   public static final String UNKNOWN_TEMPLATE = "unknown template";
   public static final String BAD_ARGUMENT = "bad argument";
+  /** A ShrinkTask or SuspendTask for an attempt that neither runs nor recently ran here. */
+  public static final String UNKNOWN_TASK = "unknown task";
+  /** A ShrinkTask or SuspendTask for a task that has no event range. */
+  public static final String NOT_AN_EVENT_RANGE = "not an event-range task";
 
   public Refusal {
     Objects.requireNonNull(kind, "kind");

@@ -12,6 +12,11 @@ import java.util.function.IntConsumer;
  * <p>Contract: {@code done} receives the exit code (0 = success) exactly once unless the returned
  * handle is cancelled first, on any thread, and never from inside {@code run} itself. Cancelling
  * stops the task (a real executor destroys the process tree).
+ *
+ * <p><b>Event ranges</b> (issue 5). An executor that {@link #runsEventRanges() runs event ranges}
+ * processes a task's {@link PlaceTask#getEvents() range} in increasing event order through
+ * {@link #executeRange}, whose {@link RangeRun} the agent shrinks or suspends at event (or batch)
+ * boundaries.
  */
 public interface TaskExecutor {
   Cancellable run(String node, PlaceTask task, IntConsumer done);
@@ -30,5 +35,33 @@ public interface TaskExecutor {
    */
   default Cancellable execute(String node, PlaceTask task, Consumer<Result> done) {
     return run(node, task, code -> done.accept(new Result(code, null)));
+  }
+
+  /**
+   * How an event-range run ended.
+   *
+   * @param exitCode 0 = every event up to the run's (possibly shrunk) end was processed
+   * @param message for the task event; null for none
+   * @param processedEnd the first event not processed: events [start, processedEnd) are done
+   */
+  record RangeResult(int exitCode, String message, long processedEnd) {}
+
+  /** Whether {@link #executeRange} is supported; agents refuse event-range tasks otherwise. */
+  default boolean runsEventRanges() {
+    return false;
+  }
+
+  /**
+   * Starts processing events [task.events.start, end) in order. {@code end} is at most the
+   * placed end (less when the task was shrunk before it started computing).
+   *
+   * <p>Contract: {@code done} is called at most once, never from inside this method nor from
+   * {@link RangeRun#shrink} or {@link RangeRun#suspend}, and never after a suspend that returned
+   * {@link RangeRun.Stop#stopped() stopped}.
+   */
+  default RangeRun executeRange(String node, PlaceTask task, long end,
+      Consumer<RangeResult> done) {
+    throw new UnsupportedOperationException(getClass().getSimpleName()
+        + " does not run event ranges");
   }
 }

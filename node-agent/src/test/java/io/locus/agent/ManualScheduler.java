@@ -46,6 +46,11 @@ final class ManualScheduler implements AgentScheduler {
     return EPOCH_MS + nowNanos / 1_000_000;
   }
 
+  @Override
+  public long nowNanos() {
+    return nowNanos;
+  }
+
   /** Virtual seconds since the start. */
   double nowSeconds() {
     return nowNanos / 1e9;

@@ -2,12 +2,16 @@ package io.locus.agent;
 
 import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
+import io.locus.schemas.EventSegment;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
 import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.SuspendTask;
 import java.util.List;
 
 /** Builders for the decisions tests hand to agents. */
@@ -76,6 +80,48 @@ public final class TestDecisions {
         .setBytes(bytes)
         .setSource(peerNode == null ? FetchSource.STORAGE : FetchSource.PEER)
         .setPeerNode(peerNode)
+        .build();
+  }
+
+  /** A segment of an event-range placement: [start, end) from {@code source} at that cost. */
+  public static EventSegment segment(long start, long end, FetchSource source,
+      double secondsPerEvent) {
+    return new EventSegment(start, end, source, source == FetchSource.PEER ? "n9" : null,
+        secondsPerEvent);
+  }
+
+  /** An event-range subjob of dataset "lhcb" with the given segments (none: computeSeconds). */
+  public static PlaceTask rangeTask(String taskId, int attempt, long start, long end,
+      double computeSeconds, EventSegment... segments) {
+    return PlaceTask.newBuilder()
+        .setTaskId(taskId)
+        .setJobId("job-" + taskId)
+        .setAttempt(attempt)
+        .setInputs(List.of())
+        .setComputeSeconds(computeSeconds)
+        .setReason(PlacementReason.newBuilder().setPolicy("OUT_OF_ORDER").build())
+        .setEvents(new EventRange("lhcb", start, end))
+        .setEventSegments(List.of(segments))
+        .build();
+  }
+
+  /** [start, end) at {@code secondsPerEvent}, every event from storage. */
+  public static PlaceTask rangeTask(String taskId, long start, long end, double secondsPerEvent) {
+    return rangeTask(taskId, 0, start, end, 0,
+        segment(start, end, FetchSource.STORAGE, secondsPerEvent));
+  }
+
+  public static ShrinkTask shrink(String taskId, long newEnd) {
+    return shrink(taskId, 0, newEnd);
+  }
+
+  public static ShrinkTask shrink(String taskId, int attempt, long newEnd) {
+    return ShrinkTask.newBuilder().setTaskId(taskId).setJobId("job-" + taskId)
+        .setAttempt(attempt).setNewEnd(newEnd).build();
+  }
+
+  public static SuspendTask suspend(String taskId) {
+    return SuspendTask.newBuilder().setTaskId(taskId).setJobId("job-" + taskId).setAttempt(0)
         .build();
   }
 }

@@ -197,6 +197,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private List<Command> onTaskEvent(Scheduler s, TaskEvent e, double now) {
     return switch (e.getType()) {
       case STARTED -> List.of(); // the slot was taken at placement
+      // Acks of ShrinkTask/SuspendTask (issue 5). No policy here sends those yet; the event-range
+      // (CERN) scheduler will handle them.
+      case SHRUNK, SUSPENDED -> List.of();
       case COMPLETED -> s.onTaskCompleted(e.getTaskId(), e.getAttempt(), e.getNode(),
           e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage(), now);
       case FAILED, REFUSED -> {

@@ -4,11 +4,13 @@ import io.locus.schemas.CachedFile;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DataUnit;
+import io.locus.schemas.EventRange;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -50,17 +52,34 @@ public final class Validation {
         + (event == null ? "null" : event.getClass().getName()));
   }
 
+  /**
+   * A job. An event-range job ({@code events} set) must be splittable, its range non-empty and
+   * non-negative, its dataset an id; it needs no file inputs (the range is its data), but inputs it
+   * has follow the usual rules. A splittable job without a range is a file-based job as before.
+   */
   public static Optional<String> jobSubmitted(JobSubmitted job, String key) {
+    EventRange events = job.getEvents();
     return first(
         () -> pool(job.getPool(), key),
         () -> id("jobId", job.getJobId()),
-        () -> inputs(job.getInputs()),
+        () -> events != null && !job.getSplittable()
+            ? "events is set but splittable is false: an event-range job must be splittable"
+            : null,
+        () -> events == null ? null : eventRange("events", events, false),
+        () -> events != null && job.getInputs().isEmpty() ? null : inputs(job.getInputs()),
         () -> nonNegativeFinite("computeSeconds", job.getComputeSeconds()),
         () -> profile(job.getProfile()),
         () -> job.getTemplate() == null ? null : id("template", job.getTemplate()));
   }
 
+  /**
+   * A task event. SHRUNK and SUSPENDED are acknowledgements of an event-range task and must carry
+   * {@code stopAt}; a processed range, when present, may be empty (a task suspended before its first
+   * event) and on SUSPENDED ends at {@code stopAt}.
+   */
   public static Optional<String> taskEvent(TaskEvent event, String key) {
+    TaskEventType type = event.getType();
+    boolean ack = type == TaskEventType.SHRUNK || type == TaskEventType.SUSPENDED;
     return first(
         () -> pool(event.getPool(), key),
         () -> id("taskId", event.getTaskId()),
@@ -69,7 +88,14 @@ public final class Validation {
         () -> id("node", event.getNode()),
         () -> nonNegative("bytesLocal", event.getBytesLocal()),
         () -> nonNegative("bytesPeer", event.getBytesPeer()),
-        () -> nonNegative("bytesStorage", event.getBytesStorage()));
+        () -> nonNegative("bytesStorage", event.getBytesStorage()),
+        () -> ack && event.getStopAt() == null ? type + " needs stopAt" : null,
+        () -> event.getStopAt() == null ? null : nonNegative("stopAt", event.getStopAt()),
+        () -> event.getEvents() == null ? null : eventRange("events", event.getEvents(), true),
+        () -> type == TaskEventType.SUSPENDED && event.getEvents() != null
+            && event.getEvents().getEnd() != event.getStopAt()
+            ? "SUSPENDED stopAt " + event.getStopAt() + " is not the end of the processed range "
+                + event.getEvents().getEnd() : null);
   }
 
   public static Optional<String> nodeReport(NodeReport report, String key) {
@@ -174,6 +200,22 @@ public final class Validation {
     return null;
   }
 
+  /** {@code [start, end)} of a dataset: start &ge; 0, start &lt; end (or &le; when it may be empty). */
+  private static String eventRange(String what, EventRange r, boolean mayBeEmpty) {
+    String bad = id(what + ".dataset", r.getDataset());
+    if (bad != null) {
+      return bad;
+    }
+    if (r.getStart() < 0) {
+      return what + ".start is negative (" + r.getStart() + ")";
+    }
+    if (mayBeEmpty ? r.getEnd() < r.getStart() : r.getEnd() <= r.getStart()) {
+      return what + " [" + r.getStart() + ", " + r.getEnd() + ") "
+          + (mayBeEmpty ? "ends before it starts" : "is empty: start must be < end");
+    }
+    return null;
+  }
+
   /** Shares of one node, so each in [0, 1]. */
   private static String profile(ResourceProfile profile) {
     if (profile == null) {
@@ -182,7 +224,8 @@ public final class Validation {
     return first(
         () -> share("profile.cpu", profile.getCpu()),
         () -> share("profile.io", profile.getIo()),
-        () -> share("profile.mem", profile.getMem())).orElse(null);
+        () -> share("profile.mem", profile.getMem()),
+        () -> share("profile.net", profile.getNet())).orElse(null);
   }
 
   private static String cachedFiles(List<CachedFile> files) {

@@ -10,8 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.locus.kafka.Topics;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
 import java.nio.ByteBuffer;
@@ -175,6 +180,43 @@ class ParseAndValidateTest {
     assertThat(deadLetters()).extracting(DeadLetter::getOffset).containsExactly(0L, 2L);
     assertThat(deadLetters().get(1).getReason())
         .isEqualTo("invalid Control: DRAIN_NODE needs a node");
+  }
+
+  @Test
+  void badEventRangeRecordsAreDeadLetteredWhileValidOnesFlow() throws Exception {
+    JobSubmitted ok = job(POOL, "cern-1").setInputs(List.of()).setSplittable(true)
+        .setEvents(new EventRange("lhcb", 0L, 40_000L)).build();
+    JobSubmitted notSplittable = job(POOL, "cern-2").setInputs(List.of())
+        .setEvents(new EventRange("lhcb", 0L, 10L)).build();
+    JobSubmitted reversed = job(POOL, "cern-3").setInputs(List.of()).setSplittable(true)
+        .setEvents(new EventRange("lhcb", 10L, 0L)).build();
+    TaskEvent ack = taskEvent(POOL).setType(TaskEventType.SHRUNK).setStopAt(2_000L).build();
+    TaskEvent ackWithoutStop = taskEvent(POOL).setType(TaskEventType.SUSPENDED)
+        .setEvents(new EventRange("lhcb", 0L, 9L)).build();
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(notSplittable));
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(ok));
+    send(Topics.TASK_EVENTS.name(), POOL, Topics.TASK_EVENTS.value(ackWithoutStop));
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(reversed));
+    send(Topics.TASK_EVENTS.name(), POOL, Topics.TASK_EVENTS.value(ack));
+
+    assertThat(harness.extractOutputValues()).extracting(SchedulerInput::getEvent)
+        .containsExactly(ok, ack);
+    assertThat(deadLetters()).extracting(DeadLetter::getOffset).containsExactly(0L, 2L, 3L);
+    assertThat(deadLetters()).extracting(DeadLetter::getReason).containsExactly(
+        "invalid JobSubmitted: events is set but splittable is false: an event-range job must be"
+            + " splittable",
+        "invalid TaskEvent: SUSPENDED needs stopAt",
+        "invalid JobSubmitted: events [10, 0) is empty: start must be < end");
+  }
+
+  @Test
+  void aShrinkDecisionIsNotAnInput() throws Exception {
+    // Decisions go to agents; one written to an input topic is refused, never acted on.
+    Decision shrink = Decision.newBuilder().setDecisionId("d").setEpoch(1).setPool(POOL)
+        .setNode("n-1").setTimeMs(1).setAction(ShrinkTask.newBuilder().setTaskId("t")
+            .setJobId("j").setAttempt(0).setNewEnd(5L).build()).build();
+    send(Topics.TASK_EVENTS.name(), POOL, Topics.DECISIONS.value(shrink));
+    assertThat(onlyReason()).contains("unknown schema fingerprint").contains("TaskEvent");
   }
 
   @Test

@@ -10,10 +10,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.schemas.CachedFile;
+import io.locus.schemas.EventRange;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
+import io.locus.schemas.TaskEventType;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -163,17 +165,114 @@ class ValidationTest {
 
     @Test
     void profileSharesMustBeWithinZeroAndOne() {
-      assertThat(check(job(POOL, "j-1").setProfile(new ResourceProfile(1.0, 0.0, 0.5)))).isEmpty();
-      assertViolation(check(job(POOL, "j-1").setProfile(new ResourceProfile(1.5, 0.0, 0.0))),
+      assertThat(check(job(POOL, "j-1").setProfile(new ResourceProfile(1.0, 0.0, 0.5, 0.0)))).isEmpty();
+      assertViolation(check(job(POOL, "j-1").setProfile(new ResourceProfile(1.5, 0.0, 0.0, 0.0))),
           "profile.cpu must be a share in [0, 1]");
-      assertViolation(check(job(POOL, "j-1").setProfile(new ResourceProfile(0.0, 0.0, -0.1))),
+      assertViolation(check(job(POOL, "j-1").setProfile(new ResourceProfile(0.0, 0.0, -0.1, 0.0))),
           "profile.mem");
+      assertThat(check(job(POOL, "j-1").setProfile(new ResourceProfile(0.5, 0.5, 0.0, 1.0))))
+          .isEmpty();
+      assertViolation(check(job(POOL, "j-1").setProfile(new ResourceProfile(0.5, 0.5, 0.0, 1.2))),
+          "profile.net must be a share in [0, 1]");
     }
 
     @Test
     void templateWhenPresentMustBeAnId() {
       assertThat(check(job(POOL, "j-1").setTemplate("wordcount"))).isEmpty();
       assertViolation(check(job(POOL, "j-1").setTemplate(" ")), "template is blank");
+    }
+  }
+
+  @Nested
+  class EventRangeJobRules {
+    private Optional<String> check(JobSubmitted.Builder b) {
+      return Validation.jobSubmitted(b.build(), POOL);
+    }
+
+    private JobSubmitted.Builder eventJob(long start, long end) {
+      return job(POOL, "cern-1").setInputs(List.of()).setSplittable(true)
+          .setEvents(new EventRange("lhcb", start, end));
+    }
+
+    @Test
+    void aSplittableEventRangeJobNeedsNoFileInputs() {
+      assertThat(check(eventJob(0, 40_000))).isEmpty();
+      assertThat(check(eventJob(1_000, 1_001))).isEmpty();
+    }
+
+    @Test
+    void fileInputsOfAnEventRangeJobFollowTheUsualRules() {
+      assertThat(check(eventJob(0, 10).setInputs(List.of(unit("calib/run-1", 5))))).isEmpty();
+      assertViolation(check(eventJob(0, 10).setInputs(List.of(unit("../x", 5)))),
+          "inputs[0].id", "contains '..'");
+    }
+
+    @Test
+    void eventsWithoutSplittableIsRejected() {
+      assertViolation(check(eventJob(0, 10).setSplittable(false)),
+          "events is set but splittable is false");
+    }
+
+    @Test
+    void theRangeMustBeNonEmptyAndNonNegative() {
+      assertViolation(check(eventJob(10, 10)), "events [10, 10) is empty: start must be < end");
+      assertViolation(check(eventJob(10, 5)), "events [10, 5) is empty");
+      assertViolation(check(eventJob(-1, 5)), "events.start is negative (-1)");
+    }
+
+    @Test
+    void theDatasetMustBeAnId() {
+      assertViolation(check(eventJob(0, 10).setEvents(new EventRange(" ", 0L, 10L))),
+          "events.dataset is blank");
+      assertViolation(check(eventJob(0, 10).setEvents(new EventRange("a\nb", 0L, 10L))),
+          "events.dataset contains a control character");
+    }
+
+    @Test
+    void aSplittableJobWithoutEventsStaysAFileJob() {
+      assertThat(check(job(POOL, "j-1").setSplittable(true))).isEmpty();
+      // ... which needs inputs, as before
+      assertViolation(check(job(POOL, "j-1").setSplittable(true).setInputs(List.of())),
+          "job has no inputs");
+    }
+  }
+
+  @Nested
+  class EventRangeTaskEventRules {
+    @Test
+    void shrunkAndSuspendedNeedStopAt() {
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SHRUNK).build(),
+          POOL), "SHRUNK needs stopAt");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SUSPENDED)
+          .setEvents(new EventRange("lhcb", 0L, 7L)).build(), POOL), "SUSPENDED needs stopAt");
+      assertThat(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SHRUNK)
+          .setStopAt(120L).build(), POOL)).isEmpty();
+      assertThat(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SUSPENDED)
+          .setStopAt(7L).setEvents(new EventRange("lhcb", 0L, 7L)).build(), POOL)).isEmpty();
+    }
+
+    @Test
+    void stopAtIsNonNegativeAndEndsTheSuspendedRange() {
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SHRUNK)
+          .setStopAt(-3L).build(), POOL), "stopAt is negative (-3)");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SUSPENDED)
+          .setStopAt(9L).setEvents(new EventRange("lhcb", 0L, 7L)).build(), POOL),
+          "SUSPENDED stopAt 9 is not the end of the processed range 7");
+    }
+
+    @Test
+    void aProcessedRangeMayBeEmptyButNotReversed() {
+      // suspended before its first event
+      assertThat(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SUSPENDED)
+          .setStopAt(5L).setEvents(new EventRange("lhcb", 5L, 5L)).build(), POOL)).isEmpty();
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setEvents(new EventRange("lhcb", 5L,
+          4L)).build(), POOL), "events [5, 4) ends before it starts");
+    }
+
+    @Test
+    void otherTypesNeedNoStopAt() {
+      assertThat(Validation.taskEvent(taskEvent(POOL).setEvents(new EventRange("lhcb", 0L, 40L))
+          .build(), POOL)).isEmpty();
     }
   }
 

@@ -191,6 +191,7 @@ public final class AgentConfigFile {
     b.stderrTailBytes((int) tasks.size("stderr-tail-bytes", 2000));
     b.inheritEnv(tasks.bool("inherit-env", false));
     b.taskEnv(tasks.strMap("env"));
+    b.eventBatch(tasks.integer("event-batch", RealAgentConfig.DEFAULT_EVENT_BATCH));
     tasks.done();
 
     Obj templates = top.obj("templates");

@@ -3,6 +3,7 @@ package io.locus.agent.real;
 import io.locus.agent.AgentScheduler;
 import io.locus.agent.Cancellable;
 import io.locus.agent.NodeAgent;
+import io.locus.agent.RangeRun;
 import io.locus.agent.TaskExecutor;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
@@ -54,12 +55,17 @@ import org.slf4j.LoggerFactory;
  * timeout, shutdown) sends SIGTERM to the process and every descendant, then SIGKILL to whatever is
  * still alive after the kill grace period.
  *
+ * <p><b>Event-range tasks</b> (issue 5) run their template once per batch of
+ * {@link RealAgentConfig#eventBatch()} events, one batch after the other, in one work directory
+ * (stdout and stderr are appended), with the placeholders {@code {dataset}}, {@code {batch-start}},
+ * {@code {batch-end}} and the variables LOCUS_DATASET, LOCUS_BATCH_START, LOCUS_BATCH_END. A batch
+ * is done when its process exits 0; a non-zero exit or a timeout (per batch) ends the task FAILED
+ * with the batches before it processed. A suspend kills the batch in progress (it is lost: the task
+ * stops at its start); a shrink lets it finish and stops at max(newEnd, its end). The agent stages
+ * no data for the range: the process reads its own events.
+ *
  * <p>The last {@code keep-work-dirs} finished work directories are kept for inspection (older ones,
  * including those of a previous run of the agent, are deleted).
- *
- * <p><b>Seam for shrinking (issue 5).</b> {@link #process(String)} and {@link #workDir(String)}
- * reach a running attempt's process and directory: a shrink would tell the task its new end there
- * (a control file or a signal, by template convention) and acknowledge the position it reached.
  */
 public final class ProcessTaskExecutor implements TaskExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessTaskExecutor.class);
@@ -71,6 +77,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
   private final AgentScheduler scheduler;
   private final Path workRoot;
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
+  private final Map<String, BatchRun> batchRuns = new ConcurrentHashMap<>();
   /** Every process (and descendant) started and maybe still alive, for the final sweep. */
   private final Set<ProcessHandle> spawned = ConcurrentHashMap.newKeySet();
   private final Deque<Path> finishedDirs = new ArrayDeque<>();
@@ -128,10 +135,37 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     return run::cancel;
   }
 
-  /** The running process of a task attempt ("taskId#attempt"), if it runs now. */
+  @Override
+  public boolean runsEventRanges() {
+    return true;
+  }
+
+  @Override
+  public RangeRun executeRange(String node, PlaceTask task, long end,
+      Consumer<RangeResult> done) {
+    String key = NodeAgent.taskKey(task.getTaskId(), task.getAttempt());
+    BatchRun run = new BatchRun(key, node, task, end, done);
+    batchRuns.put(key, run);
+    try {
+      launcher.execute(run::start);
+    } catch (RejectedExecutionException e) {
+      batchRuns.remove(key, run);
+      LOG.debug("{}: not starting {}: shutting down", node, key);
+    }
+    return run;
+  }
+
+  /**
+   * The running process of a task attempt ("taskId#attempt"), if it runs now; for an event-range
+   * task, the process of the batch in progress.
+   */
   public Optional<ProcessHandle> process(String taskKey) {
     Run r = runs.get(taskKey);
     Process p = r == null ? null : r.process;
+    if (p == null) {
+      BatchRun b = batchRuns.get(taskKey);
+      p = b == null ? null : b.process;
+    }
     return p == null ? Optional.empty() : Optional.of(p.toHandle());
   }
 
@@ -140,6 +174,10 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     Run r = runs.get(taskKey);
     if (r != null && r.workDir != null) {
       return Optional.of(r.workDir);
+    }
+    BatchRun b = batchRuns.get(taskKey);
+    if (b != null && b.workDir != null) {
+      return Optional.of(b.workDir);
     }
     synchronized (finishedDirs) {
       return Optional.ofNullable(dirOfKey.get(taskKey));
@@ -158,6 +196,9 @@ public final class ProcessTaskExecutor implements TaskExecutor {
   public void stopAll() {
     for (Run r : runs.values()) {
       r.cancel();
+    }
+    for (BatchRun b : batchRuns.values()) {
+      b.suspend();
     }
     long deadline = System.nanoTime() + config.killGrace().toNanos();
     for (ProcessHandle h : List.copyOf(spawned)) {
@@ -187,6 +228,17 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     }
   }
 
+  /** A finished run's work directory joins the retained ones. */
+  private void keepDir(String key, Path wd) {
+    if (wd != null) {
+      synchronized (finishedDirs) {
+        dirOfKey.remove(key);
+        dirOfKey.put(key, wd);
+        retain(wd);
+      }
+    }
+  }
+
   private static String safeName(String s) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < s.length() && b.length() < 80; i++) {
@@ -195,6 +247,85 @@ public final class ProcessTaskExecutor implements TaskExecutor {
           || c == '-' || c == '_' ? c : '_');
     }
     return b.length() == 0 ? "task" : b.toString();
+  }
+
+  /** A fresh work directory with out/ and tmp/ for one task attempt. */
+  private Path newWorkDir(PlaceTask task) throws IOException {
+    Path wd = Files.createDirectory(workRoot.resolve(safeName(task.getTaskId()) + "."
+        + task.getAttempt() + "." + UUID.randomUUID().toString().substring(0, 8)));
+    Files.createDirectory(wd.resolve("out"));
+    Files.createDirectory(wd.resolve("tmp"));
+    return wd;
+  }
+
+  private List<String> inputPaths(String key, PlaceTask task) throws IOException {
+    List<String> inputs = new ArrayList<>();
+    for (InputPlan in : task.getInputs()) {
+      inputs.add(disk.inputPath(key, in.getFileId()).toString());
+    }
+    return inputs;
+  }
+
+  /**
+   * The process of one run (or one batch): no shell, in {@code wd}, stdin from /dev/null, stdout
+   * and stderr to files (appended for batches), the documented environment plus {@code extraEnv}.
+   */
+  private ProcessBuilder processBuilder(List<String> argv, Path wd, TaskTemplate t, String node,
+      PlaceTask task, boolean append, Map<String, String> extraEnv) {
+    File stdout = wd.resolve("stdout").toFile();
+    File stderr = wd.resolve("stderr").toFile();
+    ProcessBuilder pb = new ProcessBuilder(argv)
+        .directory(wd.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(append ? ProcessBuilder.Redirect.appendTo(stdout)
+            : ProcessBuilder.Redirect.to(stdout))
+        .redirectError(append ? ProcessBuilder.Redirect.appendTo(stderr)
+            : ProcessBuilder.Redirect.to(stderr));
+    Map<String, String> env = pb.environment();
+    if (!config.inheritEnv()) {
+      env.clear();
+    }
+    env.putIfAbsent("PATH", DEFAULT_PATH);
+    env.putAll(config.taskEnv());
+    env.putAll(t.env());
+    env.put("HOME", wd.toString());
+    env.put("TMPDIR", wd.resolve("tmp").toString());
+    env.put("LOCUS_TASK_ID", task.getTaskId());
+    env.put("LOCUS_ATTEMPT", Integer.toString(task.getAttempt()));
+    env.put("LOCUS_JOB_ID", task.getJobId());
+    env.put("LOCUS_NODE", node);
+    env.put("LOCUS_POOL", config.agent().pool());
+    env.put("LOCUS_WORK_DIR", wd.toString());
+    env.put("LOCUS_OUTPUT_DIR", wd.resolve("out").toString());
+    env.putAll(extraEnv);
+    return pb;
+  }
+
+  /** SIGTERM to the process and its descendants now, SIGKILL to survivors after the grace. */
+  private void killTree(Process p, String node, String key) {
+    List<ProcessHandle> all = new ArrayList<>();
+    // Descendants first, while they are still the process's (an orphan is re-parented away).
+    p.descendants().forEach(all::add);
+    all.add(p.toHandle());
+    spawned.addAll(all);
+    for (ProcessHandle h : all) {
+      h.destroy();
+    }
+    scheduler.schedule(config.killGrace().toNanos(), () -> {
+      for (ProcessHandle h : all) {
+        if (isRunning(h)) {
+          LOG.warn("{}: pid {} of {} ignored SIGTERM; killing it", node, h.pid(), key);
+          h.destroyForcibly();
+        }
+      }
+    });
+    for (ProcessHandle h : all) {
+      h.onExit().thenRun(() -> spawned.remove(h));
+    }
+  }
+
+  private static String suffix(String tail) {
+    return tail.isEmpty() ? "" : "; stderr: " + tail;
   }
 
   /** One run of one task attempt. */
@@ -231,20 +362,15 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       }
       Path wd;
       try {
-        wd = Files.createDirectory(workRoot.resolve(safeName(task.getTaskId()) + "."
-            + task.getAttempt() + "." + UUID.randomUUID().toString().substring(0, 8)));
+        wd = newWorkDir(task);
         workDir = wd;
-        Files.createDirectory(wd.resolve("out"));
-        Files.createDirectory(wd.resolve("tmp"));
       } catch (IOException e) {
         end(new Result(NodeAgent.ABORTED_EXIT_CODE, "cannot create a work directory: " + e));
         return;
       }
-      List<String> inputs = new ArrayList<>();
+      List<String> inputs;
       try {
-        for (InputPlan in : task.getInputs()) {
-          inputs.add(disk.inputPath(key, in.getFileId()).toString());
-        }
+        inputs = inputPaths(key, task);
       } catch (IOException e) {
         finishDir();
         end(new Result(NodeAgent.ABORTED_EXIT_CODE, e.getMessage()));
@@ -254,27 +380,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       List<String> argv = t.expand(new TaskTemplate.Context(inputs, task.getArgs(),
           out.toString(), wd.toString(), task.getTaskId(), task.getAttempt(), task.getJobId(),
           node, config.agent().pool(), task.getComputeSeconds()));
-      ProcessBuilder pb = new ProcessBuilder(argv)
-          .directory(wd.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectOutput(wd.resolve("stdout").toFile())
-          .redirectError(wd.resolve("stderr").toFile());
-      Map<String, String> env = pb.environment();
-      if (!config.inheritEnv()) {
-        env.clear();
-      }
-      env.putIfAbsent("PATH", DEFAULT_PATH);
-      env.putAll(config.taskEnv());
-      env.putAll(t.env());
-      env.put("HOME", wd.toString());
-      env.put("TMPDIR", wd.resolve("tmp").toString());
-      env.put("LOCUS_TASK_ID", task.getTaskId());
-      env.put("LOCUS_ATTEMPT", Integer.toString(task.getAttempt()));
-      env.put("LOCUS_JOB_ID", task.getJobId());
-      env.put("LOCUS_NODE", node);
-      env.put("LOCUS_POOL", config.agent().pool());
-      env.put("LOCUS_WORK_DIR", wd.toString());
-      env.put("LOCUS_OUTPUT_DIR", out.toString());
+      ProcessBuilder pb = processBuilder(argv, wd, t, node, task, false, Map.of());
       Process p;
       synchronized (this) {
         if (cancelled) {
@@ -323,10 +429,6 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       end(r);
     }
 
-    private String suffix(String tail) {
-      return tail.isEmpty() ? "" : "; stderr: " + tail;
-    }
-
     private void end(Result r) {
       synchronized (this) {
         if (cancelled || finished) {
@@ -339,14 +441,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     }
 
     private void finishDir() {
-      Path wd = workDir;
-      if (wd != null) {
-        synchronized (finishedDirs) {
-          dirOfKey.remove(key);
-          dirOfKey.put(key, wd);
-          retain(wd);
-        }
-      }
+      keepDir(key, workDir);
       runs.remove(key, this);
     }
 
@@ -361,31 +456,269 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       kill();
     }
 
-    /** SIGTERM to the process and its descendants now, SIGKILL to survivors after the grace. */
     private void kill() {
       Process p = process;
-      if (p == null) {
+      if (p != null) {
+        killTree(p, node, key);
+      }
+    }
+  }
+
+  /**
+   * One event-range task attempt: its batches, one process after the other. State changes happen
+   * under this object's lock; {@code done} is called without it (the agent's lock is taken by the
+   * agent, which calls shrink and suspend with it held).
+   */
+  private final class BatchRun implements RangeRun {
+    final String key;
+    final String node;
+    final PlaceTask task;
+    final Consumer<RangeResult> done;
+    final String dataset;
+    volatile Process process;
+    volatile Path workDir;
+    private TaskTemplate template;
+    private List<String> inputs;
+    /** First event not processed: the start of the batch in progress, if any. */
+    private long pos;
+    /** End of the batch in progress; equal to pos between batches. */
+    private long batchEnd;
+    private long end;
+    /** Suspended, cancelled or finished: nothing more runs and the result is final. */
+    private boolean over;
+    private boolean timedOut;
+    private boolean released;
+    private Cancellable timeout = Cancellable.NONE;
+
+    BatchRun(String key, String node, PlaceTask task, long end, Consumer<RangeResult> done) {
+      this.key = key;
+      this.node = node;
+      this.task = task;
+      this.done = done;
+      this.dataset = task.getEvents().getDataset();
+      this.pos = task.getEvents().getStart();
+      this.batchEnd = pos;
+      this.end = Math.max(pos, end);
+    }
+
+    void start() {
+      synchronized (this) {
+        if (over) {
+          return;
+        }
+      }
+      TaskTemplate t = templateFor(task);
+      if (t == null) {
+        fail(NodeAgent.ABORTED_EXIT_CODE, "no template " + task.getTemplate());
         return;
       }
-      List<ProcessHandle> all = new ArrayList<>();
-      // Descendants first, while they are still the process's (an orphan is re-parented away).
-      p.descendants().forEach(all::add);
-      all.add(p.toHandle());
-      spawned.addAll(all);
-      for (ProcessHandle h : all) {
-        h.destroy();
+      Path wd;
+      try {
+        wd = newWorkDir(task);
+      } catch (IOException e) {
+        fail(NodeAgent.ABORTED_EXIT_CODE, "cannot create a work directory: " + e);
+        return;
       }
-      scheduler.schedule(config.killGrace().toNanos(), () -> {
-        for (ProcessHandle h : all) {
-          if (isRunning(h)) {
-            LOG.warn("{}: pid {} of {} ignored SIGTERM; killing it", node, h.pid(), key);
-            h.destroyForcibly();
+      boolean stoppedMeanwhile;
+      synchronized (this) {
+        workDir = wd;
+        template = t;
+        stoppedMeanwhile = over;
+      }
+      if (stoppedMeanwhile) {
+        release();
+        return;
+      }
+      try {
+        List<String> in = inputPaths(key, task);
+        synchronized (this) {
+          inputs = in;
+        }
+      } catch (IOException e) {
+        fail(NodeAgent.ABORTED_EXIT_CODE, e.getMessage());
+        return;
+      }
+      next();
+    }
+
+    /** Starts the next batch, or completes when the end is reached. Runs on the launcher. */
+    private void next() {
+      Process p;
+      Duration limit;
+      List<String> argv;
+      long from;
+      long to;
+      RangeResult result = null;
+      synchronized (this) {
+        if (over) {
+          return;
+        }
+        from = pos;
+        if (pos >= end) {
+          over = true;
+          result = new RangeResult(0, null, pos);
+          p = null;
+          limit = null;
+          argv = null;
+          to = pos;
+        } else {
+          batchEnd = Math.min(end, pos + config.eventBatch());
+          to = batchEnd;
+          Path wd = workDir;
+          argv = template.expand(new TaskTemplate.Context(inputs, task.getArgs(),
+              wd.resolve("out").toString(), wd.toString(), task.getTaskId(), task.getAttempt(),
+              task.getJobId(), node, config.agent().pool(), task.getComputeSeconds(), dataset,
+              from, to));
+          ProcessBuilder pb = processBuilder(argv, wd, template, node, task, true, Map.of(
+              "LOCUS_DATASET", dataset,
+              "LOCUS_BATCH_START", Long.toString(from),
+              "LOCUS_BATCH_END", Long.toString(to)));
+          limit = template.timeout() != null ? template.timeout() : config.taskTimeout();
+          try {
+            // Started under the lock: a suspend comes either before (nothing starts) or after
+            // (and sees the process to kill).
+            p = pb.start();
+            process = p;
+            spawned.add(p.toHandle());
+            Process started = p;
+            Duration l = limit;
+            timeout = scheduler.schedule(limit.toNanos(), () -> timedOut(started, from, to, l));
+          } catch (IOException e) {
+            over = true;
+            p = null;
+            result = new RangeResult(NodeAgent.ABORTED_EXIT_CODE, "cannot start " + argv.get(0)
+                + ": " + e.getMessage(), from);
           }
         }
-      });
-      for (ProcessHandle h : all) {
-        h.onExit().thenRun(() -> spawned.remove(h));
       }
+      if (result != null) {
+        conclude(result);
+        return;
+      }
+      LOG.debug("{}: {} batch [{}, {}) started pid {}: {}", node, key, from, to, p.pid(), argv);
+      Duration l = limit;
+      Process started = p;
+      p.onExit().thenRunAsync(() -> exited(started, l), launcher);
+    }
+
+    private void timedOut(Process p, long from, long to, Duration limit) {
+      synchronized (this) {
+        if (over || process != p) {
+          return;
+        }
+        timedOut = true;
+      }
+      LOG.info("{}: {} batch [{}, {}) timed out after {}", node, key, from, to, limit);
+      killTree(p, node, key);
+    }
+
+    private void exited(Process p, Duration limit) {
+      spawned.remove(p.toHandle());
+      int code = p.exitValue();
+      long from;
+      long to;
+      boolean late;
+      synchronized (this) {
+        timeout.cancel();
+        if (over || process != p) {
+          from = -1;
+          to = -1;
+          late = false;
+        } else {
+          process = null;
+          from = pos;
+          to = batchEnd;
+          late = timedOut;
+          if (!late && code == 0) {
+            pos = batchEnd;
+          } else {
+            over = true;
+          }
+        }
+      }
+      if (from < 0) {
+        // Suspended or cancelled: the batch is lost and the answer was given at the suspend.
+        release();
+        return;
+      }
+      if (late || code != 0) {
+        String tail = stderrTail(workDir.resolve("stderr"));
+        String what = "batch [" + from + ", " + to + ") ";
+        conclude(late
+            ? new RangeResult(NodeAgent.ABORTED_EXIT_CODE, what + "timed out after " + limit
+                + suffix(tail), from)
+            : new RangeResult(code, what + "exit code " + code + suffix(tail), from));
+        return;
+      }
+      next();
+    }
+
+    private void fail(int code, String message) {
+      long at;
+      synchronized (this) {
+        if (over) {
+          return;
+        }
+        over = true;
+        at = pos;
+      }
+      conclude(new RangeResult(code, message, at));
+    }
+
+    /** The run is over (the caller set {@code over}): keep its directory and report. */
+    private void conclude(RangeResult r) {
+      release();
+      done.accept(r);
+    }
+
+    /** Keeps the work directory of a run that is over and forgets the run; once. */
+    private void release() {
+      synchronized (this) {
+        if (released) {
+          return;
+        }
+        released = true;
+      }
+      keepDir(key, workDir);
+      batchRuns.remove(key, this);
+    }
+
+    @Override
+    public synchronized long shrink(long newEnd) {
+      if (over) {
+        return pos;
+      }
+      // The batch in progress finishes; between batches the next one has not started.
+      long floor = process != null ? batchEnd : pos;
+      long stopAt = Math.min(end, Math.max(newEnd, floor));
+      end = stopAt;
+      return stopAt;
+    }
+
+    @Override
+    public Stop suspend() {
+      Process p;
+      long stopAt;
+      synchronized (this) {
+        if (over) {
+          return new Stop(pos, false);
+        }
+        over = true;
+        stopAt = pos;
+        p = process;
+        timeout.cancel();
+      }
+      if (p != null) {
+        // Its exit callback releases the run (off the agent's lock: that does file work).
+        killTree(p, node, key);
+      } else {
+        try {
+          launcher.execute(this::release);
+        } catch (RejectedExecutionException e) {
+          batchRuns.remove(key, this);
+        }
+      }
+      return new Stop(stopAt, true);
     }
   }
 

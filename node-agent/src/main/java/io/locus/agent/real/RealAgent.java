@@ -197,6 +197,14 @@ public final class RealAgent implements AutoCloseable {
         .append(s.tasksFailed()).append('\n');
     b.append("locus_agent_tasks_total{").append(l).append(",type=\"refused\"} ")
         .append(s.tasksRefused()).append('\n');
+    b.append("locus_agent_tasks_total{").append(l).append(",type=\"suspended\"} ")
+        .append(s.tasksSuspended()).append('\n');
+    b.append("locus_agent_tasks_total{").append(l).append(",type=\"shrunk\"} ")
+        .append(s.shrinksAcknowledged()).append('\n');
+    counter(b, "locus_agent_events_processed_total",
+        "Events of event-range tasks processed (batches that exited 0).");
+    b.append("locus_agent_events_processed_total{").append(l).append("} ")
+        .append(s.eventsProcessed()).append('\n');
     gauge(b, "locus_agent_tasks_running", "Tasks running now.", l, s.running());
     gauge(b, "locus_agent_slots", "Tasks that may run at once.", l, config.agent().slots());
     counter(b, "locus_agent_input_bytes_total",

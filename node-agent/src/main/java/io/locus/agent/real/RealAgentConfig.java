@@ -45,6 +45,8 @@ import java.util.Objects;
  *     are accepted
  * @param staticPeers [peers.static] node → endpoint, besides those learnt from node-reports
  * @param drainTimeout [drain-timeout] how long a graceful drain waits for running tasks
+ * @param eventBatch [tasks.event-batch] events per process of an event-range task: the task runs
+ *     its template once per batch; a suspend loses the batch in progress, a shrink lets it finish
  */
 public record RealAgentConfig(
     AgentConfig agent,
@@ -70,7 +72,11 @@ public record RealAgentConfig(
     int keepWorkDirs,
     DecisionSigner signer,
     Map<String, String> staticPeers,
-    Duration drainTimeout) {
+    Duration drainTimeout,
+    int eventBatch) {
+
+  /** Events per process of an event-range task unless configured. */
+  public static final int DEFAULT_EVENT_BATCH = 1000;
 
   public RealAgentConfig {
     Objects.requireNonNull(agent, "agent");
@@ -90,6 +96,9 @@ public record RealAgentConfig(
     }
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("http.port must be 0..65535, got " + httpPort);
+    }
+    if (eventBatch < 1) {
+      throw new IllegalArgumentException("tasks.event-batch must be >= 1, got " + eventBatch);
     }
     if (stderrTailBytes < 0 || keepWorkDirs < 0) {
       throw new IllegalArgumentException("stderr-tail-bytes and work.keep must be >= 0");
@@ -174,6 +183,7 @@ public record RealAgentConfig(
     b.signer = signer;
     b.staticPeers = staticPeers;
     b.drainTimeout = drainTimeout;
+    b.eventBatch = eventBatch;
     return b;
   }
 
@@ -203,6 +213,7 @@ public record RealAgentConfig(
     private DecisionSigner signer;
     private Map<String, String> staticPeers = Map.of();
     private Duration drainTimeout = Duration.ofMinutes(5);
+    private int eventBatch = DEFAULT_EVENT_BATCH;
 
     private Builder(AgentConfig agent) {
       this.agent = agent;
@@ -365,12 +376,17 @@ public record RealAgentConfig(
       return this;
     }
 
+    public Builder eventBatch(int v) {
+      this.eventBatch = v;
+      return this;
+    }
+
     public RealAgentConfig build() {
       return new RealAgentConfig(agent, cacheDir, workDir, storageRoot, allowedLocations,
           maxTransfers, transferAttempts, requestTimeout, transferTimeout, httpBind, httpPort,
           advertisedUrl, httpThreads, templates, defaultTemplate, taskEnv, inheritEnv,
           taskTimeout, killGrace, stderrTailBytes, keepWorkDirs, signer, staticPeers,
-          drainTimeout);
+          drainTimeout, eventBatch);
     }
   }
 }

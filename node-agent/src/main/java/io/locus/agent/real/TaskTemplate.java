@@ -25,6 +25,10 @@ import java.util.regex.Pattern;
  *   <li>{@code {output}} (the task's output directory, {@code <workdir>/out}), {@code {workdir}},
  *       {@code {task}}, {@code {attempt}}, {@code {job}}, {@code {node}}, {@code {pool}},
  *       {@code {compute}} (the task's compute seconds, e.g. {@code 0.5}).
+ *   <li>Event-range tasks only, which run as batches of events (one process per batch):
+ *       {@code {dataset}}, {@code {batch-start}} (first event of the batch) and
+ *       {@code {batch-end}} (end of the batch, exclusive). A task without a range that names a
+ *       template using them is refused.
  *   <li>{@code {{} and {@code }}} are literal braces.
  * </ul>
  * Substitution is one pass: a value is never scanned for placeholders again, and a value never
@@ -49,7 +53,9 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
   public static final int MAX_ARG_CHARS = 4096;
 
   private static final Set<String> SCALARS = Set.of("output", "workdir", "task", "attempt", "job",
-      "node", "pool", "compute");
+      "node", "pool", "compute", "dataset", "batch-start", "batch-end");
+  /** Placeholders that only an event-range task has values for. */
+  private static final Set<String> RANGE_SCALARS = Set.of("dataset", "batch-start", "batch-end");
 
   /** One command element: a list placeholder, or literal text with scalar placeholders. */
   private sealed interface Element permits Whole, Pieces {}
@@ -169,7 +175,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     }
     throw new IllegalArgumentException("template " + template + ": unknown placeholder {" + ph
         + "} in '" + element + "'; known: {inputs} {args} {input:N} {arg:N} {output} {workdir}"
-        + " {task} {attempt} {job} {node} {pool} {compute}");
+        + " {task} {attempt} {job} {node} {pool} {compute} {dataset} {batch-start} {batch-end}");
   }
 
   private List<Element> elements() {
@@ -212,15 +218,35 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
             return Refusal.of(Refusal.BAD_INPUT, "template " + name + " needs input "
                 + piece.index() + "; the task has " + task.getInputs().size());
           }
+          if (piece.name() != null && RANGE_SCALARS.contains(piece.name())
+              && task.getEvents() == null) {
+            return Refusal.of(Refusal.BAD_INPUT, "template " + name + " uses {" + piece.name()
+                + "}, which only an event-range task has; the task has no event range");
+          }
         }
       }
     }
     return null;
   }
 
-  /** What the placeholders stand for in one run. */
+  /**
+   * What the placeholders stand for in one run (one batch of an event-range task).
+   *
+   * @param dataset the event range's dataset; null for a task without a range
+   * @param batchStart first event of the batch
+   * @param batchEnd end of the batch, exclusive
+   */
   public record Context(List<String> inputs, List<String> args, String output, String workdir,
-      String task, int attempt, String job, String node, String pool, double computeSeconds) {}
+      String task, int attempt, String job, String node, String pool, double computeSeconds,
+      String dataset, long batchStart, long batchEnd) {
+
+    /** A task without an event range. */
+    public Context(List<String> inputs, List<String> args, String output, String workdir,
+        String task, int attempt, String job, String node, String pool, double computeSeconds) {
+      this(inputs, args, output, workdir, task, attempt, job, node, pool, computeSeconds, null,
+          -1, -1);
+    }
+  }
 
   /** The argument list of one run; call {@link #check} first. */
   public List<String> expand(Context ctx) {
@@ -252,6 +278,9 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
       case "pool" -> ctx.pool();
       case "compute" -> BigDecimal.valueOf(ctx.computeSeconds()).stripTrailingZeros()
           .toPlainString();
+      case "dataset" -> ctx.dataset();
+      case "batch-start" -> Long.toString(ctx.batchStart());
+      case "batch-end" -> Long.toString(ctx.batchEnd());
       default -> throw new IllegalStateException("unknown placeholder " + p.name());
     };
   }

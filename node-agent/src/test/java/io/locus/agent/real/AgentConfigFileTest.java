@@ -46,7 +46,8 @@ class AgentConfigFileTest {
     assertThat(c.staticPeers()).containsEntry("node-b", "http://node-b.example.org:7070");
     assertThat(c.signer()).isNotNull();
     assertThat(c.taskEnv()).containsEntry("LANG", "C.UTF-8");
-    assertThat(c.templates()).containsOnlyKeys("checksum", "stack", "grep");
+    assertThat(c.templates()).containsOnlyKeys("checksum", "stack", "grep", "analysis");
+    assertThat(c.eventBatch()).isEqualTo(1000);
     assertThat(c.templates().get("stack").timeout()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.templates().get("grep").maxArgs()).isEqualTo(1);
     assertThat(c.templates().get("grep").argPattern().pattern()).startsWith("[A-Za-z0-9");

@@ -76,10 +76,10 @@ final class AwaitingOutput implements AgentOutput {
     }
   }
 
-  /** The task's final event: COMPLETED, FAILED or REFUSED. */
+  /** The task's final event: COMPLETED, FAILED, REFUSED or SUSPENDED (not STARTED, SHRUNK). */
   TaskEvent awaitEnd(String taskId) {
     return awaitEvent("the end of " + taskId, e -> e.getTaskId().equals(taskId)
-        && e.getType() != TaskEventType.STARTED);
+        && e.getType() != TaskEventType.STARTED && e.getType() != TaskEventType.SHRUNK);
   }
 
   private void waitUntil(long end, String what) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.agent.Refusal;
+import io.locus.schemas.EventRange;
+import io.locus.schemas.PlaceTask;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,5 +68,21 @@ class TaskTemplateTest {
         .detail()).contains("does not match [a-z]+");
     assertThat(t.check(Fixture.task("a", "t", List.of("a", "b", "c", "d"))).detail())
         .isEqualTo("4 arguments; template t allows 3");
+  }
+
+  @Test
+  void batchPlaceholdersExpandForOneBatchOfAnEventRangeTask() {
+    TaskTemplate t = TaskTemplate.of("ana", List.of("ana", "--dataset={dataset}", "{batch-start}",
+        "{batch-end}", "{output}/h-{batch-start}.root"));
+    TaskTemplate.Context batch = new TaskTemplate.Context(List.of(), List.of(), "/w/out", "/w",
+        "t1", 0, "j1", "n1", "p", 0, "lhcb 2004", 3_000, 4_000);
+    assertThat(t.expand(batch)).containsExactly("ana", "--dataset=lhcb 2004", "3000", "4000",
+        "/w/out/h-3000.root");
+
+    PlaceTask noRange = Fixture.task("a", "ana", List.of());
+    assertThat(t.check(noRange).kind()).isEqualTo(Refusal.BAD_INPUT);
+    assertThat(t.check(noRange).detail()).contains("uses {dataset}");
+    assertThat(t.check(PlaceTask.newBuilder(noRange)
+        .setEvents(new EventRange("lhcb", 0L, 10L)).build())).isNull();
   }
 }

@@ -3,6 +3,8 @@ package io.locus.agent.sim;
 import static io.locus.agent.TestDecisions.MB;
 import static io.locus.agent.TestDecisions.decision;
 import static io.locus.agent.TestDecisions.peer;
+import static io.locus.agent.TestDecisions.rangeTask;
+import static io.locus.agent.TestDecisions.shrink;
 import static io.locus.agent.TestDecisions.storage;
 import static io.locus.agent.TestDecisions.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,7 +15,9 @@ import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
+import io.locus.agent.NodeAgent;
 import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.TaskEvent;
@@ -190,6 +194,37 @@ class SimulatedAgentHostTest {
       awaitUntil("heartbeats", () -> reports(NodeReportType.HEARTBEAT).size() >= 3);
     }
     awaitUntil("3 LEAVE", () -> reports(NodeReportType.LEAVE).size() == 3);
+  }
+
+  @Test
+  void anEventRangeTaskShrunkThroughKafkaCompletesAtTheAcknowledgedEnd() throws Exception {
+    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers(), template().build())
+        .nodeIds(List.of("c-00")).readCommitted(false).build();
+    try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+      assertThat(host.awaitRegistered(DEADLINE)).isTrue();
+      // 500 events of 2 s at 1/100 of real time: 20 ms each, 10 s for the whole range; the
+      // shrink follows the placement in the node's partition, so it finds the task running.
+      send(decision("r1", 1, pool, "c-00", rangeTask("cern", 1_000, 1_500, 2.0)));
+      send(decision("r2", 1, pool, "c-00", shrink("cern", 1_100)));
+      awaitUntil("cern COMPLETED", () -> !events(is("cern", TaskEventType.COMPLETED)).isEmpty());
+
+      List<TaskEvent> cern = events(e -> e.getTaskId().equals("cern"));
+      assertThat(cern).extracting(TaskEvent::getType).containsExactly(TaskEventType.STARTED,
+          TaskEventType.SHRUNK, TaskEventType.COMPLETED);
+      TaskEvent ack = cern.get(1);
+      assertThat(ack.getDecisionId()).isEqualTo("r2");
+      long stopAt = ack.getStopAt();
+      // at least what was asked (the agent may have been past it), and less than the whole range
+      assertThat(stopAt).isBetween(1_100L, 1_499L);
+      TaskEvent done = cern.get(2);
+      assertThat(done.getDecisionId()).isEqualTo("r1");
+      assertThat(done.getEvents()).isEqualTo(new EventRange("lhcb", 1_000L, stopAt));
+      assertThat(host.agent("c-00").processedRanges()).containsExactly(
+          new NodeAgent.ProcessedRange("job-cern", "cern", 0, "lhcb", 1_000, stopAt,
+              TaskEventType.COMPLETED));
+      assertThat(host.stats().shrinksAcknowledged()).isEqualTo(1);
+      assertThat(host.stats().eventsProcessed()).isEqualTo(stopAt - 1_000);
+    }
   }
 
   @Test

@@ -10,6 +10,8 @@ import io.locus.schemas.ControlType;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
+import io.locus.schemas.EventSegment;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
@@ -23,15 +25,19 @@ import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.ScaleAction;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -48,6 +54,32 @@ class AvroCodecTest {
         .setComputeSeconds(1.5).setSplittable(true)
         .setProfile(ResourceProfile.newBuilder().setCpu(0.5).setIo(0.25).setMem(0.1).build())
         .setPriority(3).setTemplate("checksum").setArgs(List.of("--fast")).build();
+  }
+
+  /** A splittable event-range job (CERN, issue 5). */
+  static JobSubmitted eventJob() {
+    return JobSubmitted.newBuilder().setJobId("cern-1").setPool("p").setSubmitTimeMs(6)
+        .setInputs(List.of()).setSplittable(true)
+        .setProfile(ResourceProfile.newBuilder().setCpu(0.8).setIo(0.1).setNet(0.3).build())
+        .setEvents(new EventRange("lhcb-2004", 1_000L, 41_000L)).build();
+  }
+
+  /** A subjob of an event-range job: its range and the planned source and cost of its events. */
+  static PlaceTask placeRange() {
+    return PlaceTask.newBuilder().setTaskId("cern-1/0").setJobId("cern-1").setAttempt(2)
+        .setInputs(List.of())
+        .setReason(PlacementReason.newBuilder().setPolicy("OUT_OF_ORDER").build())
+        .setEvents(new EventRange("lhcb-2004", 1_000L, 5_000L))
+        .setEventSegments(List.of(
+            new EventSegment(1_000L, 1_500L, FetchSource.LOCAL, null, 0.26),
+            new EventSegment(1_500L, 3_000L, FetchSource.PEER, "n3", 0.26),
+            new EventSegment(3_000L, 5_000L, FetchSource.STORAGE, null, 0.8)))
+        .build();
+  }
+
+  static TaskEvent.Builder taskEvent(TaskEventType type) {
+    return TaskEvent.newBuilder().setPool("p").setTaskId("t").setJobId("j").setAttempt(0)
+        .setNode("n").setType(type).setDecisionId("d").setEpoch(1).setTimeMs(4);
   }
 
   static PlaceTask place() {
@@ -73,6 +105,13 @@ class AvroCodecTest {
             .setDecisionId("d").setEpoch(1).setTimeMs(4).setStartTimeMs(1).setEndTimeMs(4)
             .setBytesLocal(1).setBytesPeer(2).setBytesStorage(3).setExitCode(0)
             .setMessage("ok").build()},
+        new Object[] {Codecs.JOB_SUBMITTED, eventJob()},
+        new Object[] {Codecs.TASK_EVENT, taskEvent(TaskEventType.SHRUNK).setStopAt(3_100L)
+            .build()},
+        new Object[] {Codecs.TASK_EVENT, taskEvent(TaskEventType.SUSPENDED).setStopAt(2_000L)
+            .setEvents(new EventRange("lhcb-2004", 1_000L, 2_000L)).build()},
+        new Object[] {Codecs.TASK_EVENT, taskEvent(TaskEventType.COMPLETED)
+            .setEvents(new EventRange("lhcb-2004", 1_000L, 3_100L)).build()},
         new Object[] {Codecs.NODE_REPORT, NodeReport.newBuilder().setPool("p").setNode("n")
             .setType(NodeReportType.CACHE_DELTA).setTimeMs(1).setSlots(2)
             .setCacheCapacityBytes(100).setSeq(7).setAdded(List.of(new CachedFile("f", 5L)))
@@ -87,6 +126,11 @@ class AvroCodecTest {
             .setBytes(4).setSource(FetchSource.STORAGE).setReason("DLL").build())},
         new Object[] {Codecs.DECISION, decision(CancelTask.newBuilder().setTaskId("t")
             .setAttempt(0).setReason("drain").build())},
+        new Object[] {Codecs.DECISION, decision(placeRange())},
+        new Object[] {Codecs.DECISION, decision(ShrinkTask.newBuilder().setTaskId("cern-1/0")
+            .setJobId("cern-1").setAttempt(2).setNewEnd(3_000L).build())},
+        new Object[] {Codecs.DECISION, decision(SuspendTask.newBuilder().setTaskId("cern-1/0")
+            .setJobId("cern-1").setAttempt(2).build())},
         new Object[] {Codecs.SCHEDULER_METRICS, SchedulerMetrics.newBuilder().setPool("p")
             .setTimeMs(1).setEpoch(1).setPolicy("FA").setQueueLength(2).setRunningTasks(3)
             .setRegisteredNodes(4).setTotalSlots(8).setBusySlots(3).setPlacements(10)
@@ -180,6 +224,128 @@ class AvroCodecTest {
             .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
       }
     }
-    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(1);
+  }
+
+  /**
+   * A history file is what older producers wrote: its fingerprint must stay the one they put in
+   * their records. (Docs may change; they are not part of the fingerprint.)
+   */
+  @Test
+  void historicFingerprintsAreThoseOfTheReleasedSchemas() {
+    assertThat(fingerprint(AvroCodec.SchemaHistory.versionsOf("JobSubmitted").get(1)))
+        .isEqualTo("0x252d545936a2c73a");
+    assertThat(fingerprint(AvroCodec.SchemaHistory.versionsOf("TaskEvent").get(0)))
+        .isEqualTo("0x2079c4a78a6360ec");
+    assertThat(fingerprint(AvroCodec.SchemaHistory.versionsOf("Decision").get(0)))
+        .isEqualTo("0x33b4cc29f80161cf");
+    // and the current ones differ: the issue-5 fields are a new version
+    assertThat(fingerprint(Codecs.TASK_EVENT.schema())).isNotEqualTo("0x2079c4a78a6360ec");
+  }
+
+  private static String fingerprint(Schema s) {
+    return String.format("0x%016x", SchemaNormalization.parsingFingerprint64(s));
+  }
+
+  /** Records whose new fields are at their defaults, written by the previous producers. */
+  static Stream<Object[]> previousVersions() {
+    return Stream.of(
+        new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 2, job()},
+        new Object[] {Codecs.TASK_EVENT, "TaskEvent", 1, TaskEvent.newBuilder().setPool("p")
+            .setTaskId("t").setJobId("j").setAttempt(3).setNode("n")
+            .setType(TaskEventType.REFUSED).setDecisionId("d").setEpoch(1).setTimeMs(4)
+            .setMessage("no free slot").build()},
+        new Object[] {Codecs.DECISION, "Decision", 1, decision(place())},
+        new Object[] {Codecs.DECISION, "Decision", 1, decision(CancelTask.newBuilder()
+            .setTaskId("t").setAttempt(0).setReason("drain").build())});
+  }
+
+  /**
+   * What a previous producer wrote (the record re-built under the history schema and encoded with
+   * it) is read by the current reader as the same record, the new fields at their defaults.
+   */
+  @ParameterizedTest
+  @MethodSource("previousVersions")
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void aRecordOfThePreviousVersionIsReadByTheCurrentReader(AvroCodec codec, String name,
+      int version, SpecificRecord expected) throws Exception {
+    Schema old = AvroCodec.SchemaHistory.versionsOf(name).get(version - 1);
+    GenericRecord written = (GenericRecord) asOld(expected, old);
+    byte[] bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), old)
+        .encode(written).array();
+    assertThat(fingerprintOf(bytes)).isEqualTo(SchemaNormalization.parsingFingerprint64(old));
+    assertThat(codec.decode(bytes)).isEqualTo(expected);
+  }
+
+  @Test
+  void aPreviousTaskEventHasNoRangeNorStopAt() throws Exception {
+    Schema old = AvroCodec.SchemaHistory.versionsOf("TaskEvent").get(0);
+    TaskEvent e = TaskEvent.newBuilder().setPool("p").setTaskId("t").setJobId("j").setAttempt(0)
+        .setNode("n").setType(TaskEventType.COMPLETED).setTimeMs(1).build();
+    byte[] bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), old)
+        .encode((GenericRecord) asOld(e, old)).array();
+    TaskEvent read = Codecs.TASK_EVENT.decode(bytes);
+    assertThat(read.getEvents()).isNull();
+    assertThat(read.getStopAt()).isNull();
+    JobSubmitted j = Codecs.JOB_SUBMITTED.decode(new BinaryMessageEncoder<GenericRecord>(
+        GenericData.get(), AvroCodec.SchemaHistory.versionsOf("JobSubmitted").get(1))
+        .encode((GenericRecord) asOld(job(), AvroCodec.SchemaHistory.versionsOf("JobSubmitted")
+            .get(1))).array());
+    assertThat(j.getEvents()).isNull();
+    assertThat(j.getProfile().getNet()).isZero();
+    assertThat(j.getProfile().getCpu()).isEqualTo(0.5);
+  }
+
+  private static long fingerprintOf(byte[] bytes) {
+    return ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+  }
+
+  /** A current (specific) value re-built under an older schema, field by field by name. */
+  private static Object asOld(Object value, Schema old) {
+    switch (old.getType()) {
+      case RECORD -> {
+        SpecificRecord r = (SpecificRecord) value;
+        GenericRecord g = new GenericData.Record(old);
+        for (Schema.Field f : old.getFields()) {
+          Schema.Field cur = r.getSchema().getField(f.name());
+          g.put(f.name(), asOld(r.get(cur.pos()), f.schema()));
+        }
+        return g;
+      }
+      case UNION -> {
+        if (value == null) {
+          return null;
+        }
+        for (Schema branch : old.getTypes()) {
+          boolean fits = switch (branch.getType()) {
+            case RECORD -> value instanceof SpecificRecord r
+                && r.getSchema().getFullName().equals(branch.getFullName());
+            case STRING -> value instanceof CharSequence;
+            case LONG -> value instanceof Long;
+            case NULL -> false;
+            default -> throw new IllegalArgumentException("branch " + branch);
+          };
+          if (fits) {
+            return asOld(value, branch);
+          }
+        }
+        throw new IllegalArgumentException(value + " fits no branch of " + old);
+      }
+      case ARRAY -> {
+        List<Object> out = new ArrayList<>();
+        for (Object o : (List<?>) value) {
+          out.add(asOld(o, old.getElementType()));
+        }
+        return new GenericData.Array<>(old, out);
+      }
+      case ENUM -> {
+        return new GenericData.EnumSymbol(old, value.toString());
+      }
+      default -> {
+        return value;
+      }
+    }
   }
 }
