@@ -44,15 +44,15 @@ public final class Conversions {
   }
 
   /**
-   * A job's profile as the core's vector: cpu → CPU, io → DISK (read + write, D1), mem → MEM. The
-   * record has no network share yet, so NET is 0. Null stays null (the policy's cold start).
+   * A job's profile as the core's vector: cpu → CPU, io → DISK (read + write, D1), mem → MEM,
+   * net → NET. Null stays null (the policy's cold start).
    */
   public static ResourceVector profile(ResourceProfile p) {
-    return p == null ? null : new ResourceVector(p.getCpu(), p.getMem(), p.getIo(), 0.0);
+    return p == null ? null : new ResourceVector(p.getCpu(), p.getMem(), p.getIo(), p.getNet());
   }
 
   public static ResourceProfile profile(ResourceVector v) {
-    return v == null ? null : new ResourceProfile(v.cpu(), v.disk(), v.mem());
+    return v == null ? null : new ResourceProfile(v.cpu(), v.disk(), v.mem(), v.net());
   }
 
   public static JobSubmitted toJob(String pool, Task t) {

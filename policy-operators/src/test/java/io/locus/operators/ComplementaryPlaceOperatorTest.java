@@ -69,7 +69,7 @@ class ComplementaryPlaceOperatorTest {
         double hi = 0.45 + 0.3 * rnd.nextDouble();
         double lo = 0.25 * rnd.nextDouble();
         double mem = 0.2 * rnd.nextDouble();
-        ResourceProfile p = cpu ? new ResourceProfile(hi, lo, mem) : new ResourceProfile(lo, hi, mem);
+        ResourceProfile p = cpu ? new ResourceProfile(hi, lo, mem, 0.0) : new ResourceProfile(lo, hi, mem, 0.0);
         String id = "j" + (jobs++);
         profiles.put(id, Conversions.profile(p));
         List<DataUnit> files = List.of(DataUnit.newBuilder().setId("f-" + rnd.nextInt(8))
@@ -180,7 +180,7 @@ class ComplementaryPlaceOperatorTest {
   @Test
   void profilesSurviveTheRoundTripThroughKeyedState() {
     JobSubmitted job = JobSubmitted.newBuilder().setJobId("j").setPool(POOL).setSubmitTimeMs(5)
-        .setInputs(List.of()).setProfile(new ResourceProfile(0.7, 0.2, 0.1)).build();
+        .setInputs(List.of()).setProfile(new ResourceProfile(0.7, 0.2, 0.1, 0.0)).build();
     Task t = Conversions.toTask(job, 3);
     assertThat(t.profile()).isEqualTo(new ResourceVector(0.7, 0.1, 0.2, 0));
     Task back = Conversions.fromState(Conversions.toState(POOL, t, null));
