@@ -7,10 +7,10 @@ import java.util.Locale;
  * Skips dispatches that cannot decide anything, without changing a single decision.
  *
  * <p>Why: MCH, and GCC at or above θ, may end a dispatch with tasks waiting and executors free,
- * every window task's best holder being busy (spec D6). The next dispatch scans the whole window
- * again (W = 2,500 tasks), and at MI and SW scale that happens hundreds of thousands of times. The
- * gate keeps that state ("blocked") and lets a dispatch through only after an event that can unblock
- * it:
+ * every window task's best holder being busy (spec D6). The next dispatch looks for the same tasks
+ * again (with the core's queue index, about one look-up per free executor), and at MI and SW scale
+ * that happens hundreds of thousands of times. The gate keeps that state ("blocked") and lets a
+ * dispatch through only after an event that can unblock it:
  *
  * <ul>
  *   <li>a task arriving inside the window (beyond it, the window is unchanged);

@@ -106,14 +106,18 @@ final class SchedulerControl implements Control {
   @Override
   public void released(Task task, double now) {
     int before = state.queueLength();
+    long t0 = cpuStart();
     scheduler.applyJobArrival(task);
+    cpuEnd(t0);
     gate.arrived(before);
   }
 
   @Override
   public void cacheChanged(Executor node, long seq, Map<String, Long> added, List<String> removed,
       double now) {
+    long t0 = cpuStart();
     state.applyCacheDelta(node.id(), seq, added, removed);
+    cpuEnd(t0);
     var view = state.node(node.id());
     gate.cacheChanged(view != null && view.freeSlots() > 0 && !view.draining(),
         !removed.isEmpty());
@@ -133,8 +137,10 @@ final class SchedulerControl implements Control {
     }
     var view = state.node(run.node());
     boolean wasFree = view != null && view.freeSlots() > 0 && !view.draining();
+    long t0 = cpuStart();
     PoolState.EndOutcome o = scheduler.applyTaskCompleted(id, t.attempt(), run.node(),
         run.bytesLocal(), run.bytesPeer(), run.bytesStorage());
+    cpuEnd(t0);
     gate.completed(wasFree, state);
     if (o == PoolState.EndOutcome.COMPLETED) {
       sim.jobEnded(t, run, true, now);
@@ -144,7 +150,9 @@ final class SchedulerControl implements Control {
   /** The attempt failed (injected) or timed out: the core re-queues it or gives up (§2.3). */
   private void failed(TaskRun run, double now) {
     Task t = run.task();
+    long t0 = cpuStart();
     PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node());
+    cpuEnd(t0);
     gate.changed();
     if (o == PoolState.EndOutcome.FAILED_PERMANENTLY) {
       sim.jobEnded(t, run, false, now);
@@ -183,11 +191,9 @@ final class SchedulerControl implements Control {
     if (!gate.open()) {
       return;
     }
-    long t0 = cfg.measureSchedulerCpu() ? threads.getCurrentThreadCpuTime() : 0L;
+    long t0 = cpuStart();
     List<Command> cmds = scheduler.dispatch(now);
-    if (cfg.measureSchedulerCpu()) {
-      cpuNanos += threads.getCurrentThreadCpuTime() - t0;
-    }
+    cpuEnd(t0);
     dispatchCalls++;
     gate.dispatched(state);
     for (Command c : cmds) {
@@ -280,7 +286,9 @@ final class SchedulerControl implements Control {
   private void registerNode(double now, boolean fromLrm) {
     String id = String.format(Locale.ROOT, "n%05d", ++nodeCounter);
     cluster.addExecutor(id, cfg.slots(), cfg.cacheBytes(), now);
+    long t0 = cpuStart();
     state.registerNode(id, cfg.slots(), cfg.cacheBytes(), null, now);
+    cpuEnd(t0);
     if (provisioner != null) {
       provisioner.onNodeRegistered(id, now);
     }
@@ -301,7 +309,9 @@ final class SchedulerControl implements Control {
       runs.remove(r.task().taskId());
       events.cancel(timeouts.remove(r.task().taskId()));
     }
+    long t0 = cpuStart();
     state.removeNode(id); // re-queues what ran there (normally nothing: only idle nodes go)
+    cpuEnd(t0);
     for (TaskRun r : cancelled) {
       if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null) {
         sim.jobEnded(r.task(), r, false, now); // out of retries
@@ -315,6 +325,21 @@ final class SchedulerControl implements Control {
     }
     releases++;
     gate.changed();
+  }
+
+  /**
+   * Scheduler CPU time (--measure-scheduler, DD6) counts the dispatches and the events applied to
+   * the pool state: both are the dispatcher's work, and the data-aware policies' queue index is
+   * kept up to date while events are applied.
+   */
+  private long cpuStart() {
+    return cfg.measureSchedulerCpu() ? threads.getCurrentThreadCpuTime() : 0L;
+  }
+
+  private void cpuEnd(long t0) {
+    if (cfg.measureSchedulerCpu()) {
+      cpuNanos += threads.getCurrentThreadCpuTime() - t0;
+    }
   }
 
   // ------------------------------------------------------------------ gauges and counters

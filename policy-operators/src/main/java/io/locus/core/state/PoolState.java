@@ -45,6 +45,8 @@ public final class PoolState {
   private final Counters counters = new Counters();
   /** The Khanna family's extra state; created on first use, so other pools pay nothing for it. */
   private StagingState staging;
+  /** The data-aware policies' queue index: a cache, created on first use, dropped on restore. */
+  private DispatchIndex index;
 
   /** Cumulative counters, persisted by the driver with the pool's scalars. */
   public static final class Counters {
@@ -99,6 +101,17 @@ public final class PoolState {
 
   public boolean hasStaging() {
     return staging != null;
+  }
+
+  /**
+   * The index of queued tasks by cached data that MCU, MCH and GCC decide with, built from the
+   * queue and the holder index on first use and kept in step with every change from then on.
+   */
+  public DispatchIndex dispatchIndex() {
+    if (index == null) {
+      index = new DispatchIndex(this, queue);
+    }
+    return index;
   }
 
   public NodeView node(String id) {
@@ -279,6 +292,9 @@ public final class PoolState {
     freePool.remove(n.freeSeq);
     registeredSlots -= n.slots;
     nodes.remove(id);
+    if (index != null) {
+      index.nodeRemoved(id);
+    }
     journal.nodeRemoved(id);
     if (staging != null) {
       staging.nodeRemoved(id);
@@ -322,6 +338,9 @@ public final class PoolState {
     }
     queue.put(t.seq(), t);
     queuedSeq.put(t.taskId(), t.seq());
+    if (index != null) {
+      index.added(t);
+    }
     journal.taskUpdated(t, null);
     if (staging != null) {
       staging.taskQueued(t);
@@ -342,6 +361,9 @@ public final class PoolState {
       throw new IllegalStateException("node " + nodeId + " has no free slot for " + t.taskId());
     }
     queue.remove(seq);
+    if (index != null) {
+      index.removed(seq);
+    }
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, RunningTask.peersOf(plan));
     running.put(t.taskId(), r);
     n.busy++;
@@ -469,7 +491,9 @@ public final class PoolState {
   private void cache(NodeView n, String file, long bytes) {
     Long old = n.cached.put(file, bytes);
     n.cachedBytes += bytes - (old == null ? 0 : old);
-    holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(n.id());
+    if (holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(n.id()) && index != null) {
+      index.holdersChanged(file);
+    }
     journal.cacheAdded(n.id(), file, bytes);
   }
 
@@ -486,6 +510,9 @@ public final class PoolState {
         holders.remove(file);
       }
     }
+    if (index != null) {
+      index.holdersChanged(file);
+    }
     journal.cacheRemoved(n.id(), file);
   }
 
@@ -493,12 +520,14 @@ public final class PoolState {
 
   /** Re-adds a persisted node, its cached files and running tasks are restored separately. */
   public void restoreNode(NodeView n) {
+    index = null;
     nodes.put(n.id(), n);
     registeredSlots += n.slots;
     freeCounter = Math.max(freeCounter, n.freeSeq);
   }
 
   public void restoreCacheEntry(String nodeId, String file, long bytes) {
+    index = null;
     NodeView n = require(nodeId);
     n.cached.put(file, bytes);
     n.cachedBytes += bytes;
@@ -506,6 +535,7 @@ public final class PoolState {
   }
 
   public void restoreQueued(Task t) {
+    index = null;
     queue.put(t.seq(), t);
     queuedSeq.put(t.taskId(), t.seq());
     if (staging != null) {
@@ -528,6 +558,7 @@ public final class PoolState {
 
   /** Call once after every restore* call: rebuilds the free pool from the persisted free order. */
   public void finishRestore() {
+    index = null; // rebuilt from the restored queue and holders on the next decision
     freePool.clear();
     for (NodeView n : nodes.values()) {
       if (n.freeSlots() > 0 && !n.draining) {

@@ -191,8 +191,9 @@ public final class Experiments {
             row.r().scheduling().decisionsPerCpuSecond(), 0)));
     return new Plan("dd6-sched-micro", "DD6 (spec §5): SCHED_MICRO (250,000 tasks at t = 0 over "
         + "10,000 files of 1 B), 32 nodes x 2 slots, W = 3200, theta = 0.8", cases, null, false,
-        cols, "Scheduler CPU time is the JVM thread CPU time spent inside Scheduler.dispatch on "
-            + "this host; it is the only host-dependent number of the simulator.");
+        cols, "Scheduler CPU time is the JVM thread CPU time spent in the scheduler on this host: "
+            + "Scheduler.dispatch and applying events to the pool state; it is the only "
+            + "host-dependent number of the simulator.");
   }
 
   // ------------------------------------------------------------------ P2
