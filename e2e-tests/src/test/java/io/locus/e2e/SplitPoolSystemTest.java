@@ -8,6 +8,7 @@ import io.locus.agent.sim.HostConfig;
 import io.locus.agent.sim.SimulatedAgentHost;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.EmbeddedLocus;
+import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
@@ -227,6 +228,7 @@ class SplitPoolSystemTest {
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
         Recorder rec = new Recorder(locus.bootstrapServers());
+        TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()));
         SimulatedAgentHost agents = SimulatedAgentHost.start(HostConfig.builder(
@@ -368,6 +370,15 @@ class SplitPoolSystemTest {
           length(all), seconds, (System.nanoTime() - began) / 1e9, placed.size(), shrinks.size(),
           shrunk, tails, suspends, suspended, rec.metrics.getBytesLocal(),
           rec.metrics.getBytesStorage());
+      // The demo's tracker reads the same task events: suspended attempts free their node.
+      long completed = events.stream().filter(e -> e.getType() == TaskEventType.COMPLETED).count();
+      await("the tracker to read every task event", Duration.ofSeconds(30), locus,
+          () -> tracker.stats(POOL).completed == completed
+              && tracker.stats(POOL).suspended == suspended);
+      TaskEventTracker.Stats ts = tracker.stats(POOL);
+      assertThat(ts.maxConcurrentOnANode).isEqualTo(1);
+      assertThat(ts.shrunk).isEqualTo(shrunk);
+      assertThat(ts.duplicateCompletions).isZero();
       assertThat(rec.metrics.getPolicy()).isEqualTo("OUT_OF_ORDER");
       assertThat(rec.metrics.getBytesLocal()).as("later waves read earlier waves' cached data")
           .isPositive();
