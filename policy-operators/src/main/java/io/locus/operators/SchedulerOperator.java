@@ -438,6 +438,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       if (SplitPoolDriver.isSplitPolicy(name)) {
         String canonical = SplitPoolDriver.canonical(name);
         SplitPoolDriver.validate(canonical, params);
+        if (pool.split != null && canonical.equals(pool.meta.getPolicy())
+            && params.equals(pool.meta.getParams())) {
+          return null; // the policy it has: nothing to change
+        }
         String busy = busy(pool, poolName);
         if (busy != null) {
           return busy + "; set a split policy when it is idle";

@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  *       anything else only moves the clock.</li>
  *   <li>{@code TaskEvent} COMPLETED / FAILED → {@code onSubjobEnd} at {@code events.end} (FAILED
  *       without a range: nothing processed); REFUSED of the placement → {@code onSubjobEnd} at the
- *       subjob's start; SHRUNK / SUSPENDED → {@code acknowledgeStop} at {@code stopAt}. An event
+ *       subjob's start; SHRUNK / SUSPENDED (answering the last stop sent) → {@code
+ *       acknowledgeStop} at {@code stopAt}. An event
  *       is applied only if it is about the attempt last placed, on its node, while the core still
  *       has that subjob on that node (or stopped there, awaiting the acknowledgement); anything else
  *       (a duplicate, an older attempt, an agent's answer to a decision of a dead attempt) is stale
@@ -112,7 +113,8 @@ public final class SplitPoolDriver {
 
   private record JobInfo(long submitTimeMs, String template, List<String> args) {}
 
-  private record RunInfo(String node, int attempt) {}
+  /** A placed attempt; {@code stop}: the id of the last shrink or suspend sent for it, or null. */
+  private record RunInfo(String node, int attempt, String stop) {}
 
   /**
    * What one input produced.
@@ -255,7 +257,7 @@ public final class SplitPoolDriver {
       }
       int nr = in.readInt();
       for (int i = 0; i < nr; i++) {
-        d.runs.put(in.readUTF(), new RunInfo(in.readUTF(), in.readInt()));
+        d.runs.put(in.readUTF(), new RunInfo(in.readUTF(), in.readInt(), readNullable(in)));
       }
       byte[] coreBytes = new byte[in.readInt()];
       in.readFully(coreBytes);
@@ -315,6 +317,7 @@ public final class SplitPoolDriver {
         o.writeUTF(e.getKey());
         o.writeUTF(e.getValue().node());
         o.writeInt(e.getValue().attempt());
+        writeNullable(o, e.getValue().stop());
       }
       byte[] c = core.snapshot();
       o.writeInt(c.length);
@@ -449,6 +452,12 @@ public final class SplitPoolDriver {
         if (e.getStopAt() == null) {
           return reject(meta, e.getType() + " of " + id + " has no stopAt");
         }
+        if (e.getDecisionId() != null && !e.getDecisionId().equals(run.stop())) {
+          // The answer to an earlier stop of this attempt (a duplicate): the current stop, if
+          // any, waits for its own.
+          staleEvents++;
+          return finish(cmds, meta, now);
+        }
         acknowledgements++;
         cmds.addAll(core.acknowledgeStop(id, e.getStopAt(), now));
       }
@@ -576,15 +585,19 @@ public final class SplitPoolDriver {
       } else if (c instanceof SplitCommand.Shrink s) {
         shrinks++;
         RunInfo ri = placed(s.node(), s.subjobId());
-        out.add(other(meta, "shrink", s.node(), ShrinkTask.newBuilder().setTaskId(s.subjobId())
-            .setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt()).setNewEnd(s.newEnd())
-            .build()));
+        Decision d = other(meta, "shrink", s.node(), ShrinkTask.newBuilder()
+            .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
+            .setNewEnd(s.newEnd()).build());
+        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        out.add(d);
       } else if (c instanceof SplitCommand.Suspend s) {
         suspends++;
         RunInfo ri = placed(s.node(), s.subjobId());
-        out.add(other(meta, "suspend", s.node(), SuspendTask.newBuilder()
+        Decision d = other(meta, "suspend", s.node(), SuspendTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
-            .build()));
+            .build());
+        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        out.add(d);
       }
     }
     runs.keySet().removeIf(id -> core.subjob(id) == null);
@@ -620,7 +633,7 @@ public final class SplitPoolDriver {
   private Decision place(SplitCommand.Run r, PoolMeta meta) {
     RunInfo prev = runs.get(r.subjobId());
     int attempt = prev == null ? 0 : prev.attempt() + 1;
-    runs.put(r.subjobId(), new RunInfo(r.node(), attempt));
+    runs.put(r.subjobId(), new RunInfo(r.node(), attempt, null));
     meta.setPlacements(meta.getPlacements() + 1);
     JobInfo j = jobs.getOrDefault(r.jobId(), new JobInfo(0, null, List.of()));
     List<EventSegment> segs = new ArrayList<>(r.segments().size());

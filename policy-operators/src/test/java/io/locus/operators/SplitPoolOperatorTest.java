@@ -212,6 +212,37 @@ class SplitPoolOperatorTest {
   }
 
   /**
+   * The same subjob shrunk twice: a late duplicate of the first SHRUNK (decision cern/shrink/1)
+   * arriving while the second shrink waits must not settle it; only the answer to cern/shrink/2
+   * places the second tail, where that answer says.
+   */
+  @Test
+  void anAnswerToAnEarlierShrinkDoesNotSettleTheNextOne() throws Exception {
+    harness = open(config("OUT_OF_ORDER", OOO), null);
+    send(register("n1", T0));
+    send(job("j1", "lhcb", 0, 200, T0));
+    send(register("n2", T0 + 40_000));
+    send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/1", T0 + 41_000, 130L, null));
+    assertThat(drain()).extracting(Decision::getDecisionId)
+        .containsExactly("cern/j1/1/0", "cern/shrink/1", "cern/j1/2/0");
+    // n3 at 50 s: n1 has 68 events (54 s) left, n2 59 (47.2 s): n3 steals
+    // k = ⌊54 / (0.8 + 54/68)⌋ = 33 events of n1's subjob
+    send(register("n3", T0 + 50_000));
+    List<Decision> second = drain();
+    assertThat(second).singleElement().extracting(Decision::getAction)
+        .isEqualTo(new ShrinkTask("j1/1", "j1", 0, 97L));
+    assertThat(second.get(0).getDecisionId()).isEqualTo("cern/shrink/2");
+    send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/1", T0 + 50_100, 130L, null));
+    assertThat(drain()).as("a duplicate of the first answer places nothing").isEmpty();
+    send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/2", T0 + 50_200, 99L, null));
+    List<Decision> tail = drain();
+    assertThat(tail).singleElement().extracting(Decision::getNode).isEqualTo("n3");
+    assertThat(((PlaceTask) tail.get(0).getAction()).getEvents())
+        .isEqualTo(new EventRange("lhcb", 99L, 130L));
+    assertThat(rejected()).isEmpty();
+  }
+
+  /**
    * A cached piece preempts an uncached (preemptible) subjob on its owner: SUSPEND, then the cached
    * piece runs there; the suspended remainder is placed after the SUSPENDED report, from where the
    * agent actually stopped (behind the model: 30 instead of 50).
@@ -383,6 +414,12 @@ class SplitPoolOperatorTest {
     send(in(Control.newBuilder().setPool(POOL).setType(ControlType.SET_POLICY).setPolicy("FA")
         .setTimeMs(T0 + 4).build()));
     assertThat(rejected()).singleElement().asString().contains("1 unfinished job");
+    // setting the policy it already has changes nothing, even while busy
+    send(in(Control.newBuilder().setPool(POOL).setType(ControlType.SET_POLICY)
+        .setPolicy("OUT_OF_ORDER").setParams(Map.of("tCpu", "0.5", "dataset", "lhcb"))
+        .setTimeMs(T0 + 5).build()));
+    assertThat(rejected()).isEmpty();
+    assertThat(drain()).isEmpty();
 
     // the restored operator still runs the split pool (policy and state from keyed state)
     OperatorSubtaskState snap = harness.snapshot(1, 1);
