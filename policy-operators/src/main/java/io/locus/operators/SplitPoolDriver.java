@@ -406,10 +406,12 @@ public final class SplitPoolDriver {
     }
     String place = Dispatch.decisionId(pool, id, run.attempt());
     List<SplitCommand> cmds = new ArrayList<>();
-    dirty = true;
+    // Every other answer changes the core or a counter (a STARTED changes nothing: the slot was
+    // taken at placement).
+    dirty |= e.getType() != io.locus.schemas.TaskEventType.STARTED;
     switch (e.getType()) {
       case STARTED -> {
-        // the slot was taken at placement
+        // nothing to do
       }
       case COMPLETED, FAILED -> {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
