@@ -14,11 +14,25 @@ import java.util.Map;
 public final class SchedulerConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** A policy name with its parameters (e.g. window, theta). */
+  /**
+   * A policy name with its parameters (e.g. window, theta; for a split policy the cost model,
+   * cache and flags of {@code SplitParams} plus {@code dataset} and {@code timeScale}). A split
+   * policy's name is stored in its canonical form (out-of-order → OUT_OF_ORDER).
+   */
   public record PolicySpec(String name, Map<String, String> params) implements Serializable {
     public PolicySpec {
       params = Map.copyOf(params);
-      Policies.create(name, params); // fail fast on a bad name or parameter
+      // fail fast on a bad name or parameter
+      if (SplitPoolDriver.isSplitPolicy(name)) {
+        name = SplitPoolDriver.canonical(name);
+        SplitPoolDriver.validate(name, params);
+      } else {
+        Policies.create(name, params);
+      }
+    }
+
+    public boolean split() {
+      return SplitPoolDriver.isSplitPolicy(name);
     }
   }
 

@@ -32,6 +32,7 @@ import io.locus.schemas.state.NodeState;
 import io.locus.schemas.state.PoolMeta;
 import io.locus.schemas.state.StagedEntry;
 import io.locus.schemas.state.TaskState;
+import io.locus.core.model.Ids;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,6 +45,7 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -57,6 +59,13 @@ import org.slf4j.LoggerFactory;
  * the policy core and emits the resulting placements as {@link Decision}s (keyed downstream by
  * node). State lives in keyed state, written through on every change; the heap copy per pool is a
  * cache rebuilt on first use after a (re)start, which also starts a new scheduler epoch.
+ *
+ * <p>A pool whose policy is a split policy (FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER,
+ * DELAYED, ADAPTIVE_DELAY: splittable event-range jobs, spec cern-job-splitting) is driven by a
+ * {@link SplitPoolDriver} instead of {@link Scheduler}. Its state is the driver's snapshot bytes in
+ * {@code split-pool}, rewritten after each input that changed it, plus the ids of finished jobs in
+ * {@code split-finished-jobs}; nodes are mirrored in {@code nodes} so that a pool can change
+ * between file and split policies (when it is idle) without its agents registering again.
  */
 public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInput, Decision> {
   private static final long serialVersionUID = 1L;
@@ -80,16 +89,31 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** A {@link StatefulPolicy}'s memory (COMPLEMENTARY_PLACE: its round-robin pointer). */
   private transient ValueState<String> policyMemory;
   private transient FlinkStateJournal.StagingMaps staging;
+  /** Split pools: the {@link SplitPoolDriver} snapshot (core included). */
+  private transient ValueState<byte[]> splitState;
+  /** Split pools: finished job ids → pool clock at their end (duplicate arrivals are rejected). */
+  private transient MapState<String, Long> splitFinished;
   private transient Map<String, Pool> pools;
 
-  /** A pool's heap state: the core scheduler over the rebuilt state, and the pool's scalars. */
+  /**
+   * A pool's heap state: the node registry and (file policies) queue in {@link PoolState}, the
+   * core {@link Scheduler} over it, or for a split policy the {@link SplitPoolDriver}; and the
+   * pool's scalars.
+   */
   private static final class Pool {
-    final Scheduler scheduler;
+    final PoolState state;
+    /** File policies; null while the pool runs a split policy. */
+    Scheduler scheduler;
+    /** Split policies; null while the pool runs a file policy. */
+    SplitPoolDriver split;
     final PoolMeta meta;
     final Provisioner provisioner;
 
-    Pool(Scheduler scheduler, PoolMeta meta, Provisioner provisioner) {
+    Pool(PoolState state, Scheduler scheduler, SplitPoolDriver split, PoolMeta meta,
+        Provisioner provisioner) {
+      this.state = state;
       this.scheduler = scheduler;
+      this.split = split;
       this.meta = meta;
       this.provisioner = provisioner;
     }
@@ -111,6 +135,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         "pool-meta", new AvroTypeInfo<>(PoolMeta.class)));
     policyMemory = getRuntimeContext().getState(new ValueStateDescriptor<>(
         "policy-memory", Types.STRING));
+    splitState = getRuntimeContext().getState(new ValueStateDescriptor<>(
+        "split-pool", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    splitFinished = getRuntimeContext().getMapState(new MapStateDescriptor<>(
+        "split-finished-jobs", Types.STRING, Types.LONG));
     // The Khanna family (MET, MCT, SA, JDPDLL) keeps its own caches, statistics and Gantt charts.
     staging = new FlinkStateJournal.StagingMaps(
         getRuntimeContext().getMapState(new MapStateDescriptor<>(
@@ -135,29 +163,119 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     Pool pool = pool(poolName, ctx);
     Object event = in.getEvent();
     advanceClock(pool.meta, eventTime(event));
+    if (pool.split != null && !(event instanceof Control)) {
+      processSplit(pool, poolName, event, in, ctx, out);
+      saveMeta(pool);
+      return;
+    }
     double now = Conversions.seconds(pool.meta.getClockMs());
-    Scheduler s = pool.scheduler;
     List<Command> cmds;
     if (event instanceof JobSubmitted job) {
-      long seq = pool.meta.getNextSeq();
-      pool.meta.setNextSeq(seq + 1);
-      Task t = Conversions.toTask(job, seq);
-      if (!s.state().enqueue(t)) {
-        LOG.debug("pool {}: duplicate arrival of {} ignored", poolName, job.getJobId());
+      Scheduler s = pool.scheduler;
+      if (job.getEvents() != null) {
+        reject(pool, poolName, in, ctx, "job " + job.getJobId() + " is an event-range job "
+            + "(events set) but pool " + poolName + " runs the file policy " + s.policy().name()
+            + "; give the pool a split policy: " + String.join(", ",
+                io.locus.core.split.SplitParams.POLICIES));
+        cmds = s.dispatch(now);
+      } else {
+        long seq = pool.meta.getNextSeq();
+        pool.meta.setNextSeq(seq + 1);
+        Task t = Conversions.toTask(job, seq);
+        if (!s.state().enqueue(t)) {
+          LOG.debug("pool {}: duplicate arrival of {} ignored", poolName, job.getJobId());
+        }
+        cmds = s.dispatch(now);
       }
-      cmds = s.dispatch(now);
     } else if (event instanceof TaskEvent te) {
-      cmds = onTaskEvent(s, te, now);
+      cmds = onTaskEvent(pool.scheduler, te, now);
     } else if (event instanceof NodeReport r) {
-      cmds = onNodeReport(s, pool.provisioner, r, now);
+      cmds = onNodeReport(pool.scheduler, pool.provisioner, r, now);
     } else if (event instanceof Control c) {
-      cmds = onControl(pool, c, in, ctx, now);
+      cmds = onControl(pool, poolName, c, in, ctx, out, now);
     } else {
       throw new IllegalArgumentException("unexpected event type " + event.getClass());
     }
     emit(pool, poolName, cmds, out);
-    provision(pool, poolName, ctx);
+    if (pool.scheduler != null) {
+      provision(pool, poolName, ctx);
+    }
     saveMeta(pool);
+  }
+
+  /**
+   * An input of a split pool. A record the driver cannot use is rejected with the reason (a dead
+   * letter); one that makes the core throw is rejected too, and the driver is rebuilt from the
+   * last stored snapshot, so a bad record never kills the job nor leaves half-applied state.
+   */
+  private void processSplit(Pool pool, String poolName, Object event, SchedulerInput in,
+      Context ctx, Collector<Decision> out) throws Exception {
+    SplitPoolDriver d = pool.split;
+    SplitPoolDriver.Output o;
+    try {
+      if (event instanceof JobSubmitted job) {
+        Long done = job.getEvents() == null ? null : splitFinished.get(job.getJobId());
+        o = done == null ? d.onJob(job, pool.meta)
+            : withRejection(d.onClock(pool.meta), "duplicate job id " + job.getJobId()
+                + ": a job with that id already finished in pool " + poolName);
+      } else if (event instanceof TaskEvent te) {
+        o = d.onTaskEvent(te, pool.meta);
+      } else if (event instanceof NodeReport r) {
+        mirrorNode(pool.state, r);
+        o = d.onNodeReport(r, pool.meta);
+      } else {
+        throw new IllegalArgumentException("unexpected event type " + event.getClass());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the last "
+          + "stored snapshot", poolName, d.policy(), event, e);
+      reject(pool, poolName, in, ctx, "split pool " + poolName + " (" + d.policy()
+          + ") could not apply the record: " + e.getMessage());
+      pool.split = SplitPoolDriver.restore(poolName, pool.meta.getPolicy(),
+          pool.meta.getParams(), splitState.value());
+      return;
+    }
+    if (o.rejection() != null) {
+      reject(pool, poolName, in, ctx, o.rejection());
+    }
+    for (Decision dec : o.decisions()) {
+      out.collect(dec);
+    }
+    for (io.locus.core.split.JobOutcome f : o.finished()) {
+      splitFinished.put(f.jobId(), pool.meta.getClockMs());
+    }
+    if (o.changed()) {
+      splitState.update(d.snapshot());
+    }
+  }
+
+  private static SplitPoolDriver.Output withRejection(SplitPoolDriver.Output o, String reason) {
+    return new SplitPoolDriver.Output(o.decisions(), reason, o.finished(), o.changed());
+  }
+
+  /**
+   * Split pools keep their nodes in {@link PoolState} too (registrations only: no tasks), so a
+   * policy change between families keeps them. A re-registration is ignored, as in the driver.
+   */
+  private static void mirrorNode(PoolState st, NodeReport r) {
+    if (r.getType() == io.locus.schemas.NodeReportType.REGISTER && st.node(r.getNode()) == null) {
+      st.registerNode(r.getNode(), Math.max(1, r.getSlots()), r.getCacheCapacityBytes(),
+          r.getEndpoint(), Conversions.seconds(r.getTimeMs()));
+    } else if (r.getType() == io.locus.schemas.NodeReportType.LEAVE) {
+      st.removeNode(r.getNode());
+    }
+  }
+
+  private void reject(Pool pool, String poolName, SchedulerInput in, Context ctx, String reason) {
+    ctx.output(REJECTED, DeadLetter.newBuilder()
+        .setSourceTopic(in.getSourceTopic())
+        .setPartition(in.getSourcePartition())
+        .setOffset(in.getSourceOffset())
+        .setKey(ByteBuffer.wrap(poolName.getBytes(StandardCharsets.UTF_8)))
+        .setValue(null)
+        .setReason(reason)
+        .setTimeMs(pool.meta.getClockMs())
+        .build());
   }
 
   /**
@@ -270,43 +388,110 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     return s.dispatch(now);
   }
 
-  private List<Command> onControl(Pool pool, Control c, SchedulerInput in, Context ctx,
-      double now) {
-    Scheduler s = pool.scheduler;
+  private List<Command> onControl(Pool pool, String poolName, Control c, SchedulerInput in,
+      Context ctx, Collector<Decision> out, double now) throws Exception {
     String problem = null;
     switch (c.getType()) {
-      case SET_POLICY -> {
-        try {
-          Policy p = Policies.create(c.getPolicy(), c.getParams());
-          s.setPolicy(p);
-          pool.meta.setPolicy(p.name());
-          pool.meta.setParams(new HashMap<>(c.getParams()));
-        } catch (IllegalArgumentException e) {
-          problem = e.getMessage();
-        }
-      }
+      case SET_POLICY -> problem = setPolicy(pool, poolName, c);
       case DRAIN_NODE, RESUME_NODE -> {
-        if (s.state().node(c.getNode()) == null) {
-          problem = "node '" + c.getNode() + "' is not registered in pool " + s.pool();
+        if (pool.split != null) {
+          problem = c.getType() + " is not supported by split pools (policy " + pool.split.policy()
+              + "): their nodes have one slot each and the policy decides alone what runs there";
+        } else if (pool.state.node(c.getNode()) == null) {
+          problem = "node '" + c.getNode() + "' is not registered in pool " + poolName;
         } else {
-          s.state().setDraining(c.getNode(), c.getType() == io.locus.schemas.ControlType.DRAIN_NODE);
+          pool.state.setDraining(c.getNode(), c.getType() == io.locus.schemas.ControlType.DRAIN_NODE);
         }
       }
       default -> problem = "unsupported control " + c.getType();
     }
     if (problem != null) {
-      ctx.output(REJECTED, DeadLetter.newBuilder()
-          .setSourceTopic(in.getSourceTopic())
-          .setPartition(in.getSourcePartition())
-          .setOffset(in.getSourceOffset())
-          .setKey(ByteBuffer.wrap(s.pool().getBytes(StandardCharsets.UTF_8)))
-          .setValue(null)
-          .setReason("control rejected: " + problem)
-          .setTimeMs(pool.meta.getClockMs())
-          .build());
+      reject(pool, poolName, in, ctx, "control rejected: " + problem);
+    }
+    if (pool.split != null) {
+      // The control's time moved the clock: due timers fire.
+      SplitPoolDriver.Output o = pool.split.onClock(pool.meta);
+      for (Decision d : o.decisions()) {
+        out.collect(d);
+      }
+      for (io.locus.core.split.JobOutcome f : o.finished()) {
+        splitFinished.put(f.jobId(), pool.meta.getClockMs());
+      }
+      if (o.changed()) {
+        splitState.update(pool.split.snapshot());
+      }
       return List.of();
     }
-    return s.dispatch(now);
+    return problem != null ? List.of() : pool.scheduler.dispatch(now);
+  }
+
+  /**
+   * SET_POLICY. Within a family the change is immediate for file policies; a split pool's core is
+   * replaced, which needs the pool idle (no unfinished job: its subjobs and caches live in the
+   * core). Between families the pool must be idle too; its registered nodes carry over (a new split
+   * core starts with empty range caches). Returns the problem, or null.
+   */
+  private String setPolicy(Pool pool, String poolName, Control c) throws Exception {
+    String name = c.getPolicy();
+    Map<String, String> params = new HashMap<>(c.getParams());
+    try {
+      if (SplitPoolDriver.isSplitPolicy(name)) {
+        String canonical = SplitPoolDriver.canonical(name);
+        SplitPoolDriver.validate(canonical, params);
+        if (pool.split != null && canonical.equals(pool.meta.getPolicy())
+            && params.equals(pool.meta.getParams())) {
+          return null; // the policy it has: nothing to change
+        }
+        String busy = busy(pool, poolName);
+        if (busy != null) {
+          return busy + "; set a split policy when it is idle";
+        }
+        List<String> nodes = new ArrayList<>();
+        for (NodeView n : pool.state.nodes()) {
+          nodes.add(n.id());
+        }
+        nodes.sort(Ids.ORDER);
+        SplitPoolDriver d = SplitPoolDriver.create(poolName, canonical, params, nodes);
+        pool.split = d;
+        pool.scheduler = null;
+        pool.meta.setPolicy(canonical);
+        pool.meta.setParams(params);
+        splitState.update(d.snapshot());
+        return null;
+      }
+      Policy p = Policies.create(name, params);
+      if (pool.split != null) {
+        String busy = busy(pool, poolName);
+        if (busy != null) {
+          return busy + "; set a file policy when it is idle";
+        }
+        pool.split = null;
+        splitState.clear();
+        restoreCounters(pool.state.counters(), pool.meta); // the split pool's counts go on
+        pool.scheduler = new Scheduler(poolName, pool.state, p);
+      } else {
+        pool.scheduler.setPolicy(p);
+      }
+      pool.meta.setPolicy(p.name());
+      pool.meta.setParams(params);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+  }
+
+  /** Why the pool cannot change its policy family now, or null when it is idle. */
+  private static String busy(Pool pool, String poolName) {
+    if (pool.split != null) {
+      int n = pool.split.activeJobs();
+      return n == 0 ? null : "split pool " + poolName + " has " + n + " unfinished job(s)";
+    }
+    PoolState st = pool.state;
+    if (st.queueLength() > 0 || !st.running().isEmpty()) {
+      return "pool " + poolName + " has " + st.queueLength() + " queued and "
+          + st.running().size() + " running task(s)";
+    }
+    return null;
   }
 
   @Override
@@ -314,25 +499,45 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       throws Exception {
     String poolName = ctx.getCurrentKey();
     Pool pool = pool(poolName, ctx);
-    PoolState st = pool.scheduler.state();
-    PoolState.Counters c = st.counters();
-    ctx.output(METRICS, SchedulerMetrics.newBuilder()
+    PoolMeta m = pool.meta;
+    SchedulerMetrics.Builder b = SchedulerMetrics.newBuilder()
         .setPool(poolName)
         .setTimeMs(timestamp)
-        .setEpoch(pool.meta.getEpoch())
-        .setPolicy(pool.scheduler.policy().name())
-        .setQueueLength(st.queueLength())
-        .setRunningTasks(st.running().size())
-        .setRegisteredNodes(st.nodes().size())
-        .setTotalSlots(st.registeredSlots())
-        .setBusySlots(st.busySlots())
-        .setPlacements(c.placements)
-        .setCompletions(c.completions)
-        .setFailures(c.failures)
-        .setBytesLocal(c.bytesLocal)
-        .setBytesPeer(c.bytesPeer)
-        .setBytesStorage(c.bytesStorage)
-        .build());
+        .setEpoch(m.getEpoch());
+    if (pool.split != null) {
+      // Split pools: one slot per node; a task is a subjob; bytes are events x eventBytes, counted
+      // when a job finishes.
+      SplitPoolDriver d = pool.split;
+      int running = d.running();
+      b.setPolicy(d.policy())
+          .setQueueLength(d.queued())
+          .setRunningTasks(running)
+          .setRegisteredNodes(d.nodeIds().size())
+          .setTotalSlots(d.nodeIds().size())
+          .setBusySlots(running)
+          .setPlacements(m.getPlacements())
+          .setCompletions(m.getCompletions())
+          .setFailures(m.getFailures())
+          .setBytesLocal(m.getBytesLocal())
+          .setBytesPeer(m.getBytesPeer())
+          .setBytesStorage(m.getBytesStorage());
+    } else {
+      PoolState st = pool.scheduler.state();
+      PoolState.Counters c = st.counters();
+      b.setPolicy(pool.scheduler.policy().name())
+          .setQueueLength(st.queueLength())
+          .setRunningTasks(st.running().size())
+          .setRegisteredNodes(st.nodes().size())
+          .setTotalSlots(st.registeredSlots())
+          .setBusySlots(st.busySlots())
+          .setPlacements(c.placements)
+          .setCompletions(c.completions)
+          .setFailures(c.failures)
+          .setBytesLocal(c.bytesLocal)
+          .setBytesPeer(c.bytesPeer)
+          .setBytesStorage(c.bytesStorage);
+    }
+    ctx.output(METRICS, b.build());
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
   }
 
@@ -388,18 +593,38 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     }
     st.finishRestore();
     restoreCounters(st.counters(), m);
-    Policy policy = Policies.create(m.getPolicy(), m.getParams());
-    if (policy instanceof StatefulPolicy sp && policyMemory.value() != null) {
-      sp.restoreMemory(policyMemory.value());
-    }
     Provisioner provisioner = new Provisioner(config.provisioningFor(poolName));
     provisioner.restorePending(m.getPendingNodes());
-    p = new Pool(new Scheduler(poolName, st, policy), m, provisioner);
+    if (SplitPoolDriver.isSplitPolicy(m.getPolicy())) {
+      byte[] saved = splitState.value();
+      SplitPoolDriver d;
+      if (saved == null) {
+        List<String> ids = new ArrayList<>();
+        for (NodeView n : st.nodes()) {
+          ids.add(n.id());
+        }
+        ids.sort(Ids.ORDER);
+        d = SplitPoolDriver.create(poolName, m.getPolicy(), m.getParams(), ids);
+        splitState.update(d.snapshot());
+      } else {
+        d = SplitPoolDriver.restore(poolName, m.getPolicy(), m.getParams(), saved);
+      }
+      p = new Pool(st, null, d, m, provisioner);
+      LOG.info("pool {}: epoch {}, split policy {}, {} nodes, {} unfinished jobs, {} queued "
+          + "subjobs", poolName, m.getEpoch(), d.policy(), d.nodeIds().size(), d.activeJobs(),
+          d.queued());
+    } else {
+      Policy policy = Policies.create(m.getPolicy(), m.getParams());
+      if (policy instanceof StatefulPolicy sp && policyMemory.value() != null) {
+        sp.restoreMemory(policyMemory.value());
+      }
+      p = new Pool(st, new Scheduler(poolName, st, policy), null, m, provisioner);
+      LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued, {} running", poolName,
+          m.getEpoch(), policy.name(), st.nodes().size(), st.queueLength(), st.running().size());
+    }
     pools.put(poolName, p);
     meta.update(m);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
-    LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued, {} running", poolName,
-        m.getEpoch(), policy.name(), st.nodes().size(), st.queueLength(), st.running().size());
     return p;
   }
 
@@ -446,6 +671,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   }
 
   private void saveMeta(Pool pool) throws Exception {
+    if (pool.scheduler == null) {
+      meta.update(pool.meta); // split pools keep their counters in PoolMeta itself
+      return;
+    }
     PoolState.Counters c = pool.scheduler.state().counters();
     PoolMeta m = pool.meta;
     m.setPlacements(c.placements);

@@ -146,6 +146,12 @@ public final class DemoCommand implements Callable<Integer> {
       problems.add("--policy lists a policy twice");
     }
     for (String p : policies) {
+      if (io.locus.operators.SplitPoolDriver.isSplitPolicy(p)) {
+        problems.add("--policy " + p + ": the demo's workload is file jobs; split policies run "
+            + "event-range jobs (locus run --pool-policy POOL=" + p.toUpperCase(Locale.ROOT)
+            + ", docs/operations.md)");
+        continue;
+      }
       try {
         policyOptions.spec(p);
       } catch (IllegalArgumentException e) {

@@ -1,7 +1,9 @@
 package io.locus.jobs.cli;
 
 import io.locus.core.policy.Policies;
+import io.locus.core.split.SplitParams;
 import io.locus.operators.SchedulerConfig;
+import io.locus.operators.SplitPoolDriver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -16,6 +18,16 @@ public final class PolicyOptions {
       description = "GCC utilisation threshold in [0, 1]. Default: ${DEFAULT-VALUE}.")
   double theta = Policies.DEFAULT_THETA;
 
+  @Option(names = "--split-param", paramLabel = "KEY=VALUE",
+      description = "A parameter of the split policies (FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, "
+          + "OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY) for event-range jobs, repeatable: tCpu, tDisk, "
+          + "tTape (seconds per event), cacheGb or cacheEvents, eventBytes, tapePipelining, "
+          + "diskPipelining, replication, min, starve, stripe, period, lmaxTable, margin, window, "
+          + "hysteresis, evaluate; dataset (the pool's one dataset) and timeScale (wall seconds per "
+          + "model second, as the agents'). POOL:KEY=VALUE sets it for one pool only (e.g. "
+          + "cern:lmaxTable=0:1.0,1d:1.5). Spec defaults otherwise; see docs/operations.md.")
+  Map<String, String> splitParams = new LinkedHashMap<>();
+
   @Option(names = "--max-retries", description = "Re-dispatches of a failed task. Default: ${DEFAULT-VALUE}.")
   int maxRetries = 3;
 
@@ -29,8 +41,45 @@ public final class PolicyOptions {
     return p;
   }
 
-  /** Validates the policy name and parameters; a bad one is an IllegalArgumentException. */
+  /**
+   * Validates the policy name and parameters; a bad one is an IllegalArgumentException. A split
+   * policy takes the {@code --split-param}s, a file policy {@code --window} and {@code --theta}.
+   */
   SchedulerConfig.PolicySpec spec(String policy) {
-    return new SchedulerConfig.PolicySpec(policy.toUpperCase(java.util.Locale.ROOT), params());
+    return spec(null, policy);
+  }
+
+  /** The policy of {@code pool} (null: the default policy of every pool). */
+  SchedulerConfig.PolicySpec spec(String pool, String policy) {
+    if (SplitPoolDriver.isSplitPolicy(policy)) {
+      Map<String, String> p = new LinkedHashMap<>();
+      splitParams.forEach((k, v) -> {
+        if (k.indexOf(':') < 0) {
+          p.put(k, v);
+        }
+      });
+      if (pool != null) {
+        splitParams.forEach((k, v) -> {
+          if (k.startsWith(pool + ":")) {
+            p.put(k.substring(pool.length() + 1), v);
+          }
+        });
+      }
+      try {
+        return new SchedulerConfig.PolicySpec(policy, p);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--split-param" + (pool == null ? "" : " (pool " + pool
+            + ")") + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      return new SchedulerConfig.PolicySpec(policy.toUpperCase(java.util.Locale.ROOT), params());
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      if (m != null && m.startsWith("unknown policy")) {
+        m += "; split policies (event-range jobs): " + String.join(", ", SplitParams.POLICIES);
+      }
+      throw new IllegalArgumentException(m, e);
+    }
   }
 }

@@ -30,11 +30,14 @@ public final class RunCommand implements Callable<Integer> {
   Path kafkaProperties;
 
   @Option(names = "--policy", defaultValue = "MCH",
-      description = "Default policy for every pool: FA, FCA, MCU, MCH or GCC. Default: ${DEFAULT-VALUE}.")
+      description = "Default policy for every pool: a file policy (FA, FCA, MCU, MCH, GCC, MET, MCT, SA, "
+          + "JDPDLL, ONLINE_HPS, COMPLEMENTARY_PLACE) or a split policy for event-range jobs (FARM, "
+          + "JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY; with "
+          + "--split-param). Default: ${DEFAULT-VALUE}.")
   String policy;
 
   @Option(names = "--pool-policy", paramLabel = "POOL=POLICY",
-      description = "Policy of one pool, repeatable, e.g. --pool-policy batch=GCC.")
+      description = "Policy of one pool, repeatable, e.g. --pool-policy batch=GCC --pool-policy cern=OUT_OF_ORDER.")
   Map<String, String> poolPolicies = new LinkedHashMap<>();
 
   @Mixin PolicyOptions policyOptions;
@@ -99,7 +102,7 @@ public final class RunCommand implements Callable<Integer> {
 
   SchedulerJob.Options options() {
     Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
-    poolPolicies.forEach((pool, p) -> pools.put(pool, policyOptions.spec(p)));
+    poolPolicies.forEach((pool, p) -> pools.put(pool, policyOptions.spec(pool, p)));
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policy), pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries,
         provisioningOptions.provisioningConfig(), Map.of());

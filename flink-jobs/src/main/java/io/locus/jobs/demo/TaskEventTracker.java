@@ -28,6 +28,9 @@ public final class TaskEventTracker implements AutoCloseable {
     public long duplicateCompletions;
     public long failed;
     public long refused;
+    /** Event-range subjobs suspended (SUSPENDED) and shrink acknowledgements (SHRUNK). */
+    public long suspended;
+    public long shrunk;
     public long bytesLocal;
     public long bytesPeer;
     public long bytesStorage;
@@ -52,6 +55,8 @@ public final class TaskEventTracker implements AutoCloseable {
       s.duplicateCompletions = duplicateCompletions;
       s.failed = failed;
       s.refused = refused;
+      s.suspended = suspended;
+      s.shrunk = shrunk;
       s.bytesLocal = bytesLocal;
       s.bytesPeer = bytesPeer;
       s.bytesStorage = bytesStorage;
@@ -155,6 +160,12 @@ public final class TaskEventTracker implements AutoCloseable {
         runningOnNode.merge(nodeKey, -1, Integer::sum);
         s.failed++;
       }
+      case SUSPENDED -> {
+        // a suspended subjob's attempt ended: its slot is free
+        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        s.suspended++;
+      }
+      case SHRUNK -> s.shrunk++;
       case REFUSED -> {
         s.refused++;
         if (s.refusals.size() < 20) {

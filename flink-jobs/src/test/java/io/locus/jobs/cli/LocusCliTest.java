@@ -6,6 +6,7 @@ import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.SchedulerJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -69,6 +70,44 @@ class LocusCliTest {
     assertThat(o.scheduler().policyFor("x").params()).containsEntry("theta", "0.8");
     assertThat(o.scheduler().policyFor("batch").name()).isEqualTo("MCH");
     assertThat(cmd.createTopics).isFalse();
+  }
+
+  @Test
+  void runTakesASplitPolicyForAPoolWithItsParameters() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--pool-policy",
+        "cern=out-of-order", "--pool-policy", "atlas=ADAPTIVE_DELAY", "--split-param",
+        "tCpu=0.002", "--split-param", "cern:dataset=lhcb", "--split-param",
+        "atlas:lmaxTable=0:1.0,1d:1.5");
+    SchedulerJob.Options o = cmd.options();
+    assertThat(o.scheduler().policyFor("cern").name()).isEqualTo("OUT_OF_ORDER");
+    assertThat(o.scheduler().policyFor("cern").params()).containsOnly(
+        Map.entry("tCpu", "0.002"), Map.entry("dataset", "lhcb"));
+    assertThat(o.scheduler().policyFor("atlas").params()).containsOnly(
+        Map.entry("tCpu", "0.002"), Map.entry("lmaxTable", "0:1.0,1d:1.5"));
+    assertThat(o.scheduler().policyFor("other").name()).isEqualTo("MCH");
+  }
+
+  @Test
+  void runNamesABadSplitParameter() {
+    Run r = run("run", "--bootstrap-servers", "k:9092", "--pool-policy", "cern=OUT_OF_ORDER",
+        "--split-param", "tTape=fast");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--split-param").contains("'tTape'").contains("fast");
+    Run unknown = run("run", "--bootstrap-servers", "k:9092", "--pool-policy", "cern=DELAYED",
+        "--split-param", "speed=2");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).contains("unknown parameter 'speed'").contains("timeScale");
+    Run policy = run("run", "--bootstrap-servers", "k:9092", "--policy", "OUT_OF_ODER");
+    assertThat(policy.code()).isEqualTo(2);
+    assertThat(policy.err()).contains("unknown policy 'OUT_OF_ODER'").contains("OUT_OF_ORDER");
+  }
+
+  @Test
+  void demoSaysSplitPoliciesNeedEventRangeJobs() {
+    Run r = run("demo", "--policy", "out_of_order");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("event-range jobs").contains("--pool-policy");
   }
 
   @Test
