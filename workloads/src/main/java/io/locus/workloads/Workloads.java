@@ -78,6 +78,14 @@ public final class Workloads {
             spec("lbw", "150", "local-disk read bandwidth, MiB/s"),
             spec("c", "0.001", "compute cost, s/MiB")),
         Workloads::khanna));
+    ENTRIES.put("cern", new Entry("CernEventJobs, splittable event-range analysis jobs (CERN)",
+        List.of(
+            spec("n", "20000", "jobs"),
+            spec("load", "1.0", "arrival rate lambda, jobs per hour (Poisson)"),
+            spec("space", Long.toString(CernEventJobs.DEFAULT_SPACE), "D, events in the data space"),
+            spec("hotspots", "true", "false = uniform starts (no hot regions)")),
+        p -> CernEventJobs.workload(new CernEventJobs.Options(p.integer("n"), p.number("load"),
+            p.longValue("space"), p.bool("hotspots")), p.seed)));
   }
 
   private Workloads() {}

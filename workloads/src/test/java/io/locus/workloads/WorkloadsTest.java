@@ -22,7 +22,7 @@ class WorkloadsTest {
   @Test
   void registersEveryGenerator() {
     assertThat(Workloads.names()).containsExactly("mi", "sw", "ap", "stacking", "sched-micro",
-        "dd-throughput", "stages18", "khanna");
+        "dd-throughput", "stages18", "khanna", "cern");
     assertThat(create("mi", 1).size()).isEqualTo(250_000);
     assertThat(create("sw", 1).size()).isEqualTo(2_000_000);
     assertThat(create("ap", 1).size()).isEqualTo(250_000);
@@ -31,6 +31,7 @@ class WorkloadsTest {
     assertThat(create("dd-throughput", 1).size()).isEqualTo(40);
     assertThat(create("stages18", 1).size()).isEqualTo(1000);
     assertThat(create("khanna", 1).size()).isEqualTo(800);
+    assertThat(create("cern", 1).size()).isEqualTo(20_000);
     for (String name : Workloads.names()) {
       assertThat(create(name, 1).name()).isEqualTo(name);
     }
