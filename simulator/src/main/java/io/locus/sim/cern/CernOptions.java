@@ -55,6 +55,11 @@ public final class CernOptions {
           + "0:1.2,6h:1.5,1d:2.0,2d:2.3")
   public String lmaxTable;
 
+  @Option(names = "--node-counts", split = ",", paramLabel = "N",
+      description = "cern-e12: pool sizes n (D30: 10,20,50,100,200,500,1000). Default: "
+          + "10,20,50,100,200.")
+  public List<Integer> nodeCounts;
+
   @Option(names = "--measure-cpu",
       description = "cern: measure scheduler CPU time (master load); on by default for e12.")
   public boolean measureCpu;

@@ -44,9 +44,9 @@ public final class CernSimulation {
 
   /**
    * The measurement window of §6.2: jobs arriving in [from, to) are measured; the run stops when
-   * every measured job has finished, or earlier when the quarter-based overload test can no longer
-   * come out "not overloaded" ({@code earlyStop}: waits only grow, so the verdict is the one the
-   * full run would give).
+   * every measured job has finished, or earlier, once the window is over, when the quarter-based
+   * overload test can no longer come out "not overloaded" ({@code earlyStop}: waits only grow, so
+   * the verdict is the one the full run would give).
    */
   public record Window(double from, double to, boolean earlyStop, double maxPeriod) {
     public double quarter() {
@@ -79,11 +79,18 @@ public final class CernSimulation {
     }
   }
 
-  /** The outcome of one run. */
+  /**
+   * The outcome of one run. {@code overloaded} is the spec's quarter test on waiting times;
+   * {@code backlogOverloaded} is our companion test, the same rule on the pool's backlog (events
+   * of arrived, unfinished jobs, time-averaged over the second and last quarter of the window):
+   * overloaded when the Q4 mean exceeds twice the Q2 mean plus one hour of the pool's tape work.
+   * Waiting times only grow under overload for FIFO-like policies; the backlog grows for all.
+   */
   public record Result(Config config, Window window, List<Measured> measured,
       boolean overloaded, boolean cut, double simulatedSeconds, double schedulerCpuSeconds,
       long policyCalls, long events, long replications, double meanWaitQ2, double meanWaitQ4,
-      double wallSeconds) {
+      double wallSeconds, double meanBacklogQ2, double meanBacklogQ4,
+      boolean backlogOverloaded) {
     /** Master load: scheduler CPU time / simulated time (NaN when not measured). */
     public double masterLoad() {
       return schedulerCpuSeconds / simulatedSeconds;
@@ -162,6 +169,10 @@ public final class CernSimulation {
   private double[] released;
   private final List<Measured> finished = new ArrayList<>();
   private int unfinishedMeasured;
+  /** Events of arrived, unfinished jobs, and its time integrals over Q2 and Q4. */
+  private long backlog;
+  private double backlogAt;
+  private final double[] backlogIntegral = new double[2];
 
   private CernSimulation(Config config, Window window) {
     this.config = config;
@@ -206,18 +217,19 @@ public final class CernSimulation {
     TraceJob nextArrival = arrivals.hasNext() ? arrivals.next() : null;
     boolean cut = false;
     long sinceCheck = 0;
-    while (unfinishedMeasured > 0) {
+    while (unfinishedMeasured > 0 || now < window.to()) {
       Ev e = queue.peek();
       if (nextArrival != null && (e == null || nextArrival.arrival() <= e.t)) {
         TraceJob j = nextArrival;
         nextArrival = arrivals.hasNext() ? arrivals.next() : null;
-        now = Math.max(now, j.arrival());
+        advance(j.arrival());
+        backlog += j.events().length();
         SplitJob sj = new SplitJob(j.jobId(), j.events());
         events++;
         execute(call(() -> policy.onJobArrival(sj, now)));
       } else if (e != null) {
         queue.poll();
-        now = Math.max(now, e.t);
+        advance(e.t);
         events++;
         if (e.kind == END) {
           Exec x = running.get(e.id);
@@ -234,16 +246,23 @@ public final class CernSimulation {
         throw new IllegalStateException(config.policy() + ": nothing left to happen at " + now
             + " s but " + unfinishedMeasured + " measured jobs are unfinished");
       }
-      if (window.earlyStop() && ++sinceCheck >= 2000) {
-        sinceCheck = 0;
+      if (window.earlyStop() && ++sinceCheck >= 2000 && now >= window.to()) {
+        sinceCheck = 0; // (the backlog test needs the whole window simulated)
         if (verdictIsOverloaded()) {
           cut = true;
           break;
         }
       }
     }
+    advance(Math.max(now, window.to()));
     double[] q = quarterMeans();
     boolean overloaded = q[1] > 2 * q[0] + 3600;
+    double qlen = window.quarter();
+    double b2 = backlogIntegral[0] / qlen;
+    double b4 = backlogIntegral[1] / qlen;
+    double hourOfWork = config.nodes() * 3600 / io.locus.core.split.SplitParams.parse(
+        config.policy(), config.params()).costs().cMiss();
+    boolean backlogOverloaded = b4 > 2 * b2 + hourOfWork;
     if (cut && !overloaded) {
       throw new IllegalStateException("a run was cut although its verdict was not settled");
     }
@@ -260,10 +279,27 @@ public final class CernSimulation {
         measuredIndex.get(b.jobId())));
     return new Result(config, window, out, overloaded, cut, now,
         config.measureCpu() ? cpuNanos / 1e9 : Double.NaN, calls, events, policy.replications(),
-        q[0], q[1], (System.nanoTime() - wall0) / 1e9);
+        q[0], q[1], (System.nanoTime() - wall0) / 1e9, b2, b4, backlogOverloaded);
   }
 
   private final java.util.Set<String> done = new java.util.HashSet<>();
+
+  /** Moves the clock, integrating the backlog over the Q2 and Q4 time intervals. */
+  private void advance(double t) {
+    double to = Math.max(now, t);
+    double q = window.quarter();
+    double[][] spans = {{window.from() + q, window.from() + 2 * q},
+        {window.from() + 3 * q, window.to()}};
+    for (int k = 0; k < 2; k++) {
+      double a = Math.max(backlogAt, spans[k][0]);
+      double b = Math.min(to, spans[k][1]);
+      if (b > a) {
+        backlogIntegral[k] += backlog * (b - a);
+      }
+    }
+    backlogAt = to;
+    now = to;
+  }
 
   private boolean isFinished(int i) {
     return done.contains(measuredIds.get(i));
@@ -393,6 +429,7 @@ public final class CernSimulation {
             + (o.localEvents() + o.remoteEvents() + o.tapeEvents()) + " of " + o.eventCount()
             + " events");
       }
+      backlog -= o.eventCount();
       Integer i = measuredIndex.get(o.jobId());
       if (i != null) {
         done.add(o.jobId());

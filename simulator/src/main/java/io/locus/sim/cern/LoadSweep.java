@@ -52,23 +52,52 @@ public final class LoadSweep {
     }
   }
 
-  /** One grid point. */
+  /**
+   * One grid point: the spec's verdict ({@code overloaded} runs, {@code sustainable}) and the
+   * companion backlog test's ({@code backlogOverloaded}, {@code backlogSustainable}).
+   */
   public record Point(double load, List<CernSimulation.Result> runs, int overloaded,
-      boolean sustainable, RunStats stats) {}
+      boolean sustainable, RunStats stats, int backlogOverloaded, boolean backlogSustainable) {}
 
-  /** One variant and cache size over the grid, up to the first unsustainable load. */
+  /**
+   * One variant and cache size over the grid, up to the first load unsustainable by both tests.
+   * {@code lmax} is the spec's (§6.2); {@code lmaxBacklog} the companion backlog test's.
+   */
   public record Curve(Variant variant, double cacheGb, List<Point> points, double lmax,
-      double wallSeconds) {
-    /** Points up to Lmax ("cut when the system leaves the steady state"). */
+      double wallSeconds, double lmaxBacklog, boolean lmaxOpen, boolean lmaxBacklogOpen,
+      String stop) {
+    /** "1.25", or "≥ 2.60" when the scan ended before this test failed. */
+    public String lmaxText() {
+      return (lmaxOpen ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmax);
+    }
+
+    public String lmaxBacklogText() {
+      return (lmaxBacklogOpen ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmaxBacklog);
+    }
+
+    /**
+     * The load the curves are cut at: the smaller of the two Lmax ("cut when the system leaves the
+     * steady state", by either test).
+     */
+    public double reportLmax() {
+      return Math.min(lmax, lmaxBacklog);
+    }
+
+    /** Points up to {@link #reportLmax()}. */
     public List<Point> sustainable() {
-      return points.stream().filter(p -> p.load() <= lmax + 1e-9).toList();
+      return points.stream().filter(p -> p.load() <= reportLmax() + 1e-9).toList();
+    }
+
+    /** Points up to the backlog test's Lmax. */
+    public List<Point> backlogSustainable() {
+      return points.stream().filter(p -> p.load() <= lmaxBacklog + 1e-9).toList();
     }
 
     /** The sustainable grid point closest to 0.95 · Lmax (at or below it when possible). */
     public Point nearLmax() {
       Point best = null;
       for (Point p : sustainable()) {
-        if (p.load() <= 0.95 * lmax + 1e-9) {
+        if (p.load() <= 0.95 * reportLmax() + 1e-9) {
           best = p;
         }
       }
@@ -107,44 +136,94 @@ public final class LoadSweep {
     };
   }
 
+  /**
+   * The largest load at which the quarter rule can still see an overload: queues grow linearly
+   * from t = 0 when overloaded, so Q4's mean exceeds twice Q2's only if the warm-up is shorter than
+   * an eighth of the measured window (t0 + 3.5 q > 2 (t0 + 1.5 q) ⟺ t0 < q / 2). With the
+   * expected last arrival at jobs / λ hours that means λ < 0.1 · jobs · 3600 / warm-up.
+   */
+  public double detectableLoad(Variant v, double cacheGb) {
+    return 0.1 * settings.jobs() * 3600 / warmup(v, cacheGb);
+  }
+
+  /**
+   * Scans λ = step, 2·step, …: the spec's Lmax is the last load before its test's first
+   * unsustainable point; the backlog test's likewise. The scan goes on while either test is still
+   * sustainable, and stops at --max-load or where an overload could no longer be seen
+   * ({@link #detectableLoad}); a test that had not failed by then has an open Lmax ("≥").
+   */
   public Curve sweep(Variant v, double cacheGb) throws InterruptedException {
     long t0 = System.nanoTime();
     List<Point> points = new ArrayList<>();
     double lmax = 0;
-    for (int k = 1; k * settings.step() <= settings.maxLoad() + 1e-9; k++) {
+    double lmaxB = 0;
+    boolean specOk = true;
+    boolean backlogOk = true;
+    double limit = detectableLoad(v, cacheGb);
+    String stop = "both tests failed";
+    for (int k = 1; ; k++) {
       double load = round(k * settings.step());
-      Point p = point(v, cacheGb, load);
-      points.add(p);
-      log.printf(Locale.ROOT, "    %-28s %5.0f GB  lambda %5.2f/h: %d/%d overloaded -> %s"
-              + "  (wait %.2f h, speedup %.2f, h %.3f)%n", v.label(), cacheGb, load,
-          p.overloaded(), p.runs().size(), p.sustainable() ? "sustainable" : "UNSUSTAINABLE",
-          p.stats().waitExcl() / 3600, p.stats().speedup(), p.stats().hitRatio());
-      log.flush();
-      if (!p.sustainable()) {
+      if (load > settings.maxLoad() + 1e-9) {
+        stop = "--max-load " + settings.maxLoad() + " reached";
         break;
       }
-      lmax = load;
+      if (load > limit) {
+        stop = String.format(Locale.ROOT, "beyond %.2f jobs/h the quarter rule cannot see an "
+            + "overload with %d jobs and a %.0f h warm-up", limit, settings.jobs(),
+            warmup(v, cacheGb) / 3600);
+        break;
+      }
+      Point p = point(v, cacheGb, load);
+      points.add(p);
+      log.printf(Locale.ROOT, "    %-28s %5.0f GB  lambda %5.2f/h: %d/%d overloaded -> %s;"
+              + " backlog test %d/%d -> %s  (wait %.2f h, speedup %.2f, h %.3f)%n", v.label(),
+          cacheGb, load, p.overloaded(), p.runs().size(),
+          p.sustainable() ? "sustainable" : "UNSUSTAINABLE", p.backlogOverloaded(),
+          p.runs().size(), p.backlogSustainable() ? "sustainable" : "UNSUSTAINABLE",
+          p.stats().waitExcl() / 3600, p.stats().speedup(), p.stats().hitRatio());
+      log.flush();
+      specOk &= p.sustainable();
+      backlogOk &= p.backlogSustainable();
+      if (specOk) {
+        lmax = load;
+      }
+      if (backlogOk) {
+        lmaxB = load;
+      }
+      if (!specOk && !backlogOk) {
+        break;
+      }
     }
-    return new Curve(v, cacheGb, points, lmax, (System.nanoTime() - t0) / 1e9);
+    return new Curve(v, cacheGb, points, lmax, (System.nanoTime() - t0) / 1e9, lmaxB, specOk,
+        backlogOk, stop);
   }
 
   static double round(double x) {
     return Math.round(x * 1e6) / 1e6;
   }
 
-  /** Runs the seeds of one grid point (in waves of the pool's width) until the verdict is settled. */
+  /**
+   * Runs the seeds of one grid point (in waves of the pool's width) until both verdicts are
+   * settled: a majority of seeds agreeing for the spec's test and for the backlog test.
+   */
   public Point point(Variant v, double cacheGb, double load) throws InterruptedException {
     int need = settings.seeds() / 2 + 1; // a majority
     List<CernSimulation.Result> runs = new ArrayList<>();
     int over = 0;
     int ok = 0;
+    int overB = 0;
+    int okB = 0;
     int next = 1;
     while (next <= settings.seeds()) {
-      if (!settings.allSeeds() && (ok >= need || over >= need)) {
+      boolean settled = (ok >= need || over >= need) && (okB >= need || overB >= need);
+      if (!settings.allSeeds() && settled) {
         break;
       }
+      int m1 = ok >= need || over >= need ? 0 : need - Math.max(ok, over);
+      int m2 = okB >= need || overB >= need ? 0 : need - Math.max(okB, overB);
+      int missing = Math.max(1, Math.max(m1, m2));
       int wave = settings.allSeeds() ? settings.seeds() - next + 1
-          : Math.min(settings.seeds() - next + 1, Math.max(1, need - Math.max(ok, over)));
+          : Math.min(settings.seeds() - next + 1, missing);
       List<Future<CernSimulation.Result>> fs = new ArrayList<>();
       for (int i = 0; i < wave; i++) {
         int seed = next++;
@@ -164,9 +243,14 @@ public final class LoadSweep {
         } else {
           ok++;
         }
+        if (r.backlogOverloaded()) {
+          overB++;
+        } else {
+          okB++;
+        }
       }
     }
-    return new Point(load, runs, over, ok >= need, RunStats.of(runs));
+    return new Point(load, runs, over, ok >= need, RunStats.of(runs), overB, okB >= need);
   }
 
   /** One seed at one load. */
