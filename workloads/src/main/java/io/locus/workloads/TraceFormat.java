@@ -37,6 +37,9 @@ package io.locus.workloads;
  *       k ≥ 1 = released when all of stage k−1 has completed</td></tr>
  *   <tr><td>attributes</td><td>object of strings</td><td>no (absent = empty)</td><td>descriptive
  *       tags</td></tr>
+ *   <tr><td>events</td><td>{@code {"start":s,"end":e}}, integers 0 ≤ s &lt; e</td><td>no (absent =
+ *       null)</td><td>splittable jobs (CERN): the event segment [s, e) analysed; such jobs have
+ *       no inputs</td></tr>
  * </table>
  *
  * <table>

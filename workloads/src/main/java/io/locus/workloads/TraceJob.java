@@ -1,6 +1,7 @@
 package io.locus.workloads;
 
 import io.locus.core.model.DataUnit;
+import io.locus.core.split.EventRange;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import java.util.TreeMap;
  *       k − 1 has completed (STAGES18; stage 1 is released at once, {@code arrival} is then 0).
  *   <li>{@code attributes}: descriptive tags (cluster id, step index, …). Kept sorted by key, so a
  *       trace written twice is identical byte for byte.
+ *   <li>{@code events}: for a splittable job (CERN), the one contiguous event segment [start, end)
+ *       it analyses; null for file-based jobs. Such a job has no file inputs; its data is the
+ *       events, and {@code computeSeconds} is its CPU time.
  * </ul>
  */
 public record TraceJob(
@@ -31,7 +35,8 @@ public record TraceJob(
     List<DataUnit> inputs,
     double computeSeconds,
     int stage,
-    Map<String, String> attributes) {
+    Map<String, String> attributes,
+    EventRange events) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -55,9 +60,20 @@ public record TraceJob(
         : Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
   }
 
+  /** A file-based job (no event range). */
+  public TraceJob(String jobId, String pool, double arrival, List<DataUnit> inputs,
+      double computeSeconds, int stage, Map<String, String> attributes) {
+    this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, null);
+  }
+
   /** A stage-0 job in the default pool without attributes. */
   public TraceJob(String jobId, double arrival, List<DataUnit> inputs, double computeSeconds) {
     this(jobId, null, arrival, inputs, computeSeconds, 0, Map.of());
+  }
+
+  /** True for a splittable job over an event segment. */
+  public boolean splittable() {
+    return events != null;
   }
 
   public long totalBytes() {

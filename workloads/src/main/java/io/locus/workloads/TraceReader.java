@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.core.model.DataUnit;
+import io.locus.core.split.EventRange;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -40,7 +41,8 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
   private static final Set<String> HEADER_FIELDS =
       Set.of("format", "version", "name", "jobs", "description");
   private static final Set<String> JOB_FIELDS =
-      Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes");
+      Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes",
+          "events");
   private static final Set<String> UNIT_FIELDS =
       Set.of("id", "bytes", "computeSeconds", "location", "checksum");
 
@@ -250,8 +252,24 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
         attrs.put(e.getKey(), e.getValue().asText());
       }
     }
+    EventRange events = null;
+    JsonNode ev = n.get("events");
+    if (ev != null && !ev.isNull()) {
+      if (!ev.isObject()) {
+        throw error("job field 'events' must be an object {\"start\":s,\"end\":e}, got " + ev);
+      }
+      checkFields(ev, Set.of("start", "end"), "events");
+      JsonNode s0 = ev.get("start");
+      JsonNode e0 = ev.get("end");
+      if (s0 == null || e0 == null || !s0.isIntegralNumber() || !e0.isIntegralNumber()
+          || !s0.canConvertToLong() || !e0.canConvertToLong() || s0.asLong() < 0
+          || e0.asLong() <= s0.asLong()) {
+        throw error("job field 'events' needs integers 0 <= start < end, got " + ev);
+      }
+      events = new EventRange(s0.asLong(), e0.asLong());
+    }
     try {
-      return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs);
+      return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events);
     } catch (IllegalArgumentException e) {
       throw error(e.getMessage());
     }

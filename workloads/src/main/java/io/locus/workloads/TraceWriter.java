@@ -105,6 +105,12 @@ public final class TraceWriter implements Closeable {
     out.writeEndArray();
     out.writeNumberField("computeSeconds", job.computeSeconds());
     out.writeNumberField("stage", job.stage());
+    if (job.events() != null) {
+      out.writeObjectFieldStart("events");
+      out.writeNumberField("start", job.events().start());
+      out.writeNumberField("end", job.events().end());
+      out.writeEndObject();
+    }
     if (!job.attributes().isEmpty()) {
       out.writeObjectFieldStart("attributes");
       for (Map.Entry<String, String> e : job.attributes().entrySet()) {

@@ -94,6 +94,14 @@ public final class Workloads {
               p.number("duration"), p.choice("durations", Map.of("fixed", false, "exp", true))),
               p.seed)));
     }
+    ENTRIES.put("cern", new Entry("CernEventJobs, splittable event-range analysis jobs (CERN)",
+        List.of(
+            spec("n", "20000", "jobs"),
+            spec("load", "1.0", "arrival rate lambda, jobs per hour (Poisson)"),
+            spec("space", Long.toString(CernEventJobs.DEFAULT_SPACE), "D, events in the data space"),
+            spec("hotspots", "true", "false = uniform starts (no hot regions)")),
+        p -> CernEventJobs.workload(new CernEventJobs.Options(p.integer("n"), p.number("load"),
+            p.longValue("space"), p.bool("hotspots")), p.seed)));
   }
 
   private Workloads() {}

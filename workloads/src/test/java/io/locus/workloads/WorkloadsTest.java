@@ -22,7 +22,8 @@ class WorkloadsTest {
   @Test
   void registersEveryGenerator() {
     assertThat(Workloads.names()).containsExactly("mi", "sw", "ap", "stacking", "sched-micro",
-        "dd-throughput", "stages18", "khanna", "ideal-mix", "random-mix", "noisy-mix");
+        "dd-throughput", "stages18", "khanna", "ideal-mix", "random-mix", "noisy-mix",
+        "cern");
     assertThat(create("mi", 1).size()).isEqualTo(250_000);
     assertThat(create("sw", 1).size()).isEqualTo(2_000_000);
     assertThat(create("ap", 1).size()).isEqualTo(250_000);
@@ -32,6 +33,7 @@ class WorkloadsTest {
     assertThat(create("stages18", 1).size()).isEqualTo(1000);
     assertThat(create("khanna", 1).size()).isEqualTo(800);
     assertThat(create("random-mix", 1).size()).isEqualTo(1000);
+    assertThat(create("cern", 1).size()).isEqualTo(20_000);
     for (String name : Workloads.names()) {
       assertThat(create(name, 1).name()).isEqualTo(name);
     }

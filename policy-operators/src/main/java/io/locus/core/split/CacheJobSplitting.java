@@ -186,12 +186,14 @@ public final class CacheJobSplitting extends JobSplitting {
     }
     Subjob best = null;
     long bestCached = -1;
-    for (JobState k : withSuspended.values()) { // by arrival
-      if (!jobs.containsKey(k.id)) {
+    for (var it = withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
+      JobState k = it.next();
+      if (k.suspended.isEmpty() || !jobs.containsKey(k.id)) {
+        it.remove(); // stale
         continue;
       }
       for (Subjob x : k.suspended) {
-        long c = v.cache.cachedCount(x.start, x.end);
+        long c = cacheOf(v).cachedCount(x.start, x.end);
         if (c > bestCached || (c == bestCached && x.job == best.job && x.start < best.start)) {
           bestCached = c;
           best = x;
@@ -206,12 +208,12 @@ public final class CacheJobSplitting extends JobSplitting {
   }
 
   /** The subjob with the most events cached on v (tie: first in the given order = lowest start). */
-  private static Subjob mostCachedOn(List<Subjob> xs, NodeState v) {
+  private Subjob mostCachedOn(List<Subjob> xs, NodeState v) {
     xs.sort((a, b) -> Long.compare(a.start, b.start));
     Subjob best = null;
     long most = -1;
     for (Subjob x : xs) {
-      long c = v.cache.cachedCount(x.start, x.end);
+      long c = cacheOf(v).cachedCount(x.start, x.end);
       if (c > most) {
         most = c;
         best = x;
@@ -238,8 +240,8 @@ public final class CacheJobSplitting extends JobSplitting {
         continue;
       }
       long gain = 0;
-      for (EventRange c : v.cache.cachedParts(m, x.end)) {
-        gain += c.length() - u.cache.cachedCount(c.start(), c.end());
+      for (EventRange c : cacheOf(v).cachedParts(m, x.end)) {
+        gain += c.length() - cacheOf(u).cachedCount(c.start(), c.end());
       }
       if (gain > bestCached || (gain == bestCached && gain > 0 && rem > bestRemaining)) {
         bestCached = gain;

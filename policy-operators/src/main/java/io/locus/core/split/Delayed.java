@@ -131,11 +131,12 @@ public class Delayed extends SplitPolicy {
 
   @Override
   protected double backlog(NodeState u) {
-    double b = u.running == null ? 0 : remainingTime(u.running);
-    for (Subjob x : u.queue) {
-      b += costOn(u, x.start, x.end);
-    }
-    return b;
+    return (u.running == null ? 0 : remainingTime(u.running)) + queuedCost(u);
+  }
+
+  @Override
+  protected boolean tracksQueueCosts() {
+    return true;
   }
 
   /** Remainders nobody asked for (partial end, node loss) go first, as a meta-subjob of one. */

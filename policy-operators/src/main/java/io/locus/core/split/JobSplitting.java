@@ -178,6 +178,11 @@ public class JobSplitting extends SplitPolicy {
   }
 
   @Override
+  protected void jobFinished(JobState j) {
+    withSuspended.remove(j.seq);
+  }
+
+  @Override
   protected void requeue(Subjob x) {
     pushSuspended(x);
   }

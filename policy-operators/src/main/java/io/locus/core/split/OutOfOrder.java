@@ -162,11 +162,12 @@ public final class OutOfOrder extends SplitPolicy {
 
   @Override
   protected double backlog(NodeState u) {
-    double b = u.running == null ? 0 : remainingTime(u.running);
-    for (Subjob x : u.queue) {
-      b += costOn(u, x.start, x.end);
-    }
-    return b;
+    return (u.running == null ? 0 : remainingTime(u.running)) + queuedCost(u);
+  }
+
+  @Override
+  protected boolean tracksQueueCosts() {
+    return true;
   }
 
   /** STEAL(v) (spec §2.4, D14, D15). */
@@ -195,7 +196,7 @@ public final class OutOfOrder extends SplitPolicy {
     double w;
     double c;
     if (queued) {
-      double cx = costOn(u, x.start, x.end);
+      double cx = costOn(u, x.start, x.end); // W = backlog(u) - COST(u, x)
       size = x.length();
       w = most - cx;
       c = cx / size;
@@ -220,7 +221,7 @@ public final class OutOfOrder extends SplitPolicy {
       Subjob tail = newPiece(x.job, x.end - k, x.end);
       tail.copyFlags(x);
       tail.awaitsAck = x.awaitsAck;
-      x.end -= k;
+      setRange(x, x.start, x.end - k);
       tail.preemptible = true;
       tail.origin = u.id;
       run(tail, v);

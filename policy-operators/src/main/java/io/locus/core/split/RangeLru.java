@@ -58,6 +58,9 @@ public final class RangeLru {
   private long used;
   private final TreeMap<Long, E> byStart = new TreeMap<>();
   private final TreeSet<E> byUse = new TreeSet<>(BY_USE);
+  /** Coverage changes (insert, remove) so far, and the last few changed ranges, for memos. */
+  private long version;
+  private final long[] changed = new long[3 * 64];
   private long pinStart = -1;
   private long pinEnd = -1;
   private Listener listener;
@@ -67,6 +70,60 @@ public final class RangeLru {
       throw new IllegalArgumentException("negative cache capacity " + capacityEvents);
     }
     this.capacity = capacityEvents;
+  }
+
+  /** Counts coverage changes; touches do not change it. */
+  public long version() {
+    return version;
+  }
+
+  /**
+   * True when events of [start, end) may have been added or removed since {@code since} (a value
+   * of {@link #version()}); false only when that is certain.
+   */
+  public boolean changedSince(long since, long start, long end) {
+    if (since == version) {
+      return false;
+    }
+    int keep = changed.length / 3;
+    if (version - since > keep) {
+      return true;
+    }
+    for (long v = since + 1; v <= version; v++) {
+      int i = (int) (v % keep) * 3;
+      if (changed[i] != v) {
+        return true;
+      }
+      if (changed[i + 1] < end && start < changed[i + 2]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The ranges changed since {@code since}, or null when the log no longer reaches back. */
+  public List<EventRange> changedRanges(long since) {
+    int keep = changed.length / 3;
+    if (since > version || version - since > keep) {
+      return null;
+    }
+    List<EventRange> out = new ArrayList<>((int) (version - since));
+    for (long v = since + 1; v <= version; v++) {
+      int i = (int) (v % keep) * 3;
+      if (changed[i] != v) {
+        return null;
+      }
+      out.add(new EventRange(changed[i + 1], changed[i + 2]));
+    }
+    return out;
+  }
+
+  private void record(long start, long end) {
+    version++;
+    int i = (int) (version % (changed.length / 3)) * 3;
+    changed[i] = version;
+    changed[i + 1] = start;
+    changed[i + 2] = end;
   }
 
   void listener(Listener l) {
@@ -197,6 +254,7 @@ public final class RangeLru {
       byUse.add(e);
       used += take;
       added += take;
+      record(e.start, e.end);
       if (listener != null) {
         listener.added(e.start, e.end);
       }
@@ -218,6 +276,7 @@ public final class RangeLru {
       byUse.remove(e);
       used -= e.end - e.start;
       removed += e.end - e.start;
+      record(e.start, e.end);
       if (listener != null) {
         listener.removed(e.start, e.end);
       }
@@ -384,6 +443,7 @@ public final class RangeLru {
     byStart.put(start, e);
     byUse.add(e);
     used += end - start;
+    record(start, end);
     if (listener != null) {
       listener.added(start, end);
     }

@@ -54,7 +54,8 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
     doc("replicationThreshold", "3", "remote access count that replicates");
     doc("stripe", "5000", "DELAYED/ADAPTIVE_DELAY stripe size S in events");
     doc("period", "2d", "DELAYED period d (0 = at arrival)");
-    doc("lmaxTable", "", "ADAPTIVE_DELAY (required): d:Lmax pairs, e.g. 0:1.0,1d:1.5,2d:2.0");
+    doc("lmaxTable", "", "ADAPTIVE_DELAY (required): d:Lmax pairs separated by ',' or ';', e.g. "
+        + "0:1.0,1d:1.5,2d:2.0");
     doc("margin", "0.1", "ADAPTIVE_DELAY headroom: Lmax(d) >= (1 + margin) * rate");
     doc("window", "24h", "ADAPTIVE_DELAY arrival-rate window");
     doc("hysteresis", "2", "ADAPTIVE_DELAY evaluations in a row before d decreases");
@@ -168,7 +169,7 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
 
   static TreeMap<Double, Double> parseTable(String text) {
     TreeMap<Double, Double> t = new TreeMap<>();
-    for (String pair : text.split(",")) {
+    for (String pair : text.split("[,;]")) {
       String[] kv = pair.trim().split(":");
       if (kv.length != 2) {
         throw new IllegalArgumentException("lmaxTable entry '" + pair.trim()

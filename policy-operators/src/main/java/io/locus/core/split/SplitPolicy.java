@@ -129,7 +129,8 @@ public abstract class SplitPolicy {
     if (id == null || id.isEmpty() || nodes.containsKey(id)) {
       throw new IllegalArgumentException("node id missing or already in the pool: " + id);
     }
-    NodeState v = new NodeState(id, params.caching() ? params.cacheEvents() : 0);
+    NodeState v = new NodeState(id, params.caching() ? params.cacheEvents() : 0,
+        tracksQueueCosts() ? this : null);
     v.cache.listener(index.listenerFor(id));
     nodes.put(id, v);
     nodeAvailable(v);
@@ -390,6 +391,15 @@ public abstract class SplitPolicy {
     return n;
   }
 
+  /**
+   * When the policy releases an unfinished job for scheduling: the end of its period (delayed
+   * policies) or its arrival; NaN for unknown or finished jobs.
+   */
+  public final double releasedAt(String jobId) {
+    JobState j = jobs.get(jobId);
+    return j == null ? Double.NaN : j.released;
+  }
+
   /** Replications triggered so far (third remote access). */
   public final long replications() {
     return replications;
@@ -461,6 +471,34 @@ public abstract class SplitPolicy {
     now = Math.max(now, t);
     out = new ArrayList<>();
     materialise();
+  }
+
+  /**
+   * Set by tests: apply every running subjob's progress to the caches at every input instead of
+   * when a cache is read. Both give the same decisions (the lazy way only skips work nobody reads).
+   */
+  static boolean eagerMaterialisation;
+
+  /** v's cache with v's running subjob's progress applied (the §1.3 materialisation, lazily). */
+  final RangeLru cacheOf(NodeState v) {
+    if (v.dirty) {
+      v.dirty = false;
+      Subjob x = v.running;
+      if (x != null && !x.held()) {
+        materialiseUpTo(x, pos(x));
+      }
+    }
+    return v.cache;
+  }
+
+  /** The pool-wide index with every node's progress applied. */
+  final CoverageIndex coverageAll() {
+    for (NodeState v : nodes.values()) {
+      if (v.dirty) {
+        cacheOf(v);
+      }
+    }
+    return index;
   }
 
   /** Abandons the output of a call that threw (its state changes are not undone). */
@@ -688,11 +726,13 @@ public abstract class SplitPolicy {
     if (s.suspend()) {
       if (a > m) {
         if (y.stoppedOn != null) {
+          cacheOf(y.stoppedOn);
           materialiseOn(y, y.stoppedOn, y.materialised, a);
         }
         y.materialised = Math.max(y.materialised, a);
       } else if (a < m) {
         if (y.stoppedOn != null) {
+          cacheOf(y.stoppedOn);
           uncache(y, y.stoppedOn, a, Math.min(m, y.materialised));
         }
         y.materialised = Math.min(y.materialised, a);
@@ -706,9 +746,10 @@ public abstract class SplitPolicy {
     if (a > m) {
       for (Subjob d : ds) {
         if (d.start < a) {
-          d.start = Math.min(a, d.end);
-          if (d.start >= d.end) {
+          if (Math.min(a, d.end) >= d.end) {
             drop(d);
+          } else {
+            setRange(d, a, d.end);
           }
         }
       }
@@ -720,7 +761,7 @@ public abstract class SplitPolicy {
         }
       }
       if (head != null) {
-        head.start = a;
+        setRange(head, a, head.end);
       } else {
         Subjob r = newPiece(y.job, a, m);
         r.copyFlags(y);
@@ -824,7 +865,9 @@ public abstract class SplitPolicy {
     if (!params.caching()) {
       return List.of(new Pieces.Piece(r, null));
     }
-    return Pieces.splitByCache(r, index, this::chooseHolder, min);
+    CoverageIndex idx = coverageAll();
+    Map<String, Double> backlogs = new java.util.HashMap<>(); // nothing changes during the cut
+    return Pieces.splitByCache(r, idx, holders -> chooseHolder(holders, backlogs), min);
   }
 
   /**
@@ -917,7 +960,7 @@ public abstract class SplitPolicy {
     }
     double sum = 0;
     long pos = s;
-    for (EventRange c : v.cache.cachedParts(s, e)) {
+    for (EventRange c : cacheOf(v).cachedParts(s, e)) {
       if (c.start() > pos) {
         sum += gapCost(v, pos, c.start());
       }
@@ -930,12 +973,42 @@ public abstract class SplitPolicy {
     return sum;
   }
 
+  /** Σ COST(u, x) over u's private queue under the current caches. */
+  final double queuedCost(NodeState u) {
+    if (u.queueCosts != null && !params.replication()) {
+      return u.queueCosts.sum(costs);
+    }
+    double b = 0; // remote costs depend on every cache: recompute
+    for (Subjob x : u.queue) {
+      b += costOn(u, x.start, x.end);
+    }
+    return b;
+  }
+
+  /** Whether private queues track their total cost (policies that use backlog). */
+  protected boolean tracksQueueCosts() {
+    return false;
+  }
+
+  /** Changes a subjob's range, keeping the index of the queue it is in consistent. */
+  final void setRange(Subjob x, long start, long end) {
+    SubjobQueue q = x.queue;
+    if (q != null) {
+      q.unindex(x);
+    }
+    x.start = start;
+    x.end = end;
+    if (q != null) {
+      q.reindex(x);
+    }
+  }
+
   private double gapCost(NodeState v, long s, long e) {
     if (!params.replication()) {
       return (e - s) * costs.cMiss();
     }
     double sum = 0;
-    for (CoverageIndex.Segment seg : index.segments(s, e)) {
+    for (CoverageIndex.Segment seg : coverageAll().segments(s, e)) {
       sum += seg.range().length() * (seg.holders().isEmpty() ? costs.cMiss() : costs.cRemote());
     }
     return sum;
@@ -943,11 +1016,16 @@ public abstract class SplitPolicy {
 
   /** Holder choice where several nodes cache a range: smallest backlog, tie lowest id. */
   final String chooseHolder(List<String> holders) {
+    return chooseHolder(holders, new java.util.HashMap<>());
+  }
+
+  private String chooseHolder(List<String> holders, Map<String, Double> memo) {
     String best = null;
     double bestBacklog = Double.POSITIVE_INFINITY;
     for (String h : holders) {
       NodeState u = nodes.get(h);
-      double b = u == null ? Double.POSITIVE_INFINITY : backlog(u);
+      double b = u == null ? Double.POSITIVE_INFINITY
+          : memo.computeIfAbsent(h, k -> backlog(u));
       if (best == null || b < bestBacklog) {
         best = h;
         bestBacklog = b;
@@ -970,7 +1048,7 @@ public abstract class SplitPolicy {
       return raw;
     }
     long pos = s;
-    for (EventRange c : v.cache.cachedParts(s, e)) {
+    for (EventRange c : cacheOf(v).cachedParts(s, e)) {
       if (c.start() > pos) {
         gapSegments(v, pos, c.start(), raw);
       }
@@ -991,7 +1069,7 @@ public abstract class SplitPolicy {
       raw.add(new CostSegment(new EventRange(s, e), Source.TAPE, null, costs.cMiss(), true));
       return;
     }
-    for (CoverageIndex.Segment seg : index.segments(s, e)) {
+    for (CoverageIndex.Segment seg : coverageAll().segments(s, e)) {
       if (seg.holders().isEmpty()) {
         raw.add(new CostSegment(seg.range(), Source.TAPE, null, costs.cMiss(), true));
       } else {
@@ -1014,7 +1092,7 @@ public abstract class SplitPolicy {
     }
     List<EventRange> copy = new ArrayList<>();
     for (Map.Entry<String, List<EventRange>> e : byPeer.entrySet()) {
-      copy.addAll(nodes.get(e.getKey()).cache.remoteAccess(joinRanges(e.getValue()),
+      copy.addAll(cacheOf(nodes.get(e.getKey())).remoteAccess(joinRanges(e.getValue()),
           params.replicationThreshold()));
     }
     if (copy.isEmpty()) {
@@ -1098,15 +1176,24 @@ public abstract class SplitPolicy {
 
   // ===================================================================== cache model
 
-  /** §1.3: applies every running subjob's processed prefix to the caches. */
+  /**
+   * §1.3: before deciding, every running subjob's processed prefix is due in the caches. It is
+   * applied when a cache is first read (cacheOf, coverageAll): a node's cache and LRU order change
+   * only through its own subjob's reads until someone looks, so applying them later gives the same
+   * state. The replication variant applies everything at once (remote reads touch other caches).
+   */
   private void materialise() {
     if (!params.caching()) {
       return;
     }
+    boolean eager = eagerMaterialisation || params.replication();
     for (NodeState v : nodes.values()) {
       Subjob x = v.running;
       if (x != null && !x.held()) {
-        materialiseUpTo(x, pos(x));
+        v.dirty = true;
+        if (eager) {
+          cacheOf(v);
+        }
       }
     }
   }
@@ -1118,7 +1205,15 @@ public abstract class SplitPolicy {
     x.materialised = Math.max(x.materialised, p);
   }
 
-  /** Inserts the cached-on-read events of x in [from, to) into v's cache; touches the others. */
+  /**
+   * Applies the reads of x in [from, to) to the caches at {@code now}: the cached-on-read events
+   * are inserted into v's cache, then the whole processed prefix [x.start, to) is touched on v (and
+   * on the owners of remote reads). Touching the whole prefix, not only the new part, is how we
+   * read §1.3's "touches its processed cached parts": a running subjob's processed range is then
+   * one entry stamped with the latest materialisation, so the cache after the subjob (and its
+   * LRU order) does not depend on how often progress was materialised (D7), and entries do not
+   * fragment into one per decision.
+   */
   private void materialiseOn(Subjob x, NodeState v, long from, long to) {
     if (!params.caching() || from >= to) {
       return;
@@ -1126,26 +1221,19 @@ public abstract class SplitPolicy {
     for (CostSegment s : x.segments) {
       long a = Math.max(from, s.range().start());
       long b = Math.min(to, s.range().end());
-      if (a >= b) {
-        continue;
+      if (a < b && s.cacheAfterRead() && s.source() != Source.LOCAL) {
+        v.cache.insert(a, b, now);
       }
-      switch (s.source()) {
-        case LOCAL -> v.cache.touch(a, b, now);
-        case REMOTE -> {
-          NodeState owner = nodes.get(s.peer());
-          if (owner != null) {
-            owner.cache.touch(a, b, now);
-          }
-          if (s.cacheAfterRead()) {
-            v.cache.insert(a, b, now);
-          }
+    }
+    v.cache.touch(x.start, to, now);
+    for (CostSegment s : x.segments) {
+      if (s.source() == Source.REMOTE) {
+        long a = Math.max(x.start, s.range().start());
+        long b = Math.min(to, s.range().end());
+        NodeState owner = nodes.get(s.peer());
+        if (a < b && owner != null) {
+          owner.cache.touch(a, b, now);
         }
-        case TAPE -> {
-          if (s.cacheAfterRead()) {
-            v.cache.insert(a, b, now);
-          }
-        }
-        default -> throw new IllegalStateException();
       }
     }
   }
@@ -1250,7 +1338,8 @@ public abstract class SplitPolicy {
       int nn = in.readInt();
       long[][] pins = new long[nn][];
       for (int i = 0; i < nn; i++) {
-        NodeState v = new NodeState(in.readUTF(), params.caching() ? params.cacheEvents() : 0);
+        NodeState v = new NodeState(in.readUTF(), params.caching() ? params.cacheEvents() : 0,
+            tracksQueueCosts() ? this : null);
         v.cache.listener(index.listenerFor(v.id));
         int ne = in.readInt();
         for (int k = 0; k < ne; k++) {

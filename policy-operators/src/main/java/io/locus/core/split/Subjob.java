@@ -39,6 +39,8 @@ final class Subjob {
   /** Index of its Run in the output being built, or -1. */
   int outIndex = -1;
   boolean dead;
+  /** Its events cached on the node, while in a private queue that tracks costs (QueueCosts). */
+  long cachedOnQueue;
 
   SubjobQueue queue;
   Subjob prev;

@@ -112,6 +112,20 @@ final class SubjobQueue implements Iterable<Subjob> {
     }
   }
 
+  /** Before a member's range changes: its listener forgets it (the member stays in place). */
+  void unindex(Subjob x) {
+    if (listener != null) {
+      listener.removed(x);
+    }
+  }
+
+  /** After a member's range changed. */
+  void reindex(Subjob x) {
+    if (listener != null) {
+      listener.added(x);
+    }
+  }
+
   List<Subjob> toList() {
     List<Subjob> out = new ArrayList<>(size);
     forEach(out::add);

@@ -111,4 +111,29 @@ class SplitConservationTest {
     }
     assertThat(covered).isEqualTo(indexed);
   }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"CACHE_JOB_SPLITTING", "OUT_OF_ORDER",
+      "DELAYED"})
+  void lazyMaterialisationDecidesLikeEager(String spec) {
+    List<String> logs = new ArrayList<>();
+    for (boolean eager : new boolean[] {true, false}) {
+      SplitPolicy.eagerMaterialisation = eager;
+      try {
+        SplitTestDriver d = new SplitTestDriver(policy(spec), SplitTestDriver.Ack.EXACT, 3);
+        d.addNodes(6);
+        List<Double> at = new ArrayList<>();
+        List<SplitJob> jobs = workload(9, 120, 60_000, 700, at);
+        for (int i = 0; i < jobs.size(); i++) {
+          d.submit(jobs.get(i), at.get(i));
+        }
+        d.run();
+        d.assertExactlyOnce();
+        logs.add(String.join("\n", d.log));
+      } finally {
+        SplitPolicy.eagerMaterialisation = false;
+      }
+    }
+    assertThat(logs.get(1)).isEqualTo(logs.get(0));
+  }
 }

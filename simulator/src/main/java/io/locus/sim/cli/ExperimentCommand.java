@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
         "  dd1-mi, dd2-sw, dd5-stacking, dd6-sched-micro, p2-stages18 (data diffusion)",
         "  x5, x6, x8, x9a, x9b, hps-budget, khanna-all (Online-HPS and its baselines)",
         "  hybrid, hybrid-h3, hybrid-cluster (hybrid CPU/IO co-scheduling)",
+        "  cern-load, cern-point, cern-e1 ... cern-e11 (CERN job splitting)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -38,9 +39,13 @@ public final class ExperimentCommand implements Callable<Integer> {
   boolean noPlots;
 
   @Option(names = "--seeds", defaultValue = "5",
-      description = "Khanna experiments: seeds per point (D31: at least 5); hybrid: seeds per load "
-          + "of the cluster-mode run (H3 uses the spec's 5 and 20). Default: ${DEFAULT-VALUE}.")
+      description = "Khanna and CERN experiments: seeds per point (at least 5 in the specs); "
+          + "hybrid: seeds per load of the cluster-mode run (H3 uses the spec's 5 and 20). "
+          + "Default: ${DEFAULT-VALUE}.")
   int seeds;
+
+  @CommandLine.Mixin
+  io.locus.sim.cern.CernOptions cern = new io.locus.sim.cern.CernOptions();
 
   @Override
   public Integer call() throws Exception {
@@ -53,6 +58,8 @@ public final class ExperimentCommand implements Callable<Integer> {
       o.println("  khanna-all (all of them)");
       o.println("Hybrid CPU/IO co-scheduling (hybrid spec §5; --seed is the first seed):");
       o.print(io.locus.sim.hybrid.HybridExperiments.describe());
+      o.println("CERN job splitting (cern spec §5, §6.2; --policies, --caches-gb, --jobs, --seeds):");
+      o.print(io.locus.sim.cern.CernExperiments.describe());
       o.flush();
       return 0;
     }
@@ -60,9 +67,17 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "missing experiment name; valid: " + String.join(", ", Experiments.names()) + ", "
               + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
-              + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES));
+              + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES) + ", "
+              + String.join(", ", io.locus.sim.cern.CernExperiments.NAMES.keySet()));
     }
     String key = name.toLowerCase(Locale.ROOT);
+    if (io.locus.sim.cern.CernExperiments.NAMES.containsKey(key)) {
+      Path dir = out != null ? out : Path.of("results", key);
+      String cmd = "locus " + String.join(" ",
+          spec.commandLine().getParseResult().originalArgs());
+      new io.locus.sim.cern.CernExperiments(dir, cern, seeds, !noPlots, o, cmd).run(key);
+      return 0;
+    }
     if (io.locus.sim.khanna.KhannaExperiments.NAMES.contains(key)) {
       Path dir = out != null ? out : Path.of("results", key);
       new io.locus.sim.khanna.KhannaExperiments(dir, seeds, System.out).run(key);
@@ -77,7 +92,8 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "unknown experiment '" + name
           + "'; valid: " + String.join(", ", Experiments.names()) + ", "
           + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
-          + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES));
+          + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES) + ", "
+          + String.join(", ", io.locus.sim.cern.CernExperiments.NAMES.keySet()));
     }
     Path dir = out != null ? out : Path.of("results", key);
     var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed), seed);
