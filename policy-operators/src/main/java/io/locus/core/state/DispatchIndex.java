@@ -271,6 +271,10 @@ public final class DispatchIndex {
   /** Recomputes maxCached and the best and partial holders of a queued task. */
   private void place(Entry e) {
     Task t = e.task;
+    if (t.inputs().size() == 1) {
+      placeSingle(e, t.inputs().get(0));
+      return;
+    }
     long max = state.maxCached(t);
     NodeView[] best = NONE;
     NodeView[] partial = NONE;
@@ -307,6 +311,33 @@ public final class DispatchIndex {
     e.best = best;
     e.partial = partial;
     if (max == 0 && e.bytes > 0) {
+      uncached.add(e);
+    } else {
+      uncached.remove(e);
+    }
+  }
+
+  /**
+   * The common case, one input: every holder has all of the task's bytes, so each is a best
+   * holder (none when the file is empty), and maxCached is 0 exactly when nobody holds it.
+   */
+  private void placeSingle(Entry e, DataUnit u) {
+    Set<String> hs = state.holders(u.id());
+    NodeView[] best = NONE;
+    if (u.bytes() > 0 && !hs.isEmpty()) {
+      best = new NodeView[hs.size()];
+      int nb = 0;
+      for (String id : hs) {
+        NodeView n = state.node(id);
+        if (n != null) {
+          best[nb++] = n;
+        }
+      }
+      best = nb == best.length ? best : Arrays.copyOf(best, nb);
+    }
+    move(e, e.best, best, true);
+    e.best = best;
+    if (hs.isEmpty() && u.bytes() > 0) {
       uncached.add(e);
     } else {
       uncached.remove(e);
