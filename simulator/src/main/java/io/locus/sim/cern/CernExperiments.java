@@ -406,23 +406,26 @@ public final class CernExperiments {
     md.append(lmaxTable(curves, cacheList)).append('\n');
     md.append("## At the grid point nearest 0.95 Lmax\n\n");
     md.append(nearTable(curves, inclWait)).append('\n');
-    if (key.equals("cern-e3")) {
-      md.append("## Replication: relative change per load (with vs without)\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER", "OUT_OF_ORDER:replication=true"))
-          .append('\n');
-    }
-    if (key.equals("cern-e9") || key.equals("cern-e11")) {
-      md.append("## Tape pipelining: relative change per load (tape vs none)\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true"))
-          .append('\n');
-    }
-    if (key.equals("cern-e11")) {
-      md.append("## Tape + disk vs tape only\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER:tapePipelining=true",
-              "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true")).append('\n')
-          .append("## Tape + disk vs none\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER",
-              "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true")).append('\n');
+    String[][] pairs = {
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:replication=true",
+            "Replication (E3): relative change per load, with vs without"},
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true",
+            "Tape pipelining (E9): relative change per load, tape vs none"},
+        {"OUT_OF_ORDER:tapePipelining=true",
+            "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true",
+            "E11: tape + disk vs tape only"},
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true",
+            "E11: tape + disk vs none"},
+        {"FARM", "FARM:tapePipelining=true", "E8: FARM, tape pipelining vs none"},
+        {"JOB_SPLITTING", "JOB_SPLITTING:tapePipelining=true",
+            "E8: JOB_SPLITTING, tape pipelining vs none"}};
+    for (String[] pair : pairs) {
+      boolean a = curves.stream().anyMatch(c -> c.variant().label().equals(pair[0]));
+      boolean b = curves.stream().anyMatch(c -> c.variant().label().equals(pair[1]));
+      if (a && b) {
+        md.append("## ").append(pair[2]).append("\n\n")
+            .append(relativeTable(curves, pair[0], pair[1])).append('\n');
+      }
     }
     md.append("Waiting is W_excl (start minus the end of the arrival period; the same as W_incl "
         + "for policies without periods) unless the title says otherwise; speedup is N_J x 0.8 s "
