@@ -434,7 +434,9 @@ public final class CernExperiments {
         + "to the time-averaged events of arrived, unfinished jobs (Q4 > 2 x Q2 + one hour of the "
         + "pool's tape work), because waiting times need not grow under overload when jobs may "
         + "overtake each other. Curves (curves.csv, plots) and the near-Lmax point use the smaller "
-        + "of the two Lmax (\"Lmax used\"). \">=\" marks a test that had not failed when the scan "
+        + "of the two Lmax (\"Lmax used\"). cap(h) is spec §1.4's capacity with the measured hit "
+        + "ratios, n x 3600 / (40,000 x (h c_hit + h_remote c_remote + (1 - h - h_remote) "
+        + "c_miss)): no policy sustains a load above it. \">=\" marks a test that had not failed when the scan "
         + "stopped (at --max-load, or where the warm-up exceeds an eighth of the measured window "
         + "so that no quarter rule can see an overload; see lmax.csv, scan_stopped). Full "
         + "per-point metrics: curves.csv; per seed: runs.csv; histograms: hist-*.csv.\n");
@@ -442,7 +444,7 @@ public final class CernExperiments {
     return md.toString();
   }
 
-  private static String lmaxTable(List<LoadSweep.Curve> curves, List<Double> cacheList) {
+  private String lmaxTable(List<LoadSweep.Curve> curves, List<Double> cacheList) {
     List<String> header = new ArrayList<>(List.of("variant"));
     for (double c : cacheList) {
       header.add(num(c) + " GB");
@@ -461,8 +463,16 @@ public final class CernExperiments {
     return table(header, new ArrayList<>(rows.values()));
   }
 
-  private static String nearTable(List<LoadSweep.Curve> curves, boolean inclWait) {
-    List<String> header = List.of("variant", "cache GB", "Lmax used", "load", "seeds",
+  /** λ_cap for a point's measured mix (see {@link RunStats#capacityLoad}). */
+  private double capacity(LoadSweep.Curve c, LoadSweep.Point p) {
+    Map<String, String> params = new TreeMap<>(c.variant().params());
+    params.put("cacheGb", "100");
+    return p.stats().capacityLoad(o.nodes, SplitParams.parse(c.variant().policy(), params)
+        .costs());
+  }
+
+  private String nearTable(List<LoadSweep.Curve> curves, boolean inclWait) {
+    List<String> header = List.of("variant", "cache GB", "Lmax used", "load", "cap(h)", "seeds",
         inclWait ? "W_incl h" : "wait h", "wait p90 h", "speedup", "h", "h_remote", "resp p50 h",
         "resp p90 h", "resp p99 h", "starved %", "replicating %");
     List<List<String>> rows = new ArrayList<>();
@@ -470,13 +480,13 @@ public final class CernExperiments {
       LoadSweep.Point p = c.nearLmax();
       if (p == null) {
         rows.add(List.of(c.variant().label(), num(c.cacheGb()), fix(c.reportLmax(), 2), "-", "-",
-            "-",
+            "-", "-",
             "-", "-", "-", "-", "-", "-", "-", "-", "-"));
         continue;
       }
       RunStats st = p.stats();
       rows.add(List.of(c.variant().label(), num(c.cacheGb()), fix(c.reportLmax(), 2),
-          fix(p.load(), 2), Integer.toString(p.runs().size()),
+          fix(p.load(), 2), fix(capacity(c, p), 2), Integer.toString(p.runs().size()),
           fix((inclWait ? st.waitIncl() : st.waitExcl()) / 3600, 2), fix(st.waitP90() / 3600, 2),
           fix(st.speedup(), 2), fix(st.hitRatio(), 3), fix(st.remoteRatio(), 3),
           fix(st.responseP50() / 3600, 2), fix(st.responseP90() / 3600, 2),
@@ -487,7 +497,7 @@ public final class CernExperiments {
   }
 
   /** Per cache and common sustainable load: speedup and wait of {@code b} relative to {@code a}. */
-  private static String relativeTable(List<LoadSweep.Curve> curves, String a, String b) {
+  private String relativeTable(List<LoadSweep.Curve> curves, String a, String b) {
     List<String> header = List.of("cache GB", "load", "speedup " + a, "speedup " + b,
         "speedup change %", "wait h " + a, "wait h " + b, "wait change %", "replicating % " + b);
     List<List<String>> rows = new ArrayList<>();
@@ -522,7 +532,8 @@ public final class CernExperiments {
         "sustainable", "measured_jobs", "wait_excl_h", "wait_incl_h", "processing_h",
         "response_h", "speedup", "h", "h_remote", "starvation_share", "replication_share",
         "master_load", "wait_p50_h", "wait_p90_h", "wait_p99_h", "resp_p50_h", "resp_p90_h",
-        "resp_p99_h", "within_lmax", "backlog_overloaded", "backlog_sustainable");
+        "resp_p99_h", "within_lmax", "backlog_overloaded", "backlog_sustainable",
+        "capacity_load");
     List<List<String>> rows = new ArrayList<>();
     for (LoadSweep.Curve c : curves) {
       for (LoadSweep.Point p : c.points()) {
@@ -537,7 +548,8 @@ public final class CernExperiments {
             num(st.waitP99() / 3600), num(st.responseP50() / 3600),
             num(st.responseP90() / 3600), num(st.responseP99() / 3600),
             Boolean.toString(p.load() <= c.reportLmax() + 1e-9),
-            Integer.toString(p.backlogOverloaded()), Boolean.toString(p.backlogSustainable())));
+            Integer.toString(p.backlogOverloaded()), Boolean.toString(p.backlogSustainable()),
+            num(capacity(c, p))));
       }
     }
     Csv.write(out.resolve("curves.csv"), header, rows);
