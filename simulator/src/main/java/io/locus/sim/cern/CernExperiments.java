@@ -437,8 +437,9 @@ public final class CernExperiments {
         + "of the two Lmax (\"Lmax used\"). cap(h) is spec §1.4's capacity with the measured hit "
         + "ratios, n x 3600 / (40,000 x (h c_hit + h_remote c_remote + (1 - h - h_remote) "
         + "c_miss)): no policy sustains a load above it. \">=\" marks a test that had not failed when the scan "
-        + "stopped (at --max-load, or where the warm-up exceeds an eighth of the measured window "
-        + "so that no quarter rule can see an overload; see lmax.csv, scan_stopped). Full "
+        + "stopped (at --max-load, above the maximal theoretical load, or where the warm-up exceeds "
+        + "an eighth of the measured window so that no quarter rule can see an overload; see "
+        + "lmax.csv, scan_stopped). Full "
         + "per-point metrics: curves.csv; per seed: runs.csv; histograms: hist-*.csv.\n");
     Files.writeString(out.resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
     return md.toString();

@@ -147,10 +147,24 @@ public final class LoadSweep {
   }
 
   /**
+   * The maximal theoretical load of spec §1.4 for the variant's cost model: n · 3600 / (N̄ ·
+   * c_hit), N̄ = 40,000 (3.46 jobs/h for n = 10, serial costs).
+   */
+  public double maximalLoad(Variant v) {
+    Map<String, String> p = new HashMap<>(v.params());
+    p.put("cacheGb", "100");
+    double cHit = SplitParams.parse(v.policy(), p).costs().cHit();
+    return EventCosts.capacity(settings.nodes(), 40_000, Math.min(cHit,
+        SplitParams.parse(v.policy(), p).costs().cRemote()));
+  }
+
+  /**
    * Scans λ = step, 2·step, …: the spec's Lmax is the last load before its test's first
    * unsustainable point; the backlog test's likewise. The scan goes on while either test is still
-   * sustainable, and stops at --max-load or where an overload could no longer be seen
-   * ({@link #detectableLoad}); a test that had not failed by then has an open Lmax ("≥").
+   * sustainable, and stops at --max-load, above the maximal theoretical load ({@link
+   * #maximalLoad}: no test is needed to know that nothing is sustainable there), or where an
+   * overload could no longer be seen ({@link #detectableLoad}); a test that had not failed by then
+   * has an open Lmax ("≥").
    */
   public Curve sweep(Variant v, double cacheGb) throws InterruptedException {
     long t0 = System.nanoTime();
@@ -160,11 +174,17 @@ public final class LoadSweep {
     boolean specOk = true;
     boolean backlogOk = true;
     double limit = detectableLoad(v, cacheGb);
+    double physical = maximalLoad(v);
     String stop = "both tests failed";
     for (int k = 1; ; k++) {
       double load = round(k * settings.step());
       if (load > settings.maxLoad() + 1e-9) {
         stop = "--max-load " + settings.maxLoad() + " reached";
+        break;
+      }
+      if (load > physical) {
+        stop = String.format(Locale.ROOT, "above %.2f jobs/h, the maximal theoretical load (every"
+            + " event from the cache at c_hit, every CPU busy), nothing is sustainable", physical);
         break;
       }
       if (load > limit) {
