@@ -402,7 +402,8 @@ public final class CernExperiments {
         .append(settingsLine(s)).append(".\n\nCommand: `").append(command).append("`\n\n");
     md.append(String.format(Locale.ROOT, "Maximal theoretical load (spec §1.4, n = %d): %.2f "
         + "jobs/h.%n%n", s.nodes(), EventCosts.maximalTheoreticalLoad(s.nodes(), 40_000)));
-    md.append("## Sustainable load Lmax (jobs/h): the spec's test / the backlog test\n\n");
+    md.append("## Sustainable load Lmax (jobs/h): the spec's test / the backlog test / both "
+        + "tests and the capacity check\n\n");
     md.append(lmaxTable(curves, cacheList)).append('\n');
     md.append("## At the grid point nearest 0.95 Lmax\n\n");
     md.append(nearTable(curves, inclWait)).append('\n');
@@ -433,13 +434,14 @@ public final class CernExperiments {
         + "those read from another node's cache. The backlog test applies the spec's quarter rule "
         + "to the time-averaged events of arrived, unfinished jobs (Q4 > 2 x Q2 + one hour of the "
         + "pool's tape work), because waiting times need not grow under overload when jobs may "
-        + "overtake each other. Curves (curves.csv, plots) and the near-Lmax point use the smaller "
-        + "of the two Lmax (\"Lmax used\"). cap(h) is spec §1.4's capacity with the measured hit "
-        + "ratios, n x 3600 / (40,000 x (h c_hit + h_remote c_remote + (1 - h - h_remote) "
-        + "c_miss)): no policy sustains a load above it. \">=\" marks a test that had not failed when the scan "
-        + "stopped (at --max-load, above the maximal theoretical load, or where the warm-up exceeds "
-        + "an eighth of the measured window so that no quarter rule can see an overload; see "
-        + "lmax.csv, scan_stopped). Full "
+        + "overtake each other. cap(h) is spec §1.4's capacity with the measured hit ratios, "
+        + "n x 3600 / (40,000 x (h c_hit + h_remote c_remote + (1 - h - h_remote) c_miss)): no "
+        + "policy sustains a load above it. The third Lmax (\"Lmax used\", where the curves and "
+        + "the near-Lmax point are cut) is the largest load such that it and every smaller grid "
+        + "load pass both tests and lie at or below their cap(h). \">=\" marks a test that had "
+        + "not failed when the scan stopped (at --max-load, above the maximal theoretical load, "
+        + "or where the warm-up exceeds an eighth of the measured window so that no quarter rule "
+        + "can see an overload; see lmax.csv, scan_stopped). Full "
         + "per-point metrics: curves.csv; per seed: runs.csv; histograms: hist-*.csv.\n");
     Files.writeString(out.resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
     return md.toString();
@@ -459,7 +461,8 @@ public final class CernExperiments {
         }
         return l;
       });
-      r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText());
+      r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText()
+          + " / " + fix(c.reportLmax(), 2));
     }
     return table(header, new ArrayList<>(rows.values()));
   }
@@ -558,11 +561,12 @@ public final class CernExperiments {
     for (LoadSweep.Curve c : curves) {
       lm.add(List.of(c.variant().label(), num(c.cacheGb()), num(c.lmax()),
           num(c.lmaxBacklog()), Integer.toString(c.points().size()), num(c.wallSeconds()),
-          Boolean.toString(c.lmaxOpen()), Boolean.toString(c.lmaxBacklogOpen()), c.stop()));
+          Boolean.toString(c.lmaxOpen()), Boolean.toString(c.lmaxBacklogOpen()), c.stop(),
+          num(c.reportLmax())));
     }
     Csv.write(out.resolve("lmax.csv"), List.of("variant", "cache_GB", "lmax_jobs_per_h",
         "lmax_backlog_jobs_per_h", "grid_points", "wall_s", "lmax_open", "lmax_backlog_open",
-        "scan_stopped"), lm);
+        "scan_stopped", "lmax_checked_jobs_per_h"), lm);
   }
 
   private void writeRuns(List<LoadSweep.Curve> curves) throws IOException {
