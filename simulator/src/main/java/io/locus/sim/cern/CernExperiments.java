@@ -462,7 +462,7 @@ public final class CernExperiments {
         return l;
       });
       r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText()
-          + " / " + fix(c.reportLmax(), 2));
+          + " / " + c.checkedText());
     }
     return table(header, new ArrayList<>(rows.values()));
   }

@@ -71,6 +71,13 @@ public final class LoadSweep {
       return (lmaxOpen ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmax);
     }
 
+    /** The checked Lmax, with "≥" when the scan ended before any check failed. */
+    public String checkedText() {
+      boolean open = !points.isEmpty()
+          && Math.abs(points.get(points.size() - 1).load() - lmaxChecked) < 1e-9;
+      return (open ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmaxChecked);
+    }
+
     public String lmaxBacklogText() {
       return (lmaxBacklogOpen ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmaxBacklog);
     }
