@@ -402,27 +402,31 @@ public final class CernExperiments {
         .append(settingsLine(s)).append(".\n\nCommand: `").append(command).append("`\n\n");
     md.append(String.format(Locale.ROOT, "Maximal theoretical load (spec §1.4, n = %d): %.2f "
         + "jobs/h.%n%n", s.nodes(), EventCosts.maximalTheoreticalLoad(s.nodes(), 40_000)));
-    md.append("## Sustainable load Lmax (jobs/h): the spec's test / the backlog test\n\n");
+    md.append("## Sustainable load Lmax (jobs/h): the spec's test / the backlog test / both "
+        + "tests and the capacity check\n\n");
     md.append(lmaxTable(curves, cacheList)).append('\n');
     md.append("## At the grid point nearest 0.95 Lmax\n\n");
     md.append(nearTable(curves, inclWait)).append('\n');
-    if (key.equals("cern-e3")) {
-      md.append("## Replication: relative change per load (with vs without)\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER", "OUT_OF_ORDER:replication=true"))
-          .append('\n');
-    }
-    if (key.equals("cern-e9") || key.equals("cern-e11")) {
-      md.append("## Tape pipelining: relative change per load (tape vs none)\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true"))
-          .append('\n');
-    }
-    if (key.equals("cern-e11")) {
-      md.append("## Tape + disk vs tape only\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER:tapePipelining=true",
-              "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true")).append('\n')
-          .append("## Tape + disk vs none\n\n")
-          .append(relativeTable(curves, "OUT_OF_ORDER",
-              "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true")).append('\n');
+    String[][] pairs = {
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:replication=true",
+            "Replication (E3): relative change per load, with vs without"},
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true",
+            "Tape pipelining (E9): relative change per load, tape vs none"},
+        {"OUT_OF_ORDER:tapePipelining=true",
+            "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true",
+            "E11: tape + disk vs tape only"},
+        {"OUT_OF_ORDER", "OUT_OF_ORDER:tapePipelining=true:diskPipelining=true",
+            "E11: tape + disk vs none"},
+        {"FARM", "FARM:tapePipelining=true", "E8: FARM, tape pipelining vs none"},
+        {"JOB_SPLITTING", "JOB_SPLITTING:tapePipelining=true",
+            "E8: JOB_SPLITTING, tape pipelining vs none"}};
+    for (String[] pair : pairs) {
+      boolean a = curves.stream().anyMatch(c -> c.variant().label().equals(pair[0]));
+      boolean b = curves.stream().anyMatch(c -> c.variant().label().equals(pair[1]));
+      if (a && b) {
+        md.append("## ").append(pair[2]).append("\n\n")
+            .append(relativeTable(curves, pair[0], pair[1])).append('\n');
+      }
     }
     md.append("Waiting is W_excl (start minus the end of the arrival period; the same as W_incl "
         + "for policies without periods) unless the title says otherwise; speedup is N_J x 0.8 s "
@@ -430,16 +434,20 @@ public final class CernExperiments {
         + "those read from another node's cache. The backlog test applies the spec's quarter rule "
         + "to the time-averaged events of arrived, unfinished jobs (Q4 > 2 x Q2 + one hour of the "
         + "pool's tape work), because waiting times need not grow under overload when jobs may "
-        + "overtake each other. Curves (curves.csv, plots) and the near-Lmax point use the smaller "
-        + "of the two Lmax (\"Lmax used\"). \">=\" marks a test that had not failed when the scan "
-        + "stopped (at --max-load, or where the warm-up exceeds an eighth of the measured window "
-        + "so that no quarter rule can see an overload; see lmax.csv, scan_stopped). Full "
+        + "overtake each other. cap(h) is spec §1.4's capacity with the measured hit ratios, "
+        + "n x 3600 / (40,000 x (h c_hit + h_remote c_remote + (1 - h - h_remote) c_miss)): no "
+        + "policy sustains a load above it. The third Lmax (\"Lmax used\", where the curves and "
+        + "the near-Lmax point are cut) is the largest load such that it and every smaller grid "
+        + "load pass both tests and lie at or below their cap(h). \">=\" marks a test that had "
+        + "not failed when the scan stopped (at --max-load, above the maximal theoretical load, "
+        + "or where the warm-up exceeds an eighth of the measured window so that no quarter rule "
+        + "can see an overload; see lmax.csv, scan_stopped). Full "
         + "per-point metrics: curves.csv; per seed: runs.csv; histograms: hist-*.csv.\n");
     Files.writeString(out.resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
     return md.toString();
   }
 
-  private static String lmaxTable(List<LoadSweep.Curve> curves, List<Double> cacheList) {
+  private String lmaxTable(List<LoadSweep.Curve> curves, List<Double> cacheList) {
     List<String> header = new ArrayList<>(List.of("variant"));
     for (double c : cacheList) {
       header.add(num(c) + " GB");
@@ -453,13 +461,22 @@ public final class CernExperiments {
         }
         return l;
       });
-      r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText());
+      r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText()
+          + " / " + c.checkedText());
     }
     return table(header, new ArrayList<>(rows.values()));
   }
 
-  private static String nearTable(List<LoadSweep.Curve> curves, boolean inclWait) {
-    List<String> header = List.of("variant", "cache GB", "Lmax used", "load", "seeds",
+  /** λ_cap for a point's measured mix (see {@link RunStats#capacityLoad}). */
+  private double capacity(LoadSweep.Curve c, LoadSweep.Point p) {
+    Map<String, String> params = new TreeMap<>(c.variant().params());
+    params.put("cacheGb", "100");
+    return p.stats().capacityLoad(o.nodes, SplitParams.parse(c.variant().policy(), params)
+        .costs());
+  }
+
+  private String nearTable(List<LoadSweep.Curve> curves, boolean inclWait) {
+    List<String> header = List.of("variant", "cache GB", "Lmax used", "load", "cap(h)", "seeds",
         inclWait ? "W_incl h" : "wait h", "wait p90 h", "speedup", "h", "h_remote", "resp p50 h",
         "resp p90 h", "resp p99 h", "starved %", "replicating %");
     List<List<String>> rows = new ArrayList<>();
@@ -467,13 +484,13 @@ public final class CernExperiments {
       LoadSweep.Point p = c.nearLmax();
       if (p == null) {
         rows.add(List.of(c.variant().label(), num(c.cacheGb()), fix(c.reportLmax(), 2), "-", "-",
-            "-",
+            "-", "-",
             "-", "-", "-", "-", "-", "-", "-", "-", "-"));
         continue;
       }
       RunStats st = p.stats();
       rows.add(List.of(c.variant().label(), num(c.cacheGb()), fix(c.reportLmax(), 2),
-          fix(p.load(), 2), Integer.toString(p.runs().size()),
+          fix(p.load(), 2), fix(capacity(c, p), 2), Integer.toString(p.runs().size()),
           fix((inclWait ? st.waitIncl() : st.waitExcl()) / 3600, 2), fix(st.waitP90() / 3600, 2),
           fix(st.speedup(), 2), fix(st.hitRatio(), 3), fix(st.remoteRatio(), 3),
           fix(st.responseP50() / 3600, 2), fix(st.responseP90() / 3600, 2),
@@ -484,7 +501,7 @@ public final class CernExperiments {
   }
 
   /** Per cache and common sustainable load: speedup and wait of {@code b} relative to {@code a}. */
-  private static String relativeTable(List<LoadSweep.Curve> curves, String a, String b) {
+  private String relativeTable(List<LoadSweep.Curve> curves, String a, String b) {
     List<String> header = List.of("cache GB", "load", "speedup " + a, "speedup " + b,
         "speedup change %", "wait h " + a, "wait h " + b, "wait change %", "replicating % " + b);
     List<List<String>> rows = new ArrayList<>();
@@ -519,7 +536,8 @@ public final class CernExperiments {
         "sustainable", "measured_jobs", "wait_excl_h", "wait_incl_h", "processing_h",
         "response_h", "speedup", "h", "h_remote", "starvation_share", "replication_share",
         "master_load", "wait_p50_h", "wait_p90_h", "wait_p99_h", "resp_p50_h", "resp_p90_h",
-        "resp_p99_h", "within_lmax", "backlog_overloaded", "backlog_sustainable");
+        "resp_p99_h", "within_lmax", "backlog_overloaded", "backlog_sustainable",
+        "capacity_load");
     List<List<String>> rows = new ArrayList<>();
     for (LoadSweep.Curve c : curves) {
       for (LoadSweep.Point p : c.points()) {
@@ -534,7 +552,8 @@ public final class CernExperiments {
             num(st.waitP99() / 3600), num(st.responseP50() / 3600),
             num(st.responseP90() / 3600), num(st.responseP99() / 3600),
             Boolean.toString(p.load() <= c.reportLmax() + 1e-9),
-            Integer.toString(p.backlogOverloaded()), Boolean.toString(p.backlogSustainable())));
+            Integer.toString(p.backlogOverloaded()), Boolean.toString(p.backlogSustainable()),
+            num(capacity(c, p))));
       }
     }
     Csv.write(out.resolve("curves.csv"), header, rows);
@@ -542,11 +561,12 @@ public final class CernExperiments {
     for (LoadSweep.Curve c : curves) {
       lm.add(List.of(c.variant().label(), num(c.cacheGb()), num(c.lmax()),
           num(c.lmaxBacklog()), Integer.toString(c.points().size()), num(c.wallSeconds()),
-          Boolean.toString(c.lmaxOpen()), Boolean.toString(c.lmaxBacklogOpen()), c.stop()));
+          Boolean.toString(c.lmaxOpen()), Boolean.toString(c.lmaxBacklogOpen()), c.stop(),
+          num(c.reportLmax())));
     }
     Csv.write(out.resolve("lmax.csv"), List.of("variant", "cache_GB", "lmax_jobs_per_h",
         "lmax_backlog_jobs_per_h", "grid_points", "wall_s", "lmax_open", "lmax_backlog_open",
-        "scan_stopped"), lm);
+        "scan_stopped", "lmax_checked_jobs_per_h"), lm);
   }
 
   private void writeRuns(List<LoadSweep.Curve> curves) throws IOException {

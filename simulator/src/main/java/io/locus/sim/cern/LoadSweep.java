@@ -65,10 +65,17 @@ public final class LoadSweep {
    */
   public record Curve(Variant variant, double cacheGb, List<Point> points, double lmax,
       double wallSeconds, double lmaxBacklog, boolean lmaxOpen, boolean lmaxBacklogOpen,
-      String stop) {
+      String stop, double lmaxChecked) {
     /** "1.25", or "≥ 2.60" when the scan ended before this test failed. */
     public String lmaxText() {
       return (lmaxOpen ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmax);
+    }
+
+    /** The checked Lmax, with "≥" when the scan ended before any check failed. */
+    public String checkedText() {
+      boolean open = !points.isEmpty()
+          && Math.abs(points.get(points.size() - 1).load() - lmaxChecked) < 1e-9;
+      return (open ? ">= " : "") + String.format(Locale.ROOT, "%.2f", lmaxChecked);
     }
 
     public String lmaxBacklogText() {
@@ -76,11 +83,12 @@ public final class LoadSweep {
     }
 
     /**
-     * The load the curves are cut at: the smaller of the two Lmax ("cut when the system leaves the
-     * steady state", by either test).
+     * The load the curves are cut at ("cut when the system leaves the steady state"): the largest
+     * grid load such that it and every smaller one pass both tests and lie at or below their
+     * measured capacity λ_cap(h) (spec §1.4 with the measured hit ratios).
      */
     public double reportLmax() {
-      return Math.min(lmax, lmaxBacklog);
+      return lmaxChecked;
     }
 
     /** Points up to {@link #reportLmax()}. */
@@ -147,10 +155,27 @@ public final class LoadSweep {
   }
 
   /**
+   * The maximal theoretical load of spec §1.4 for the variant's cost model: n · 3600 / (N̄ ·
+   * c_hit), N̄ = 40,000 (3.46 jobs/h for n = 10, serial costs).
+   */
+  public double maximalLoad(Variant v) {
+    EventCosts c = costs(v);
+    return EventCosts.capacity(settings.nodes(), 40_000, Math.min(c.cHit(), c.cRemote()));
+  }
+
+  static EventCosts costs(Variant v) {
+    Map<String, String> p = new HashMap<>(v.params());
+    p.put("cacheGb", "100");
+    return SplitParams.parse(v.policy(), p).costs();
+  }
+
+  /**
    * Scans λ = step, 2·step, …: the spec's Lmax is the last load before its test's first
    * unsustainable point; the backlog test's likewise. The scan goes on while either test is still
-   * sustainable, and stops at --max-load or where an overload could no longer be seen
-   * ({@link #detectableLoad}); a test that had not failed by then has an open Lmax ("≥").
+   * sustainable, and stops at --max-load, above the maximal theoretical load ({@link
+   * #maximalLoad}: no test is needed to know that nothing is sustainable there), or where an
+   * overload could no longer be seen ({@link #detectableLoad}); a test that had not failed by then
+   * has an open Lmax ("≥").
    */
   public Curve sweep(Variant v, double cacheGb) throws InterruptedException {
     long t0 = System.nanoTime();
@@ -160,11 +185,17 @@ public final class LoadSweep {
     boolean specOk = true;
     boolean backlogOk = true;
     double limit = detectableLoad(v, cacheGb);
+    double physical = maximalLoad(v);
     String stop = "both tests failed";
     for (int k = 1; ; k++) {
       double load = round(k * settings.step());
       if (load > settings.maxLoad() + 1e-9) {
         stop = "--max-load " + settings.maxLoad() + " reached";
+        break;
+      }
+      if (load > physical) {
+        stop = String.format(Locale.ROOT, "above %.2f jobs/h, the maximal theoretical load (every"
+            + " event from the cache at c_hit, every CPU busy), nothing is sustainable", physical);
         break;
       }
       if (load > limit) {
@@ -194,8 +225,17 @@ public final class LoadSweep {
         break;
       }
     }
+    double checked = 0;
+    io.locus.core.split.EventCosts costs = costs(v);
+    for (Point p : points) {
+      if (!p.sustainable() || !p.backlogSustainable()
+          || p.load() > p.stats().capacityLoad(settings.nodes(), costs) + 1e-9) {
+        break;
+      }
+      checked = p.load();
+    }
     return new Curve(v, cacheGb, points, lmax, (System.nanoTime() - t0) / 1e9, lmaxB, specOk,
-        backlogOk, stop);
+        backlogOk, stop, checked);
   }
 
   static double round(double x) {

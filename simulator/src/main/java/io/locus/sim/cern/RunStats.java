@@ -24,7 +24,19 @@ public record RunStats(int jobs, double waitExcl, double waitIncl, double proces
     double response, double speedup, double hitRatio, double remoteRatio, double starvationShare,
     double replicationShare, double masterLoad, double waitP50, double waitP90, double waitP99,
     double responseP50, double responseP90, double responseP99, double[] waitsExcl,
-    double[] waitsIncl) {
+    double[] waitsIncl, double meanEvents, double localShare, double remoteShare,
+    double tapeShare) {
+
+  /**
+   * λ_cap(h) of spec §1.4 with the measured shares: n · 3600 / (N̄ · mean per-event cost), N̄ =
+   * 40,000, cost = h · c_hit + h_remote · c_remote + (1 − h − h_remote) · c_miss. No policy
+   * sustains a load above it for long; an idling policy (DELAYED) may sustain less.
+   */
+  public double capacityLoad(int nodes, io.locus.core.split.EventCosts c) {
+    double perEvent = localShare * c.cHit() + remoteShare * c.cRemote()
+        + (1 - localShare - remoteShare) * c.cMiss();
+    return nodes * 3600.0 / (40_000 * perEvent);
+  }
 
   public static RunStats of(List<CernSimulation.Result> runs) {
     List<CernSimulation.Measured> all = new ArrayList<>();
@@ -47,6 +59,7 @@ public record RunStats(int jobs, double waitExcl, double waitIncl, double proces
     long ev = 0;
     long loc = 0;
     long rem = 0;
+    long tap = 0;
     int prio = 0;
     int repl = 0;
     for (int i = 0; i < n; i++) {
@@ -61,6 +74,7 @@ public record RunStats(int jobs, double waitExcl, double waitIncl, double proces
         ev += m.events();
         loc += m.local();
         rem += m.remote();
+        tap += m.tape();
         prio += m.priority() ? 1 : 0;
         repl += m.replicated() ? 1 : 0;
       }
@@ -70,7 +84,9 @@ public record RunStats(int jobs, double waitExcl, double waitIncl, double proces
         mean(rs), fin == 0 ? Double.NaN : sp / fin, ev == 0 ? Double.NaN : (double) loc / ev,
         ev == 0 ? Double.NaN : (double) rem / ev, fin == 0 ? Double.NaN : (double) prio / fin,
         fin == 0 ? Double.NaN : (double) repl / fin, mlRuns == 0 ? Double.NaN : ml / mlRuns,
-        pct(we, 50), pct(we, 90), pct(we, 99), pct(rs, 50), pct(rs, 90), pct(rs, 99), we, wi);
+        pct(we, 50), pct(we, 90), pct(we, 99), pct(rs, 50), pct(rs, 90), pct(rs, 99), we, wi,
+        fin == 0 ? Double.NaN : (double) ev / fin, ev == 0 ? Double.NaN : (double) loc / ev,
+        ev == 0 ? Double.NaN : (double) rem / ev, ev == 0 ? Double.NaN : (double) tap / ev);
   }
 
   private static double mean(double[] xs) {

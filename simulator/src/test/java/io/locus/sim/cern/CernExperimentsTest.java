@@ -50,7 +50,8 @@ class CernExperimentsTest {
     }
     List<String> lmax = Files.readAllLines(tmp.resolve("lmax.csv"));
     assertThat(lmax.get(0)).isEqualTo("variant,cache_GB,lmax_jobs_per_h,"
-        + "lmax_backlog_jobs_per_h,grid_points,wall_s,lmax_open,lmax_backlog_open,scan_stopped");
+        + "lmax_backlog_jobs_per_h,grid_points,wall_s,lmax_open,lmax_backlog_open,scan_stopped,"
+        + "lmax_checked_jobs_per_h");
     assertThat(lmax).hasSize(3);
     assertThat(Files.readString(tmp.resolve("results.md")))
         .contains("locus experiment cern-load --policies FARM,OUT_OF_ORDER");

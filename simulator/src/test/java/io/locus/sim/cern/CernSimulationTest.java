@@ -130,6 +130,11 @@ class CernSimulationTest {
     // can be seen, so the scan stops there whatever the tests say
     assertThat(c.points().get(c.points().size() - 1).load()).isLessThanOrEqualTo(2.16);
     assertThat(c.lmaxOpen()).isFalse();
+    assertThat(c.reportLmax()).isLessThanOrEqualTo(Math.min(c.lmax(), c.lmaxBacklog()));
+    for (LoadSweep.Point p : c.sustainable()) { // a farm reads tape only: capacity 1.125
+      assertThat(p.stats().capacityLoad(10, io.locus.core.split.EventCosts.serial()))
+          .isCloseTo(1.125, within(1e-9));
+    }
     assertThat(c.nearLmax().load()).isLessThanOrEqualTo(0.95 * c.lmax() + 1e-9);
     assertThat(log.toString()).contains("UNSUSTAINABLE");
   }
