@@ -8,6 +8,7 @@ import io.locus.agent.sim.HostConfig;
 import io.locus.agent.sim.SimulatedAgentHost;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.EmbeddedLocus;
+import io.locus.jobs.demo.EventRangeLedger;
 import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
@@ -150,28 +151,11 @@ class SplitPoolSystemTest {
     }
   }
 
-  /** Processed ranges per job, from COMPLETED, SUSPENDED and FAILED events. */
-  private static Map<String, List<long[]>> processed(List<TaskEvent> events) {
-    Map<String, List<long[]>> out = new TreeMap<>();
-    for (TaskEvent e : events) {
-      boolean ends = e.getType() == TaskEventType.COMPLETED
-          || e.getType() == TaskEventType.SUSPENDED || e.getType() == TaskEventType.FAILED;
-      if (ends && e.getEvents() != null && e.getEvents().getEnd() > e.getEvents().getStart()) {
-        out.computeIfAbsent(e.getJobId(), k -> new ArrayList<>())
-            .add(new long[] {e.getEvents().getStart(), e.getEvents().getEnd()});
-      }
-    }
-    return out;
-  }
-
-  private static long processedEvents(Map<String, List<long[]>> p, List<JobSubmitted> jobs) {
-    long n = 0;
-    for (JobSubmitted j : jobs) {
-      for (long[] r : p.getOrDefault(j.getJobId(), List.of())) {
-        n += r[1] - r[0];
-      }
-    }
-    return n;
+  /** Processed ranges per job, from COMPLETED, SUSPENDED and FAILED events (the demo's ledger). */
+  private static EventRangeLedger ledger(List<TaskEvent> events) {
+    EventRangeLedger l = new EventRangeLedger();
+    events.forEach(l::taskEvent);
+    return l;
   }
 
   private static long length(List<JobSubmitted> jobs) {
@@ -255,10 +239,10 @@ class SplitPoolSystemTest {
         // The next wave comes while this one runs: 60% of what was sent is processed.
         long target = length(sent) * 6 / 10;
         await("60% of the events sent so far", Duration.ofSeconds(90), locus,
-            () -> processedEvents(processed(rec.events()), sent) >= target);
+            () -> ledger(rec.events()).processedEvents(sent) >= target);
       }
       await("every event of every job", Duration.ofSeconds(120), locus,
-          () -> processedEvents(processed(rec.events()), all) >= length(all));
+          () -> ledger(rec.events()).processedEvents(all) >= length(all));
       double seconds = (System.nanoTime() - started) / 1e9;
       await("the scheduler to see the pool idle", Duration.ofSeconds(30), locus,
           () -> rec.metrics.getRunningTasks() == 0 && rec.metrics.getQueueLength() == 0
@@ -268,19 +252,11 @@ class SplitPoolSystemTest {
       List<Decision> decisions = rec.decisions();
 
       // 1. Exactly once: each job's processed ranges tile its range, no gap, no overlap.
-      Map<String, List<long[]>> done = processed(events);
-      for (JobSubmitted j : all) {
-        List<long[]> rs = new ArrayList<>(done.getOrDefault(j.getJobId(), List.of()));
-        rs.sort((x, y) -> Long.compare(x[0], y[0]));
-        long pos = j.getEvents().getStart();
-        for (long[] r : rs) {
-          assertThat(r[0]).as("job %s: [%d,%d) continues at %d", j.getJobId(), r[0], r[1], pos)
-              .isEqualTo(pos);
-          pos = r[1];
-        }
-        assertThat(pos).as("job %s processed to its end", j.getJobId())
-            .isEqualTo(j.getEvents().getEnd());
-      }
+      EventRangeLedger ledger = ledger(events);
+      EventRangeLedger.Check check = ledger.check(all);
+      assertThat(check.problems()).isEmpty();
+      assertThat(check.exactlyOnce()).isTrue();
+      assertThat(check.processedEvents()).isEqualTo(length(all));
       // ... and the agents' own records say the same.
       Map<String, List<String>> byAgents = new TreeMap<>();
       for (NodeAgent a : agents.agents()) {
@@ -290,8 +266,8 @@ class SplitPoolSystemTest {
         }
       }
       Map<String, List<String>> byEvents = new TreeMap<>();
-      done.forEach((job, rs) -> rs.forEach(r -> byEvents.computeIfAbsent(job,
-          k -> new ArrayList<>()).add(DATASET + "[" + r[0] + "," + r[1] + ")")));
+      ledger.processed().forEach((job, rs) -> rs.forEach(r -> byEvents.computeIfAbsent(job,
+          k -> new ArrayList<>()).add(DATASET + "[" + r.start() + "," + r.end() + ")")));
       byAgents.values().forEach(l -> l.sort(null));
       byEvents.values().forEach(l -> l.sort(null));
       assertThat(byAgents).isEqualTo(byEvents);

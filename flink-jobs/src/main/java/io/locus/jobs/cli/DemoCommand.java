@@ -1,11 +1,15 @@
 package io.locus.jobs.cli;
 
 import io.locus.connectors.DeliveryMode;
+import io.locus.core.split.SplitParams;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.jobs.demo.DemoRun;
 import io.locus.jobs.demo.DemoWorkload;
+import io.locus.jobs.demo.SplitDemoRun;
+import io.locus.jobs.demo.SplitDemoWorkload;
 import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
+import io.locus.operators.SplitPoolDriver;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,42 +28,65 @@ import picocli.CommandLine.Spec;
     description = {
         "Run Locus end to end on embedded defaults: a Kafka broker and the scheduler job on a",
         "Flink MiniCluster (RocksDB, checkpoints) in this JVM, simulated node agents, and a",
-        "generated workload with file sharing. Prints progress and a summary per policy.",
-        "Exit code 0 only if every task completed."})
+        "generated workload. File policies run jobs that share input files; split policies run",
+        "event-range jobs (the CERN spec's jobs, event counts / 100) and check that every event",
+        "of every job was processed exactly once. Prints progress and a summary per policy.",
+        "Exit code 0 only if every task (file policies) or job (split policies) completed and,",
+        "for split policies, every event was processed exactly once."})
 public final class DemoCommand implements Callable<Integer> {
+  static final int FILE_NODES = 16;
+  static final int SPLIT_NODES = 10;
+  static final double FILE_RATE = 150;
+  static final double SPLIT_RATE = 2;
+  /** Options that only file policies use: rejected if given while every policy is a split one. */
+  private static final List<String> FILE_ONLY = List.of("--tasks", "--files", "--slots",
+      "--cache-gb", "--window", "--theta");
+
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH", paramLabel = "POLICY[,POLICY...]",
-      description = "Policies to run, one pool each, one after the other (FA, FCA, MCU, MCH, GCC). Default: ${DEFAULT-VALUE}.")
+      description = "Policies to run, one pool each, one after the other: file policies FA, FCA, "
+          + "MCU, MCH, GCC; split policies FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, "
+          + "DELAYED, ADAPTIVE_DELAY (event-range jobs). Default: ${DEFAULT-VALUE}.")
   List<String> policies;
 
-  @Option(names = "--tasks", defaultValue = "3000", description = "Tasks per policy. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--tasks", defaultValue = "3000", description = "Tasks per file policy. Default: ${DEFAULT-VALUE}.")
   int tasks;
 
-  @Option(names = "--files", defaultValue = "300", description = "Distinct input files. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--files", defaultValue = "300", description = "Distinct input files (file policies). Default: ${DEFAULT-VALUE}.")
   int files;
 
-  @Option(names = "--nodes", defaultValue = "16", description = "Simulated agents per policy. Default: ${DEFAULT-VALUE}.")
-  int nodes;
+  @Option(names = "--jobs", defaultValue = "40",
+      description = "Event-range jobs per split policy (mean 400 events each). Default: ${DEFAULT-VALUE}.")
+  int jobs;
 
-  @Option(names = "--slots", defaultValue = "2", description = "Task slots per node. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--nodes",
+      description = "Simulated agents per policy. Default: " + FILE_NODES + " (file policies), "
+          + SPLIT_NODES + " (split policies).")
+  Integer nodes;
+
+  @Option(names = "--slots", defaultValue = "2",
+      description = "Task slots per node (file policies; a split pool runs one subjob per node). Default: ${DEFAULT-VALUE}.")
   int slots;
 
   @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--rate", defaultValue = "150", description = "Arrivals per second (real time). Default: ${DEFAULT-VALUE}.")
-  double rate;
+  @Option(names = "--rate",
+      description = "Arrivals per second (real time). Default: 150 tasks/s, evenly spaced (file "
+          + "policies); 2 jobs/s, Poisson (split policies).")
+  Double rate;
 
-  @Option(names = "--cache-gb", description = "Cache per node, GB. Default: 2 (simulated), 0.02 (real agents).")
+  @Option(names = "--cache-gb", description = "Cache per node, GB (file policies; split policies: --split-param cacheEvents=N). Default: 2 (simulated), 0.02 (real agents).")
   Double cacheGb;
 
   @Option(names = "--real-agents",
-      description = "Real agents: stage real files (16 KB – 1 MB each) from a generated storage directory and from each other over HTTP, keep real cache directories, and run sha256sum over each task's inputs.")
+      description = "Real agents (file policies only): stage real files (16 KB – 1 MB each) from a generated storage directory and from each other over HTTP, keep real cache directories, and run sha256sum over each task's inputs.")
   boolean realAgents;
 
   @Option(names = "--time-scale", defaultValue = "0.02",
-      description = "Real seconds per modelled second of staging and compute. Default: ${DEFAULT-VALUE}.")
+      description = "Real seconds per modelled second of staging and compute (split policies: "
+          + "also the pool's timeScale). Default: ${DEFAULT-VALUE}.")
   double timeScale;
 
   @Option(names = "--delivery", defaultValue = "at-least-once",
@@ -76,15 +103,21 @@ public final class DemoCommand implements Callable<Integer> {
     if (cacheGb == null) {
       cacheGb = realAgents ? 0.02 : 2.0;
     }
-    validate();
+    Map<String, SchedulerConfig.PolicySpec> pools = validate();
     PrintStream out = spec.commandLine().getOut() == null ? System.out
         : new PrintStream(System.out, true);
     DeliveryMode mode = DeliveryMode.parse(delivery);
-    Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
+    SchedulerConfig.PolicySpec fallback = null;
     for (String p : policies) {
-      pools.put(poolOf(p), policyOptions.spec(p));
+      if (!SplitPoolDriver.isSplitPolicy(p)) {
+        fallback = pools.get(poolOf(p));
+        break;
+      }
     }
-    SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policies.get(0)), pools,
+    if (fallback == null) {
+      fallback = policyOptions.spec("MCH"); // every pool here is named: only a default
+    }
+    SchedulerConfig cfg = new SchedulerConfig(fallback, pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries);
     out.printf(Locale.ROOT, "Starting Locus: embedded Kafka, Flink MiniCluster (RocksDB, %s delivery), %s agents...%n",
         mode.cliName(), realAgents ? "real" : "simulated");
@@ -95,31 +128,106 @@ public final class DemoCommand implements Callable<Integer> {
       out.println("Storage: " + files + " files written to " + storage);
     }
     List<DemoRun.Result> results = new ArrayList<>();
+    List<SplitDemoRun.Result> splitResults = new ArrayList<>();
     Duration checkpoints = mode == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500)
         : Duration.ofSeconds(5);
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, mode, checkpoints);
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
       out.println("Kafka at " + locus.bootstrapServers() + "; scheduler job running.");
       for (String p : policies) {
+        if (SplitPoolDriver.isSplitPolicy(p)) {
+          splitResults.add(runSplit(locus, tracker, p, pools.get(poolOf(p)), out));
+          continue;
+        }
+        int n = nodes == null ? FILE_NODES : nodes;
         out.printf(Locale.ROOT, "%n== %s: %d tasks over %d files, %d nodes x %d slots, %.2f GB cache each ==%n",
-            p.toUpperCase(Locale.ROOT), tasks, files, nodes, slots, cacheGb);
-        DemoRun.Config rc = new DemoRun.Config(poolOf(p), nodes, slots, (long) (cacheGb * 1e9),
+            p.toUpperCase(Locale.ROOT), tasks, files, n, slots, cacheGb);
+        DemoRun.Config rc = new DemoRun.Config(poolOf(p), n, slots, (long) (cacheGb * 1e9),
             realAgents ? DemoWorkload.Spec.real(tasks, files, seed)
                 : DemoWorkload.Spec.demo(tasks, files, seed),
-            rate, timeScale, 50e6, 100e6, 400e6, true, timeout, storage);
+            rate == null ? FILE_RATE : rate, timeScale, 50e6, 100e6, 400e6, true, timeout,
+            storage);
         results.add(DemoRun.run(locus, tracker, rc, out));
       }
     }
-    printSummary(out, results);
-    boolean ok = results.stream().allMatch(DemoRun.Result::allCompleted);
-    out.println(ok ? "All tasks completed." : "NOT every task completed: exit code 1.");
+    if (!results.isEmpty()) {
+      printSummary(out, results);
+    }
+    if (!splitResults.isEmpty()) {
+      printSplitSummary(out, splitResults);
+    }
+    boolean ok = results.stream().allMatch(DemoRun.Result::allCompleted)
+        && splitResults.stream().allMatch(SplitDemoRun.Result::ok);
+    out.println(ok ? (splitResults.isEmpty() ? "All tasks completed."
+        : "All tasks and jobs completed; every event of every job processed exactly once.")
+        : "NOT every task or job completed exactly once: exit code 1.");
     if (storage != null) {
       deleteTree(storage.getParent());
     }
     return ok ? 0 : 1;
   }
 
-  private void validate() {
+  private SplitDemoRun.Result runSplit(EmbeddedLocus locus, TaskEventTracker tracker, String p,
+      SchedulerConfig.PolicySpec ps, PrintStream out) throws InterruptedException {
+    int n = nodes == null ? SPLIT_NODES : nodes;
+    double r = rate == null ? SPLIT_RATE : rate;
+    SplitDemoWorkload.Spec w = new SplitDemoWorkload.Spec(jobs, seed, SplitDemoRun.SCALE, r,
+        ps.params().get("dataset"));
+    long events = SplitDemoWorkload.events(SplitDemoWorkload.generate(poolOf(p), w));
+    out.printf(Locale.ROOT, "%n== %s: %d event-range jobs, %d events (CernEventJobs, event counts "
+            + "/ %d), %d nodes x 1 subjob, cache %d events each, %.2g jobs/s ==%n",
+        ps.name(), jobs, events, SplitDemoRun.SCALE, n, cacheEvents(ps), r);
+    out.println("   split parameters: " + new java.util.TreeMap<>(ps.params()));
+    SplitDemoRun.Config rc = new SplitDemoRun.Config(poolOf(p), n, w, timeScale, true, timeout);
+    return SplitDemoRun.run(locus, tracker, rc, out);
+  }
+
+  private static long cacheEvents(SchedulerConfig.PolicySpec ps) {
+    Map<String, String> core = new LinkedHashMap<>(ps.params());
+    SplitPoolDriver.DRIVER_DOC.keySet().forEach(core::remove);
+    return SplitParams.parse(ps.name(), core).cacheEvents();
+  }
+
+  /**
+   * The demo's split policy spec: {@link SplitDemoRun#defaultParams} under the user's {@code
+   * --split-param}s (global, then {@code demo-<policy>:KEY=VALUE}). The pool's timeScale is
+   * --time-scale, the agents' own: a different {@code timeScale} split parameter is an error.
+   */
+  static SchedulerConfig.PolicySpec splitSpec(PolicyOptions options, String policy,
+      double timeScale) {
+    String name = SplitPoolDriver.canonical(policy);
+    Map<String, String> user = options.splitParams(poolOf(policy));
+    Map<String, String> merged = SplitDemoRun.defaultParams(name, timeScale);
+    Map<String, String> defaults = new java.util.TreeMap<>(merged);
+    String ts = user.get("timeScale");
+    if (ts != null) {
+      double v;
+      try {
+        v = Double.parseDouble(ts.trim());
+      } catch (NumberFormatException e) {
+        v = Double.NaN;
+      }
+      if (v != timeScale) {
+        throw new IllegalArgumentException("--split-param timeScale=" + ts + ": the demo sets "
+            + "the pool's timeScale from --time-scale (" + timeScale + "), the simulated "
+            + "agents' time scale, so that the scheduler's progress model matches them; use "
+            + "--time-scale " + ts + " instead");
+      }
+    }
+    if (user.containsKey("cacheGb")) {
+      merged.remove("cacheEvents"); // the user's cacheGb, not the demo's cacheEvents, sizes it
+    }
+    merged.putAll(user);
+    try {
+      return new SchedulerConfig.PolicySpec(name, merged);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--split-param (" + name + "): " + e.getMessage()
+          + " (the demo's defaults for " + name + ": " + defaults + ")", e);
+    }
+  }
+
+  /** Checks every argument; returns the pools (name → policy) the demo will run. */
+  private Map<String, SchedulerConfig.PolicySpec> validate() {
     List<String> problems = new ArrayList<>();
     if (tasks < 1) {
       problems.add("--tasks must be ≥ 1");
@@ -127,13 +235,16 @@ public final class DemoCommand implements Callable<Integer> {
     if (files < 1) {
       problems.add("--files must be ≥ 1");
     }
-    if (nodes < 1 || nodes > 1000) {
+    if (jobs < 1 || jobs > 10_000) {
+      problems.add("--jobs must be between 1 and 10000");
+    }
+    if (nodes != null && (nodes < 1 || nodes > 1000)) {
       problems.add("--nodes must be between 1 and 1000");
     }
     if (slots < 1) {
       problems.add("--slots must be ≥ 1");
     }
-    if (!(rate > 0)) {
+    if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
       problems.add("--rate must be > 0");
     }
     if (!(cacheGb >= 0)) {
@@ -142,20 +253,42 @@ public final class DemoCommand implements Callable<Integer> {
     if (!(timeScale > 0)) {
       problems.add("--time-scale must be > 0");
     }
-    if (policies.stream().map(p -> p.toUpperCase(Locale.ROOT)).distinct().count() != policies.size()) {
+    if (policies.stream().map(p -> p.toUpperCase(Locale.ROOT).replace('-', '_')).distinct()
+        .count() != policies.size()) {
       problems.add("--policy lists a policy twice");
     }
-    for (String p : policies) {
-      if (io.locus.operators.SplitPoolDriver.isSplitPolicy(p)) {
-        problems.add("--policy " + p + ": the demo's workload is file jobs; split policies run "
-            + "event-range jobs (locus run --pool-policy POOL=" + p.toUpperCase(Locale.ROOT)
-            + ", docs/operations.md)");
-        continue;
+    List<String> split = policies.stream().filter(SplitPoolDriver::isSplitPolicy).toList();
+    boolean anyFile = split.size() < policies.size();
+    var parsed = spec.commandLine().getParseResult();
+    if (!split.isEmpty() && realAgents) {
+      problems.add("--real-agents runs file policies only, and --policy has split policies ("
+          + String.join(", ", split) + "): drop --real-agents to run them on simulated agents; "
+          + "for event-range jobs on real agents, run 'locus run --pool-policy POOL="
+          + split.get(0).toUpperCase(Locale.ROOT) + "' with node agents whose templates "
+          + "process event batches (tasks.event-batch, node-agent/README.md)");
+    }
+    if (!anyFile) {
+      for (String o : FILE_ONLY) {
+        if (parsed != null && parsed.hasMatchedOption(o)) {
+          problems.add(o + " applies to file policies only, and every --policy here is a split "
+              + "policy: drop it (split pools take --jobs, --nodes, --rate and --split-param, "
+              + "e.g. --split-param cacheEvents=2000)");
+        }
       }
+    }
+    if (split.isEmpty() && parsed != null && parsed.hasMatchedOption("--jobs")) {
+      problems.add("--jobs applies to split policies only (FARM, JOB_SPLITTING, "
+          + "CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY); file policies take "
+          + "--tasks");
+    }
+    Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
+    for (String p : policies) {
       try {
-        policyOptions.spec(p);
+        pools.put(poolOf(p), SplitPoolDriver.isSplitPolicy(p) ? splitSpec(policyOptions, p,
+            timeScale) : policyOptions.spec(p));
       } catch (IllegalArgumentException e) {
-        problems.add("--policy: " + e.getMessage());
+        String m = e.getMessage();
+        problems.add((m.startsWith("--") ? "" : "--policy: ") + m);
       }
     }
     try {
@@ -167,6 +300,7 @@ public final class DemoCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           String.join("; ", problems));
     }
+    return pools;
   }
 
   private static void deleteTree(java.nio.file.Path dir) {
@@ -178,7 +312,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   static String poolOf(String policy) {
-    return "demo-" + policy.toLowerCase(Locale.ROOT);
+    return "demo-" + policy.toLowerCase(Locale.ROOT).replace('-', '_');
   }
 
   static void printSummary(PrintStream out, List<DemoRun.Result> results) {
@@ -205,4 +339,35 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  static void printSplitSummary(PrintStream out, List<SplitDemoRun.Result> results) {
+    out.println();
+    out.println("== Summary: split policies (event-range jobs) ==");
+    out.printf(Locale.ROOT, "%-20s %9s %15s %12s %8s %8s %8s %10s %9s %7s%n", "policy", "jobs",
+        "events", "exactly once", "subjobs", "shrinks", "suspends", "hit ratio", "mean resp",
+        "wall s");
+    for (SplitDemoRun.Result r : results) {
+      var c = r.check();
+      var n = r.counts();
+      out.printf(Locale.ROOT, "%-20s %4d/%-4d %7d/%-7d %12s %8d %8d %8d %9.1f%% %8.2fs %7.1f%n",
+          r.policy(), c.completedJobs(), c.jobs(), c.processedEvents(), c.expectedEvents(),
+          c.exactlyOnce() ? "yes" : "NO", n.placements(), n.shrinks(), n.suspends(),
+          100 * n.hitRatio(), c.meanResponseSeconds(), r.wallSeconds());
+      for (String p : c.problems()) {
+        out.println("    " + p);
+      }
+      if (c.problemCount() > c.problems().size()) {
+        out.printf(Locale.ROOT, "    ... %d problems in all%n", c.problemCount());
+      }
+      if (r.failed() > 0 || r.refused() > 0) {
+        out.printf(Locale.ROOT, "    failed attempts %d, refused placements %d%n", r.failed(),
+            r.refused());
+      }
+      if (!r.settled()) {
+        out.println("    the scheduler did not report the pool idle within 20 s of the last "
+            + "event");
+      }
+    }
+    out.println("(events: processed/expected, from the ranges the agents reported; hit ratio: "
+        + "processed events read from the node's own cache, as placed)");
+  }
 }

@@ -49,22 +49,31 @@ public final class PolicyOptions {
     return spec(null, policy);
   }
 
+  /**
+   * The {@code --split-param}s that apply to {@code pool}: the global ones, then the ones
+   * prefixed {@code POOL:} (null pool: the global ones only). Not validated.
+   */
+  Map<String, String> splitParams(String pool) {
+    Map<String, String> p = new LinkedHashMap<>();
+    splitParams.forEach((k, v) -> {
+      if (k.indexOf(':') < 0) {
+        p.put(k, v);
+      }
+    });
+    if (pool != null) {
+      splitParams.forEach((k, v) -> {
+        if (k.startsWith(pool + ":")) {
+          p.put(k.substring(pool.length() + 1), v);
+        }
+      });
+    }
+    return p;
+  }
+
   /** The policy of {@code pool} (null: the default policy of every pool). */
   SchedulerConfig.PolicySpec spec(String pool, String policy) {
     if (SplitPoolDriver.isSplitPolicy(policy)) {
-      Map<String, String> p = new LinkedHashMap<>();
-      splitParams.forEach((k, v) -> {
-        if (k.indexOf(':') < 0) {
-          p.put(k, v);
-        }
-      });
-      if (pool != null) {
-        splitParams.forEach((k, v) -> {
-          if (k.startsWith(pool + ":")) {
-            p.put(k.substring(pool.length() + 1), v);
-          }
-        });
-      }
+      Map<String, String> p = splitParams(pool);
       try {
         return new SchedulerConfig.PolicySpec(policy, p);
       } catch (IllegalArgumentException e) {

@@ -2,7 +2,11 @@ package io.locus.jobs.demo;
 
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
+import io.locus.schemas.Decision;
+import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +22,9 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Follows the task-events and scheduler-metrics topics and keeps, per pool, what a person (or a test) wants to know:
  * completions (and any duplicate), the most tasks ever running at once on each node, bytes by
- * source, and response times of jobs whose submit time it was told.
+ * source, and response times of jobs whose submit time it was told. For split pools it also reads
+ * the decisions topic and keeps an {@link EventRangeLedger} per pool: the event ranges processed
+ * and the placements, shrinks and suspends sent.
  */
 public final class TaskEventTracker implements AutoCloseable {
 
@@ -74,6 +80,7 @@ public final class TaskEventTracker implements AutoCloseable {
   private final Map<String, Integer> runningOnNode = new HashMap<>();
   private final Map<String, Long> submitTimes = new ConcurrentHashMap<>();
   private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
+  private final Map<String, EventRangeLedger> ledgers = new ConcurrentHashMap<>();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final Thread thread;
   private volatile RuntimeException failure;
@@ -95,6 +102,17 @@ public final class TaskEventTracker implements AutoCloseable {
     return metrics.get(pool);
   }
 
+  /**
+   * The event-range ledger of a split pool (empty until the pool's first event-range decision or
+   * task event); it is live: the tracker keeps feeding it.
+   */
+  public EventRangeLedger ledger(String pool) {
+    if (failure != null) {
+      throw failure;
+    }
+    return ledgers.computeIfAbsent(pool, p -> new EventRangeLedger());
+  }
+
   public synchronized Stats stats(String pool) {
     if (failure != null) {
       throw failure;
@@ -111,6 +129,9 @@ public final class TaskEventTracker implements AutoCloseable {
       for (int p = 0; p < Topics.SCHEDULER_METRICS.partitions(); p++) {
         parts.add(new TopicPartition(Topics.SCHEDULER_METRICS.name(), p));
       }
+      for (int p = 0; p < Topics.DECISIONS.partitions(); p++) {
+        parts.add(new TopicPartition(Topics.DECISIONS.name(), p));
+      }
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       while (!stop.get()) {
@@ -118,6 +139,11 @@ public final class TaskEventTracker implements AutoCloseable {
           if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
             SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
             metrics.put(m.getPool(), m);
+          } else if (r.topic().equals(Topics.DECISIONS.name())) {
+            Decision d = Topics.DECISIONS.decode(r.value());
+            if (isEventRange(d)) {
+              ledger(d.getPool()).decision(d);
+            }
           } else {
             apply(Topics.TASK_EVENTS.decode(r.value()));
           }
@@ -130,7 +156,15 @@ public final class TaskEventTracker implements AutoCloseable {
     }
   }
 
+  private static boolean isEventRange(Decision d) {
+    return d.getAction() instanceof PlaceTask p ? p.getEvents() != null
+        : d.getAction() instanceof ShrinkTask || d.getAction() instanceof SuspendTask;
+  }
+
   private synchronized void apply(TaskEvent e) {
+    if (EventRangeLedger.endsARange(e)) {
+      ledger(e.getPool()).taskEvent(e);
+    }
     Stats s = pools.computeIfAbsent(e.getPool(), p -> new Stats());
     String nodeKey = e.getPool() + "/" + e.getNode();
     switch (e.getType()) {

@@ -104,10 +104,66 @@ class LocusCliTest {
   }
 
   @Test
-  void demoSaysSplitPoliciesNeedEventRangeJobs() {
-    Run r = run("demo", "--policy", "out_of_order");
+  void demoRunsSplitPoliciesOnSimulatedAgentsOnly() {
+    Run r = run("demo", "--policy", "MCH,out_of_order", "--real-agents");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("event-range jobs").contains("--pool-policy");
+    assertThat(r.err()).contains("--real-agents runs file policies only")
+        .contains("drop --real-agents").contains("--pool-policy POOL=OUT_OF_ORDER")
+        .contains("tasks.event-batch");
+  }
+
+  @Test
+  void demoRejectsFileOnlyFlagsWhenEveryPolicyIsASplitPolicy() {
+    Run r = run("demo", "--policy", "OUT_OF_ORDER,DELAYED", "--files", "10", "--window", "4");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--files applies to file policies only")
+        .contains("--window applies to file policies only").contains("--split-param");
+    Run jobs = run("demo", "--policy", "FA", "--jobs", "5");
+    assertThat(jobs.code()).isEqualTo(2);
+    assertThat(jobs.err()).contains("--jobs applies to split policies only").contains("--tasks");
+    Run count = run("demo", "--policy", "FARM", "--jobs", "0");
+    assertThat(count.code()).isEqualTo(2);
+    assertThat(count.err()).contains("--jobs must be between 1 and 10000");
+  }
+
+  @Test
+  void demoNamesABadSplitParameterAndAConflictingTimeScale() {
+    Run r = run("demo", "--policy", "OUT_OF_ORDER", "--split-param", "min=few");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--split-param (OUT_OF_ORDER)").contains("'min'")
+        .contains("few");
+    Run ts = run("demo", "--policy", "JOB_SPLITTING", "--split-param", "timeScale=1");
+    assertThat(ts.code()).isEqualTo(2);
+    assertThat(ts.err()).contains("timeScale=1").contains("--time-scale 1 instead");
+    // a parameter that clashes with a demo default says which default
+    Run stripe = run("demo", "--policy", "DELAYED", "--split-param", "min=30");
+    assertThat(stripe.code()).isEqualTo(2);
+    assertThat(stripe.err()).contains("stripe must be >= 2 * min (60), got 50")
+        .contains("the demo's defaults for DELAYED").contains("stripe=50");
+    Run twice = run("demo", "--policy", "out-of-order,OUT_OF_ORDER");
+    assertThat(twice.code()).isEqualTo(2);
+    assertThat(twice.err()).contains("--policy lists a policy twice");
+  }
+
+  @Test
+  void demoSplitParametersAreTheScaledDefaultsUnderTheUsers() {
+    PolicyOptions o = new PolicyOptions();
+    var delayed = DemoCommand.splitSpec(o, "delayed", 0.02);
+    assertThat(delayed.name()).isEqualTo("DELAYED");
+    assertThat(delayed.params()).containsEntry("timeScale", "0.02")
+        .containsEntry("period", "1728").containsEntry("stripe", "50")
+        .containsEntry("cacheEvents", "1667").containsEntry("dataset", "demo-events");
+    // ADAPTIVE_DELAY needs a table: the demo supplies one, so the policy runs without flags
+    assertThat(DemoCommand.splitSpec(o, "ADAPTIVE_DELAY", 0.02).params())
+        .containsKey("lmaxTable");
+    o.splitParams.put("min", "20");
+    o.splitParams.put("cacheGb", "2");
+    o.splitParams.put("demo-out_of_order:starve", "1h");
+    o.splitParams.put("demo-farm:starve", "9h");
+    var ooo = DemoCommand.splitSpec(o, "out_of_order", 0.5);
+    assertThat(ooo.params()).containsEntry("min", "20").containsEntry("starve", "1h")
+        .containsEntry("timeScale", "0.5").containsEntry("cacheGb", "2")
+        .doesNotContainKey("cacheEvents");
   }
 
   @Test
