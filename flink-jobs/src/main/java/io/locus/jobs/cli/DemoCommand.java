@@ -175,17 +175,19 @@ public final class DemoCommand implements Callable<Integer> {
         ps.params().get("dataset"));
     long events = SplitDemoWorkload.events(SplitDemoWorkload.generate(poolOf(p), w));
     out.printf(Locale.ROOT, "%n== %s: %d event-range jobs, %d events (CernEventJobs, event counts "
-            + "/ %d), %d nodes x 1 subjob, cache %d events each, %.2g jobs/s ==%n",
-        ps.name(), jobs, events, SplitDemoRun.SCALE, n, cacheEvents(ps), r);
+            + "/ %d), %d nodes x 1 subjob, %s, %.2g jobs/s ==%n",
+        ps.name(), jobs, events, SplitDemoRun.SCALE, n, cache(ps), r);
     out.println("   split parameters: " + new java.util.TreeMap<>(ps.params()));
     SplitDemoRun.Config rc = new SplitDemoRun.Config(poolOf(p), n, w, timeScale, true, timeout);
     return SplitDemoRun.run(locus, tracker, rc, out);
   }
 
-  private static long cacheEvents(SchedulerConfig.PolicySpec ps) {
+  private static String cache(SchedulerConfig.PolicySpec ps) {
     Map<String, String> core = new LinkedHashMap<>(ps.params());
     SplitPoolDriver.DRIVER_DOC.keySet().forEach(core::remove);
-    return SplitParams.parse(ps.name(), core).cacheEvents();
+    SplitParams sp = SplitParams.parse(ps.name(), core);
+    return sp.caching() ? "cache " + sp.cacheEvents() + " events each" : "no cache (" + ps.name()
+        + " reads every event from tape)";
   }
 
   /**
