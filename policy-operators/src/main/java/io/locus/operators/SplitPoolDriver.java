@@ -527,8 +527,9 @@ public final class SplitPoolDriver {
     return n;
   }
 
+  /** Queued subjobs plus jobs with no subjob yet (see {@link SplitPolicy#queuedWork}). */
   public int queued() {
-    return core.queuedSubjobs();
+    return core.queuedWork();
   }
 
   public long shrinks() {

@@ -293,6 +293,22 @@ public final class DemoCommand implements Callable<Integer> {
         problems.add((m.startsWith("--") ? "" : "--policy: ") + m);
       }
     }
+    // A POOL: prefix naming no split pool of this run would be ignored silently: refuse it.
+    for (String k : policyOptions.splitParams.keySet()) {
+      int colon = k.indexOf(':');
+      if (colon < 0) {
+        continue;
+      }
+      String prefix = k.substring(0, colon);
+      boolean known = policies.stream().anyMatch(
+          p -> SplitPoolDriver.isSplitPolicy(p) && poolOf(p).equals(prefix));
+      if (!known) {
+        problems.add("--split-param " + k + ": no split pool named '" + prefix + "' in this demo; "
+            + "its split pools are " + policies.stream().filter(SplitPoolDriver::isSplitPolicy)
+                .map(DemoCommand::poolOf).toList()
+            + " (or drop the prefix to set it for every split pool)");
+      }
+    }
     try {
       DeliveryMode.parse(delivery);
     } catch (IllegalArgumentException e) {

@@ -140,6 +140,11 @@ class LocusCliTest {
     assertThat(stripe.code()).isEqualTo(2);
     assertThat(stripe.err()).contains("stripe must be >= 2 * min (60), got 50")
         .contains("the demo's defaults for DELAYED").contains("stripe=50");
+    // a pool prefix that names no split pool of the run would be ignored: it is refused
+    Run prefix = run("demo", "--policy", "OUT_OF_ORDER", "--split-param", "OUT_OF_ORDER:min=30");
+    assertThat(prefix.code()).isEqualTo(2);
+    assertThat(prefix.err()).contains("no split pool named 'OUT_OF_ORDER'")
+        .contains("demo-out_of_order");
     Run twice = run("demo", "--policy", "out-of-order,OUT_OF_ORDER");
     assertThat(twice.code()).isEqualTo(2);
     assertThat(twice.err()).contains("--policy lists a policy twice");

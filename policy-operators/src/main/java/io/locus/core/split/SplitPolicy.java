@@ -392,6 +392,28 @@ public abstract class SplitPolicy {
   }
 
   /**
+   * Waiting work, as a queue length: queued subjobs plus unfinished jobs that have no subjob at
+   * all yet. FARM and JOB_SPLITTING (and delayed policies before their period ends) cut subjobs
+   * only at dispatch, so their waiting jobs are not subjobs.
+   */
+  public final int queuedWork() {
+    java.util.Set<String> withSubjob = new java.util.HashSet<>();
+    int n = 0;
+    for (Subjob x : live.values()) {
+      withSubjob.add(x.job.id);
+      if (x.node == null) {
+        n++;
+      }
+    }
+    for (JobState j : jobs.values()) {
+      if (!j.finished() && j.active == 0 && !withSubjob.contains(j.id)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
    * When the policy releases an unfinished job for scheduling: the end of its period (delayed
    * policies) or its arrival; NaN for unknown or finished jobs.
    */

@@ -281,4 +281,22 @@ class SplitPolicyPathsTest {
     assertThat(c.used()).isLessThanOrEqualTo(100);
     assertThat(c.cachedCount(0, 50)).isEqualTo(50);
   }
+
+  @Test
+  void queuedWorkCountsWaitingJobsThatHaveNoSubjobYet() {
+    // FARM cuts a job's subjob only at dispatch: two of three jobs wait on one node.
+    SplitPolicy p = SplitPolicies.create("FARM", Map.of("cacheGb", "100"));
+    p.addNode("n1", 0);
+    p.onJobArrival(SplitJob.of("a", 0, 100), 0);
+    p.onJobArrival(SplitJob.of("b", 0, 100), 1);
+    p.onJobArrival(SplitJob.of("c", 0, 100), 2);
+    assertThat(p.queuedSubjobs()).isZero();
+    assertThat(p.queuedWork()).isEqualTo(2);
+    // OUT_OF_ORDER queues pieces at arrival: the waiting work is those pieces, each counted once.
+    SplitPolicy o = SplitPolicies.create("OUT_OF_ORDER", Map.of("cacheEvents", "1000"));
+    o.addNode("n1", 0);
+    o.onJobArrival(SplitJob.of("a", 0, 100), 0);
+    o.onJobArrival(SplitJob.of("b", 200, 300), 1);
+    assertThat(o.queuedWork()).isEqualTo(o.queuedSubjobs()).isPositive();
+  }
 }
