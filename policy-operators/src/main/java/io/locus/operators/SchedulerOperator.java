@@ -610,8 +610,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         d = SplitPoolDriver.restore(poolName, m.getPolicy(), m.getParams(), saved);
       }
       p = new Pool(st, null, d, m, provisioner);
-      LOG.info("pool {}: epoch {}, split policy {}, {} nodes, {} unfinished jobs, {} queued "
-          + "subjobs", poolName, m.getEpoch(), d.policy(), d.nodeIds().size(), d.activeJobs(),
+      LOG.info("pool {}: epoch {}, split policy {}, {} nodes, {} unfinished jobs, {} waiting "
+          + "(queued subjobs and jobs not yet cut)", poolName, m.getEpoch(), d.policy(), d.nodeIds().size(), d.activeJobs(),
           d.queued());
     } else {
       Policy policy = Policies.create(m.getPolicy(), m.getParams());
