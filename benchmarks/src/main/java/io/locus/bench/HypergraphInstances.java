@@ -1,6 +1,6 @@
 package io.locus.bench;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.hypergraph.Hypergraph;
 import io.locus.hypergraph.RandomHypergraphs;
 import io.locus.workloads.KhannaImageTrace;
@@ -115,13 +115,13 @@ public final class HypergraphInstances {
     Map<String, List<Integer>> pins = new LinkedHashMap<>(); // file id → pins, insertion order
     Map<String, Long> bytes = new LinkedHashMap<>();
     for (int j = 0; j < pending.size(); j++) {
-      for (DataUnit f : pending.get(j).inputs()) {
+      for (InputFile f : pending.get(j).inputs()) {
         pins.computeIfAbsent(f.id(), x -> new ArrayList<>()).add(j);
         bytes.put(f.id(), f.bytes());
       }
     }
     for (int r = 0; r < running.size(); r++) {
-      for (DataUnit f : running.get(r).inputs()) {
+      for (InputFile f : running.get(r).inputs()) {
         List<Integer> l = pins.get(f.id());
         if (l != null) { // only files some pending job requests have a net
           l.add(pending.size() + r);
@@ -136,7 +136,7 @@ public final class HypergraphInstances {
     }
     for (TraceJob r : running) {
       double w = 0;
-      for (DataUnit f : r.inputs()) {
+      for (InputFile f : r.inputs()) {
         w += (double) f.bytes() / Units.MIB * (1 / cost.lbw() + cost.c());
       }
       b.addVertex(w);

@@ -1,6 +1,6 @@
 package io.locus.bench;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -30,7 +30,7 @@ final class PoolFixture {
 
   static Task task(long seq, SplittableRandom rnd) {
     return new Task("t" + seq, "t" + seq, 0, seq,
-        List.of(DataUnit.of(file(rnd.nextInt(FILES)), FILE_BYTES)), 0.01, seq * 0.001, null,
+        List.of(InputFile.of(file(rnd.nextInt(FILES)), FILE_BYTES)), 0.01, seq * 0.001, null,
         List.of(), 0);
   }
 }

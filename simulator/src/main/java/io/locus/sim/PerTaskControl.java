@@ -1,8 +1,8 @@
 package io.locus.sim;
 
 import io.locus.core.model.Command;
-import io.locus.core.model.DataUnit;
-import io.locus.core.model.FetchSource;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Reason;
 import io.locus.core.model.Task;
@@ -69,8 +69,8 @@ final class PerTaskControl implements Control {
     waiting--;
     running++;
     List<InputFetch> plan = new ArrayList<>(task.inputs().size());
-    for (DataUnit u : task.inputs()) {
-      plan.add(new InputFetch(u, FetchSource.STORAGE, null, false));
+    for (InputFile u : task.inputs()) {
+      plan.add(new InputFetch(u, InputSource.STORAGE, null, false));
     }
     sim.recordDecision(now, new Command.Run(id, task, plan, REASON));
     cluster.start(task, plan, id, now);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.locus.core.model.Command;
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.sim.SimulationConfig.Provisioning;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.SimulationResult;
@@ -149,7 +149,7 @@ class SimulationTest {
     List<TraceJob> bursts = new ArrayList<>();
     for (int i = 0; i < 1500; i++) {
       double t = i < 750 ? i / 50.0 : 400 + (i - 750) / 50.0;
-      bursts.add(TestJobs.job("b" + i, t, 0.5, DataUnit.of("f" + (i % 60), 10 * MB)));
+      bursts.add(TestJobs.job("b" + i, t, 0.5, InputFile.of("f" + (i % 60), 10 * MB)));
     }
     SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).nodes(6).build();
     Recorder rec = new Recorder();

@@ -1,6 +1,6 @@
 package io.locus.sim;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ public final class TestJobs {
       }
       double arrival = step * stepSeconds + inStep / rate;
       inStep++;
-      DataUnit f = DataUnit.of("f" + rng.nextInt(files), fileBytes);
+      InputFile f = InputFile.of("f" + rng.nextInt(files), fileBytes);
       jobs.add(new TraceJob("t" + k, null, arrival, List.of(f), compute, 0,
           Map.of("step", Integer.toString(step))));
     }
@@ -49,7 +49,7 @@ public final class TestJobs {
     return jobs;
   }
 
-  public static TraceJob job(String id, double arrival, double compute, DataUnit... inputs) {
+  public static TraceJob job(String id, double arrival, double compute, InputFile... inputs) {
     return new TraceJob(id, arrival, List.of(inputs), compute);
   }
 

@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.List;
 import java.util.Map;
 
@@ -33,9 +33,9 @@ public final class AllPairs {
           TraceJob make(long k) {
             long i = k / n;
             long j = k % n;
-            List<DataUnit> in = List.of(
-                new DataUnit("ap-a" + i, ITEM_BYTES, 0.0, null, null),
-                new DataUnit("ap-b" + j, ITEM_BYTES, 0.0, null, null));
+            List<InputFile> in = List.of(
+                new InputFile("ap-a" + i, ITEM_BYTES, 0.0, null, null),
+                new InputFile("ap-b" + j, ITEM_BYTES, 0.0, null, null));
             return new TraceJob("ap-" + i + "-" + j, null, 0.0, in, computeSeconds, 0, Map.of());
           }
         });

@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.split.EventRange;
+import io.locus.core.split.EventSpan;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -43,7 +43,7 @@ public final class CernEventJobs {
   }
 
   /** One drawn job: its segment and the region its start came from (0 cold, 1 H1, 2 H2). */
-  public record Draw(EventRange events, int region) {}
+  public record Draw(EventSpan events, int region) {}
 
   private CernEventJobs() {}
 
@@ -74,7 +74,7 @@ public final class CernEventJobs {
     }
     long n = Math.max(MIN, Math.round(GammaMath.sampleGamma(rng, SHAPE, SCALE)));
     long start = Math.min((long) Math.floor(s), space - n);
-    return new Draw(new EventRange(start, start + n), region);
+    return new Draw(new EventSpan(start, start + n), region);
   }
 
   public static Workload workload(Options o, long seed) {

@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +73,7 @@ public final class DdThroughput {
               attrs = new LinkedHashMap<>(common);
               attrs.put("prewarmExecutor", Long.toString(file / slotsPerNode));
             }
-            DataUnit in = new DataUnit("dd-f" + file, fileBytes, 0.0, null, null);
+            InputFile in = new InputFile("dd-f" + file, fileBytes, 0.0, null, null);
             return new TraceJob("dd-" + k, null, 0.0, List.of(in), 0.0, 0, attrs);
           }
         });

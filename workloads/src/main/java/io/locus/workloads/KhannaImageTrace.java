@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,8 +16,8 @@ import java.util.SplittableRandom;
  *
  * <p><b>Dataset (§4.1).</b> 2000 patients × 4 study days × (4 MRI of 4 MiB + 4 CT of 64 MiB):
  * file {@code fid = p·32 + d·8 + m·4 + i} (m = 0 MRI, 1 CT), 64,000 files. File fid sits on storage
- * node {@code (fid mod 32) mod M}; the job's {@link DataUnit#location()} names it {@code "sn-<k>"}.
- * Each file carries its compute cost C · size (s) in {@link DataUnit#computeSeconds()} (§0).
+ * node {@code (fid mod 32) mod M}; the job's {@link InputFile#location()} names it {@code "sn-<k>"}.
+ * Each file carries its compute cost C · size (s) in {@link InputFile#computeSeconds()} (§0).
  *
  * <p><b>Jobs (§4.2).</b> N/20 sharing clusters. Cluster c owns a base set of 16 images (one patient,
  * days d0 and d0+1); each of its 20 jobs draws 4 + Bin(6, 1/3) files, each with probability ρ from
@@ -130,9 +130,9 @@ public final class KhannaImageTrace {
   }
 
   /** The file as a data unit: id {@code img-<fid>}, on {@code sn-<k>}, compute C · size. */
-  public static DataUnit file(int fid, int storageNodes, double cPerMib) {
+  public static InputFile file(int fid, int storageNodes, double cPerMib) {
     long bytes = sizeOf(fid);
-    return new DataUnit("img-" + fid, bytes, cPerMib * bytes / Units.MIB,
+    return new InputFile("img-" + fid, bytes, cPerMib * bytes / Units.MIB,
         "sn-" + storageOf(fid, storageNodes), null);
   }
 
@@ -186,7 +186,7 @@ public final class KhannaImageTrace {
         for (int f = 0; f < BASE_SET_FILES; f++) {
           avail.add(patient * IMAGES_PER_PATIENT + d0 * 8 + f);
         }
-        List<DataUnit> files = new ArrayList<>(n);
+        List<InputFile> files = new ArrayList<>(n);
         for (int f = 0; f < n; f++) {
           int fid;
           if (rng.nextDouble() < rho) {
@@ -276,7 +276,7 @@ public final class KhannaImageTrace {
     Set<String> seen = new HashSet<>();
     for (TraceJob j : jobs) {
       seen.clear();
-      for (DataUnit u : j.inputs()) {
+      for (InputFile u : j.inputs()) {
         if (seen.add(u.id())) { // a job counts once per file, even if it lists the file twice
           sf.merge(u.id(), 1, Integer::sum);
         }
@@ -291,7 +291,7 @@ public final class KhannaImageTrace {
    */
   public static double estimatedExec(TraceJob job, Map<String, Integer> sf, CostModel cost) {
     double t = 0;
-    for (DataUnit u : job.inputs()) {
+    for (InputFile u : job.inputs()) {
       double mib = (double) u.bytes() / Units.MIB;
       int s = sf.getOrDefault(u.id(), 1);
       t += mib * (trPerMib(s, cost.p(), cost.rbw()) + 1 / cost.lbw() + cost.c());
@@ -342,7 +342,7 @@ public final class KhannaImageTrace {
         continue;
       }
       int shared = 0;
-      for (DataUnit u : j.inputs()) {
+      for (InputFile u : j.inputs()) {
         if (sf.get(u.id()) > 1) { // s_f counts jobs, so 2+ means another job requests it
           shared++;
         }
@@ -358,7 +358,7 @@ public final class KhannaImageTrace {
     Set<String> distinct = new HashSet<>();
     long requests = 0;
     for (TraceJob j : jobs) {
-      for (DataUnit u : j.inputs()) {
+      for (InputFile u : j.inputs()) {
         distinct.add(u.id());
         requests++;
       }

@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -73,7 +73,7 @@ public final class Mi {
       double arrival = (double) STEP_SECONDS * step + (double) inStep / rate;
       inStep++;
       int file = rng.nextInt(FILES);
-      DataUnit in = new DataUnit("mi-f" + file, FILE_BYTES, 0.0, null, null);
+      InputFile in = new InputFile("mi-f" + file, FILE_BYTES, 0.0, null, null);
       return new TraceJob("mi-" + k, null, arrival, List.of(in), COMPUTE_SECONDS, 0,
           Map.of("step", Integer.toString(step)));
     }

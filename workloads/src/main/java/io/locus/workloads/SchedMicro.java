@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -28,8 +28,8 @@ public final class SchedMicro {
           return new CountingIterator(TASKS) {
             @Override
             TraceJob make(long k) {
-              List<DataUnit> in = io
-                  ? List.of(new DataUnit("sm-f" + rng.nextInt(FILES), FILE_BYTES, 0.0, null, null))
+              List<InputFile> in = io
+                  ? List.of(new InputFile("sm-f" + rng.nextInt(FILES), FILE_BYTES, 0.0, null, null))
                   : List.of();
               return new TraceJob("sm-" + k, null, 0.0, in, 0.0, 0, Map.of());
             }

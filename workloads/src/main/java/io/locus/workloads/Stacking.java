@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -85,7 +85,7 @@ public final class Stacking {
             @Override
             TraceJob make(long k) {
               int object = order[(int) k];
-              DataUnit in = new DataUnit("stack-f" + (object % row.files()), format.bytes, 0.0,
+              InputFile in = new InputFile("stack-f" + (object % row.files()), format.bytes, 0.0,
                   null, null);
               return new TraceJob("stack-o" + object, null, 0.0, List.of(in), compute, 0,
                   Map.of("object", Integer.toString(object)));

@@ -1,6 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -55,7 +55,7 @@ public final class Sw {
       }
       double arrival = sec + (double) inSec / rate;
       inSec++;
-      DataUnit in = new DataUnit("sw-f" + rng.nextInt(FILES), FILE_BYTES, 0.0, null, null);
+      InputFile in = new InputFile("sw-f" + rng.nextInt(FILES), FILE_BYTES, 0.0, null, null);
       return new TraceJob("sw-" + k, null, arrival, List.of(in), COMPUTE_SECONDS, 0, Map.of());
     }
   }

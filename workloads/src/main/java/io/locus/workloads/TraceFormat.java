@@ -43,7 +43,7 @@ package io.locus.workloads;
  * </table>
  *
  * <table>
- *   <caption>Unit fields (io.locus.core.model.DataUnit)</caption>
+ *   <caption>Unit fields (io.locus.core.model.InputFile)</caption>
  *   <tr><th>field</th><th>type</th><th>required</th><th>meaning</th></tr>
  *   <tr><td>id</td><td>string</td><td>yes</td><td>file id</td></tr>
  *   <tr><td>bytes</td><td>integer ≥ 0</td><td>yes</td><td>size in bytes</td></tr>

@@ -1,7 +1,7 @@
 package io.locus.workloads;
 
-import io.locus.core.model.DataUnit;
-import io.locus.core.split.EventRange;
+import io.locus.core.model.InputFile;
+import io.locus.core.split.EventSpan;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +13,11 @@ import java.util.TreeMap;
  * <ul>
  *   <li>{@code pool}: the scheduling pool it is submitted to; null means the consumer's default.
  *   <li>{@code arrival}: submission time in seconds from the start of the workload.
- *   <li>{@code inputs}: the files it reads, in read order. {@link DataUnit#location()} names the
+ *   <li>{@code inputs}: the files it reads, in read order. {@link InputFile#location()} names the
  *       data source: {@code "sn-<k>"} is Khanna storage node k; null is the pool's shared file
  *       system (data diffusion).
  *   <li>{@code computeSeconds}: job-level compute after all reads. Per-file compute, where a model
- *       has it (Khanna: C · size), sits in {@link DataUnit#computeSeconds()}; the job's total is
+ *       has it (Khanna: C · size), sits in {@link InputFile#computeSeconds()}; the job's total is
  *       {@link #totalComputeSeconds()}, as in the core's {@code Task}.
  *   <li>{@code stage}: 0 = released at {@code arrival}. k ≥ 1 = released when every job of stage
  *       k − 1 has completed (STAGES18; stage 1 is released at once, {@code arrival} is then 0).
@@ -32,11 +32,11 @@ public record TraceJob(
     String jobId,
     String pool,
     double arrival,
-    List<DataUnit> inputs,
+    List<InputFile> inputs,
     double computeSeconds,
     int stage,
     Map<String, String> attributes,
-    EventRange events) {
+    EventSpan events) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -61,13 +61,13 @@ public record TraceJob(
   }
 
   /** A file-based job (no event range). */
-  public TraceJob(String jobId, String pool, double arrival, List<DataUnit> inputs,
+  public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
       double computeSeconds, int stage, Map<String, String> attributes) {
     this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, null);
   }
 
   /** A stage-0 job in the default pool without attributes. */
-  public TraceJob(String jobId, double arrival, List<DataUnit> inputs, double computeSeconds) {
+  public TraceJob(String jobId, double arrival, List<InputFile> inputs, double computeSeconds) {
     this(jobId, null, arrival, inputs, computeSeconds, 0, Map.of());
   }
 
@@ -78,7 +78,7 @@ public record TraceJob(
 
   public long totalBytes() {
     long sum = 0;
-    for (DataUnit u : inputs) {
+    for (InputFile u : inputs) {
       sum += u.bytes();
     }
     return sum;
@@ -87,7 +87,7 @@ public record TraceJob(
   /** Job-level compute plus every input's own compute. */
   public double totalComputeSeconds() {
     double sum = computeSeconds;
-    for (DataUnit u : inputs) {
+    for (InputFile u : inputs) {
       sum += u.computeSeconds();
     }
     return sum;

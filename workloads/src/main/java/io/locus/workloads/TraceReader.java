@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.locus.core.model.DataUnit;
-import io.locus.core.split.EventRange;
+import io.locus.core.model.InputFile;
+import io.locus.core.split.EventSpan;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -225,7 +225,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     if (inputs == null || !inputs.isArray()) {
       throw error("job field 'inputs' must be an array (it may be empty)");
     }
-    List<DataUnit> units = new ArrayList<>(inputs.size());
+    List<InputFile> units = new ArrayList<>(inputs.size());
     for (JsonNode u : inputs) {
       units.add(toUnit(u));
     }
@@ -252,7 +252,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
         attrs.put(e.getKey(), e.getValue().asText());
       }
     }
-    EventRange events = null;
+    EventSpan events = null;
     JsonNode ev = n.get("events");
     if (ev != null && !ev.isNull()) {
       if (!ev.isObject()) {
@@ -266,7 +266,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
           || e0.asLong() <= s0.asLong()) {
         throw error("job field 'events' needs integers 0 <= start < end, got " + ev);
       }
-      events = new EventRange(s0.asLong(), e0.asLong());
+      events = new EventSpan(s0.asLong(), e0.asLong());
     }
     try {
       return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events);
@@ -275,7 +275,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
   }
 
-  private DataUnit toUnit(JsonNode u) {
+  private InputFile toUnit(JsonNode u) {
     if (!u.isObject()) {
       throw error("each input must be an object, got " + u);
     }
@@ -289,7 +289,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     if (!(compute >= 0) || Double.isInfinite(compute)) {
       throw error("input '" + id + "': computeSeconds must be finite and >= 0, got " + compute);
     }
-    return new DataUnit(id, b.asLong(), compute, text(u, "location", false),
+    return new InputFile(id, b.asLong(), compute, text(u, "location", false),
         text(u, "checksum", false));
   }
 

@@ -3,7 +3,7 @@ package io.locus.workloads;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -87,7 +87,7 @@ public final class TraceWriter implements Closeable {
     }
     out.writeNumberField("arrival", job.arrival());
     out.writeArrayFieldStart("inputs");
-    for (DataUnit u : job.inputs()) {
+    for (InputFile u : job.inputs()) {
       out.writeStartObject();
       out.writeStringField("id", u.id());
       out.writeNumberField("bytes", u.bytes());

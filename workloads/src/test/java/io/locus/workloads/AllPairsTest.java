@@ -3,7 +3,7 @@ package io.locus.workloads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ class AllPairsTest {
           || j.inputs().size() != 2 || j.arrival() != 0 || j.computeSeconds() != 1.0) {
         throw new AssertionError("task " + tasks + " is not (i, j) row-major at t = 0: " + j);
       }
-      for (DataUnit u : j.inputs()) {
+      for (InputFile u : j.inputs()) {
         uses.merge(u.id(), 1, Integer::sum);
         size.put(u.id(), u.bytes());
       }

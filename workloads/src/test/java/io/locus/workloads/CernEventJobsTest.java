@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.split.EventRange;
+import io.locus.core.split.EventSpan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,7 +44,7 @@ class CernEventJobsTest {
     long hot = 0;
     long cold = 0;
     for (int i = 0; i < SAMPLES; i++) {
-      EventRange e = CernEventJobs.next(r, D, true).events();
+      EventSpan e = CernEventJobs.next(r, D, true).events();
       assertThat(e.end()).isLessThanOrEqualTo(D); // never wraps
       long s = e.start();
       if ((s >= 0.20 * D && s < 0.25 * D) || (s >= 0.60 * D && s < 0.65 * D)) {
@@ -81,9 +81,9 @@ class CernEventJobsTest {
     long hits = 0;
     double bytes = 0;
     for (int i = 0; i < SAMPLES; i++) {
-      EventRange a = CernEventJobs.next(r, D, hot).events();
-      EventRange b = CernEventJobs.next(r, D, hot).events();
-      EventRange x = a.intersection(b);
+      EventSpan a = CernEventJobs.next(r, D, hot).events();
+      EventSpan b = CernEventJobs.next(r, D, hot).events();
+      EventSpan x = a.intersection(b);
       if (x != null) {
         hits++;
         bytes += x.length() * 600e3;

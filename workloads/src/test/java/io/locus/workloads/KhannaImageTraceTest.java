@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.workloads.KhannaImageTrace.Arrivals;
 import io.locus.workloads.KhannaImageTrace.CostModel;
 import io.locus.workloads.KhannaImageTrace.Options;
@@ -33,7 +33,7 @@ class KhannaImageTraceTest {
         .toList();
   }
 
-  private static int fid(DataUnit u) {
+  private static int fid(InputFile u) {
     return Integer.parseInt(u.id().substring("img-".length()));
   }
 
@@ -51,7 +51,7 @@ class KhannaImageTraceTest {
     assertThat(KhannaImageTrace.sizeOf(KhannaImageTrace.fileId(7, 1, 0, 2))).isEqualTo(4 * Units.MIB);
     assertThat(KhannaImageTrace.sizeOf(KhannaImageTrace.fileId(7, 1, 1, 2)))
         .isEqualTo(64 * Units.MIB);
-    DataUnit u = KhannaImageTrace.file(KhannaImageTrace.fileId(7, 1, 1, 2), 4, 0.001);
+    InputFile u = KhannaImageTrace.file(KhannaImageTrace.fileId(7, 1, 1, 2), 4, 0.001);
     assertThat(u.location()).isEqualTo("sn-2");
     assertThat(u.computeSeconds()).isCloseTo(0.064, within(1e-12)); // C · size
   }
@@ -78,7 +78,7 @@ class KhannaImageTraceTest {
           assertThat(d0).isBetween(0, 2);
           assertThat(j.inputs().size()).as(at).isBetween(4, 10);
           Set<Integer> seen = new HashSet<>();
-          for (DataUnit u : j.inputs()) {
+          for (InputFile u : j.inputs()) {
             int fid = fid(u);
             assertThat(seen.add(fid)).as("%s: file %d twice in %s", at, fid, j.jobId()).isTrue();
             assertThat(u.bytes()).isEqualTo(KhannaImageTrace.sizeOf(fid));
@@ -259,8 +259,8 @@ class KhannaImageTraceTest {
   @Test
   void t5EstimatedExec() {
     TraceJob j = new TraceJob("j", 0, List.of(
-        new DataUnit("big", 64 * Units.MIB, 0, "sn-0", null),
-        new DataUnit("small", 4 * Units.MIB, 0, "sn-1", null)), 0);
+        new InputFile("big", 64 * Units.MIB, 0, "sn-0", null),
+        new InputFile("small", 4 * Units.MIB, 0, "sn-1", null)), 0);
     double est = KhannaImageTrace.estimatedExec(j, Map.of("big", 1, "small", 2), CostModel.DEFAULT);
     assertThat(est).isCloseTo(1.09826, within(0.000005));
     // a file absent from the counts has no other pin: s_f = 1
@@ -297,7 +297,7 @@ class KhannaImageTraceTest {
         .hasMessageContaining("TLarrival");
   }
 
-  private static Map<String, List<DataUnit>> byId(List<TraceJob> jobs) {
+  private static Map<String, List<InputFile>> byId(List<TraceJob> jobs) {
     return jobs.stream().collect(Collectors.toMap(TraceJob::jobId, TraceJob::inputs));
   }
 
@@ -306,9 +306,9 @@ class KhannaImageTraceTest {
   }
 
   private static TraceJob job(String id, String... files) {
-    List<DataUnit> in = new ArrayList<>();
+    List<InputFile> in = new ArrayList<>();
     for (String f : files) {
-      in.add(DataUnit.of(f, 1));
+      in.add(InputFile.of(f, 1));
     }
     return new TraceJob(id, 0, in, 0);
   }

@@ -3,7 +3,7 @@ package io.locus.workloads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
@@ -50,7 +50,7 @@ class MiTest {
       }
       perSecond[(int) a]++;
       assertThat(j.inputs()).hasSize(1);
-      DataUnit f = j.inputs().get(0);
+      InputFile f = j.inputs().get(0);
       assertThat(f.bytes()).isEqualTo(10_000_000L);
       assertThat(f.location()).isNull();
       assertThat(Integer.parseInt(f.id().substring("mi-f".length()))).isBetween(0, 9_999);

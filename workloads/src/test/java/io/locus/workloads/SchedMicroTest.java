@@ -2,7 +2,7 @@ package io.locus.workloads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ class SchedMicroTest {
     for (TraceJob j : SchedMicro.workload(true, 5)) {
       assertThat(j.arrival()).isZero();
       assertThat(j.totalComputeSeconds()).isZero();
-      DataUnit f = j.inputs().get(0);
+      InputFile f = j.inputs().get(0);
       assertThat(f.bytes()).isEqualTo(1);
       files.add(f.id());
       n++;

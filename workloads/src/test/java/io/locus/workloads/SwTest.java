@@ -2,7 +2,7 @@ package io.locus.workloads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Iterator;
@@ -95,7 +95,7 @@ class SwTest {
       // evenly spaced in [sec, sec + 1): the k-th of A(sec) tasks arrives at sec + k / A(sec)
       assertThat(j.arrival()).isEqualTo(sec + (double) perSecond[sec] / Sw.rate(sec));
       perSecond[sec]++;
-      DataUnit f = j.inputs().get(0);
+      InputFile f = j.inputs().get(0);
       assertThat(f.bytes()).isEqualTo(10_000_000L);
       files.set(Integer.parseInt(f.id().substring("sw-f".length())));
       assertThat(j.computeSeconds()).isEqualTo(0.010);

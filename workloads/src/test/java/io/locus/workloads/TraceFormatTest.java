@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.workloads.DdThroughput.Locality;
 import io.locus.workloads.DdThroughput.Mode;
 import java.io.BufferedReader;
@@ -36,8 +36,8 @@ class TraceFormatTest {
   private static List<TraceJob> mixed() {
     List<TraceJob> jobs = new ArrayList<>();
     jobs.add(new TraceJob("odd", "batch", 0.0, List.of(
-        new DataUnit("u1", 0, 1e-300, null, "sha256:ab"),
-        new DataUnit("u2 \"quoted\" ü", Long.MAX_VALUE, 0.0, "sn-3", null)),
+        new InputFile("u1", 0, 1e-300, null, "sha256:ab"),
+        new InputFile("u2 \"quoted\" ü", Long.MAX_VALUE, 0.0, "sn-3", null)),
         0.1 + 0.2, 0, Map.of("z", "last", "a", "first")));
     jobs.addAll(Stages18.workload().toList().subList(0, 5));
     jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
@@ -168,8 +168,8 @@ class TraceFormatTest {
         .hasMessageContaining("computeSeconds");
     assertThatThrownBy(() -> new TraceJob("a", null, 0, List.of(), 0, -1, Map.of()))
         .hasMessageContaining("stage");
-    TraceJob j = new TraceJob("a", null, 0, List.of(DataUnit.of("f", 3),
-        new DataUnit("g", 4, 0.5, null, null)), 1.0, 0, Map.of("b", "2", "a", "1", "c", "3"));
+    TraceJob j = new TraceJob("a", null, 0, List.of(InputFile.of("f", 3),
+        new InputFile("g", 4, 0.5, null, null)), 1.0, 0, Map.of("b", "2", "a", "1", "c", "3"));
     assertThat(j.attributes().keySet()).containsExactly("a", "b", "c");
     assertThat(j.totalBytes()).isEqualTo(7);
     assertThat(j.totalComputeSeconds()).isEqualTo(1.5);

@@ -136,7 +136,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
   static JobSubmitted toJob(TraceJob t, String pool, long submitMs) {
     List<DataUnit> inputs = new ArrayList<>(t.inputs().size());
-    for (io.locus.core.model.DataUnit u : t.inputs()) {
+    for (io.locus.core.model.InputFile u : t.inputs()) {
       inputs.add(DataUnit.newBuilder().setId(u.id()).setBytes(u.bytes())
           .setComputeSeconds(u.computeSeconds()).setLocation(u.location())
           .setChecksum(u.checksum()).build());

@@ -2,8 +2,8 @@ package io.locus.sim.exec;
 
 import io.locus.core.cache.EvictionPolicies;
 import io.locus.core.cache.NodeCache;
-import io.locus.core.model.DataUnit;
-import io.locus.core.model.FetchSource;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.sim.engine.EventQueue;
@@ -27,10 +27,10 @@ import java.util.Map;
  * nothing is kept or shared. After the reads the task computes, then delivers its result.
  */
 public final class Cluster {
-  /** Flow and access categories, equal to {@link FetchSource} ordinals. */
-  public static final int LOCAL = FetchSource.LOCAL.ordinal();
-  public static final int PEER = FetchSource.PEER.ordinal();
-  public static final int STORAGE = FetchSource.STORAGE.ordinal();
+  /** Flow and access categories, equal to {@link InputSource} ordinals. */
+  public static final int LOCAL = InputSource.LOCAL.ordinal();
+  public static final int PEER = InputSource.PEER.ordinal();
+  public static final int STORAGE = InputSource.STORAGE.ordinal();
 
   private final ExecConfig cfg;
   private final FlowNetwork flows;
@@ -206,7 +206,7 @@ public final class Cluster {
   }
 
   /** Replicate command: a background fetch into the node's cache (no task waits for it). */
-  public void replicate(String node, DataUnit unit, String peer, double now) {
+  public void replicate(String node, InputFile unit, String peer, double now) {
     Executor e = executors.get(node);
     if (e == null || !e.alive || e.cache.contains(unit.id()) || e.inflight.containsKey(unit.id())) {
       return;
@@ -230,7 +230,7 @@ public final class Cluster {
       return;
     }
     InputFetch in = r.plan.get(r.next);
-    DataUnit u = in.unit();
+    InputFile u = in.unit();
     String file = u.id();
     if (!in.cache()) { // FA (D30): storage, never cached, never shared
       Fetch f = new Fetch(this, e, u, false, r, null);
@@ -251,7 +251,7 @@ public final class Cluster {
       dedupWaits++;
       return;
     }
-    Fetch f = new Fetch(this, e, u, true, r, in.source() == FetchSource.PEER ? in.peer() : null);
+    Fetch f = new Fetch(this, e, u, true, r, in.source() == InputSource.PEER ? in.peer() : null);
     e.inflight.put(file, f);
     r.fetch = f;
     resolve(f, now);
@@ -363,7 +363,7 @@ public final class Cluster {
   }
 
   /** On-demand replication at the reader (§3.2): evict unpinned files until it fits. */
-  private boolean insert(Executor e, DataUnit u, double now) {
+  private boolean insert(Executor e, InputFile u, double now) {
     NodeCache.Insert ins = e.cache.insert(u.id(), u.bytes());
     if (!ins.cached()) {
       return false; // larger than the cache, or the rest is pinned: streamed, not kept

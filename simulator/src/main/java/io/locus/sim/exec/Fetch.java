@@ -1,6 +1,6 @@
 package io.locus.sim.exec;
 
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.sim.flow.Flow;
 import io.locus.sim.flow.FlowOwner;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.List;
 final class Fetch implements FlowOwner {
   final Cluster cluster;
   final Executor dest;
-  final DataUnit unit;
+  final InputFile unit;
   final boolean caching;
   final String hint;
   /** The task that asked first; null once it is cancelled (the fetch still fills the cache). */
@@ -26,7 +26,7 @@ final class Fetch implements FlowOwner {
   Executor source;
   Flow flow;
 
-  Fetch(Cluster cluster, Executor dest, DataUnit unit, boolean caching, TaskRun owner,
+  Fetch(Cluster cluster, Executor dest, InputFile unit, boolean caching, TaskRun owner,
       String hint) {
     this.cluster = cluster;
     this.dest = dest;

@@ -2,8 +2,8 @@ package io.locus.sim.khanna;
 
 import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
-import io.locus.core.model.DataUnit;
-import io.locus.core.model.FetchSource;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Policies;
@@ -268,8 +268,8 @@ public final class KhannaSimulation {
     Set<String> waiting = new HashSet<>();
     Set<String> own = new HashSet<>();
     for (InputFetch in : r.inputs()) {
-      DataUnit u = in.unit();
-      if (in.source() == FetchSource.STORAGE) {
+      InputFile u = in.unit();
+      if (in.source() == InputSource.STORAGE) {
         set(inFlight, r.node()).add(u.id());
         engine.submit(u.id(), u.bytes(), cost.storageOf(u), r.node());
         waiting.add(u.id());

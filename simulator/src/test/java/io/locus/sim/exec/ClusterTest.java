@@ -3,8 +3,8 @@ package io.locus.sim.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.model.DataUnit;
-import io.locus.core.model.FetchSource;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.sim.engine.EventQueue;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /** The read path of spec §1.3 on a hand-driven cluster (no scheduler). */
 class ClusterTest {
   private static final long MB = 1_000_000L;
-  private static final DataUnit F = DataUnit.of("f", 10 * MB);
-  private static final DataUnit G = DataUnit.of("g", 10 * MB);
+  private static final InputFile F = InputFile.of("f", 10 * MB);
+  private static final InputFile G = InputFile.of("g", 10 * MB);
 
   private final EventQueue events = new EventQueue();
   private final FlowNetwork flows = new FlowNetwork(3);
@@ -56,7 +56,7 @@ class ClusterTest {
       @Override
       public void readDone(TaskRun run, int source, long bytes, double t) {
         bytesBySource[source] += bytes;
-        log.add(run.task().taskId() + ":" + FetchSource.values()[source] + "@" + t);
+        log.add(run.task().taskId() + ":" + InputSource.values()[source] + "@" + t);
       }
 
       @Override
@@ -100,8 +100,8 @@ class ClusterTest {
   }
 
   private TaskRun start(String id, String node, InputFetch... plan) {
-    TaskRun r = cluster.start(Task.of(id, 0, now, 1.0, plan.length == 0 ? new DataUnit[0]
-        : java.util.Arrays.stream(plan).map(InputFetch::unit).toArray(DataUnit[]::new)),
+    TaskRun r = cluster.start(Task.of(id, 0, now, 1.0, plan.length == 0 ? new InputFile[0]
+        : java.util.Arrays.stream(plan).map(InputFetch::unit).toArray(InputFile[]::new)),
         List.of(plan), node, now);
     flows.settle(now);
     return r;
@@ -110,13 +110,13 @@ class ClusterTest {
   @Test
   void missThenLocalHitWithComputeAfterTheReads() {
     cluster.addExecutor("e1", 2, 100 * MB, 0);
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
     runAll();
     // FS 20 MB/s: 10 MB in 0.5 s, then 1 s compute
     assertThat(done).hasSize(1);
     assertThat(now).isCloseTo(1.5, within(1e-9));
     assertThat(log).contains("e1+f", "a:STORAGE@0.5");
-    start("b", "e1", new InputFetch(F, FetchSource.LOCAL, null, true));
+    start("b", "e1", new InputFetch(F, InputSource.LOCAL, null, true));
     runAll();
     assertThat(log).contains("b:LOCAL@1.6"); // 10 MB at 100 MB/s
     assertThat(bytesBySource).containsExactly(10 * MB, 0, 10 * MB);
@@ -125,8 +125,8 @@ class ClusterTest {
   @Test
   void faReadsFromStorageAndNeverCaches() {
     cluster.addExecutor("e1", 2, 100 * MB, 0);
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, false));
-    start("b", "e1", new InputFetch(F, FetchSource.STORAGE, null, false));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, false));
+    start("b", "e1", new InputFetch(F, InputSource.STORAGE, null, false));
     runAll();
     assertThat(cluster.executor("e1").cache().size()).isZero();
     assertThat(cluster.dedupWaits()).isZero(); // two transfers: FA does not share
@@ -137,8 +137,8 @@ class ClusterTest {
   @Test
   void concurrentFetchesOfOneFileOnOneExecutorAreDeduplicated() {
     cluster.addExecutor("e1", 2, 100 * MB, 0);
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
-    start("b", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
+    start("b", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
     runAll();
     assertThat(cluster.dedupWaits()).isEqualTo(1);
     // one 10 MB transfer from storage; b then reads the cached copy locally
@@ -150,9 +150,9 @@ class ClusterTest {
   void peerReadUsesTheHintedHolderAndCachesAtTheReader() {
     cluster.addExecutor("e1", 2, 100 * MB, 0);
     cluster.addExecutor("e2", 2, 100 * MB, 0);
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
     runAll();
-    start("b", "e2", new InputFetch(F, FetchSource.PEER, "e1", true));
+    start("b", "e2", new InputFetch(F, InputSource.PEER, "e1", true));
     runAll();
     // peer read at the NIC's 50 MB/s: 0.2 s
     assertThat(log).contains("b:PEER@1.7", "e2+f");
@@ -164,10 +164,10 @@ class ClusterTest {
     cluster.addExecutor("e1", 1, 100 * MB, 0);
     cluster.addExecutor("e2", 1, 100 * MB, 0);
     cluster.addExecutor("e3", 1, 100 * MB, 0);
-    start("a", "e2", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e2", new InputFetch(F, InputSource.STORAGE, null, true));
     runAll();
     // e1 is named but never had f: stale; e2 (from the index) has it
-    start("b", "e3", new InputFetch(F, FetchSource.PEER, "e1", true));
+    start("b", "e3", new InputFetch(F, InputSource.PEER, "e1", true));
     runAll();
     assertThat(cluster.staleHints()).isEqualTo(1);
     assertThat(log).anyMatch(s -> s.startsWith("b:PEER"));
@@ -175,7 +175,7 @@ class ClusterTest {
     cluster.executor("e2").cache().remove("f");
     cluster.executor("e3").cache().remove("f");
     cluster.addExecutor("e4", 1, 100 * MB, now);
-    start("c", "e4", new InputFetch(F, FetchSource.PEER, "e2", true));
+    start("c", "e4", new InputFetch(F, InputSource.PEER, "e2", true));
     runAll();
     assertThat(cluster.staleHints()).isEqualTo(3);
     assertThat(log).anyMatch(s -> s.startsWith("c:STORAGE"));
@@ -185,10 +185,10 @@ class ClusterTest {
   void aPeerLeavingMidTransferMakesTheReaderFallBack() {
     cluster.addExecutor("e1", 1, 100 * MB, 0);
     cluster.addExecutor("e2", 1, 100 * MB, 0);
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
     runAll();
     double t0 = now;
-    start("b", "e2", new InputFetch(F, FetchSource.PEER, "e1", true));
+    start("b", "e2", new InputFetch(F, InputSource.PEER, "e1", true));
     // half-way through the 0.2 s peer read, e1 is released
     runUntil(t0 + 0.1);
     cluster.release("e1", now);
@@ -205,15 +205,15 @@ class ClusterTest {
   @Test
   void inputsOfRunningTasksArePinnedAndCachesNeverOverflow() {
     cluster.addExecutor("e1", 2, 15 * MB, 0); // room for one 10 MB file
-    start("a", "e1", new InputFetch(F, FetchSource.STORAGE, null, true));
+    start("a", "e1", new InputFetch(F, InputSource.STORAGE, null, true));
     // a holds f (pinned) while computing; b's g cannot evict it and is streamed, not cached
     runUntil(0.6);
-    start("b", "e1", new InputFetch(G, FetchSource.STORAGE, null, true));
+    start("b", "e1", new InputFetch(G, InputSource.STORAGE, null, true));
     runAll();
     assertThat(log).contains("e1+f").doesNotContain("e1+g", "e1-f");
     assertThat(cluster.maxCacheFill()).isLessThanOrEqualTo(1.0);
     // once a is done, f is unpinned and a new file may replace it
-    start("c", "e1", new InputFetch(G, FetchSource.STORAGE, null, true));
+    start("c", "e1", new InputFetch(G, InputSource.STORAGE, null, true));
     runAll();
     assertThat(log).contains("e1-f", "e1+g");
     assertThat(cluster.executor("e1").cache().used()).isLessThanOrEqualTo(15 * MB);

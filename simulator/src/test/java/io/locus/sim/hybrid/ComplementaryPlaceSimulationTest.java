@@ -3,7 +3,7 @@ package io.locus.sim.hybrid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.core.model.Command;
-import io.locus.core.model.DataUnit;
+import io.locus.core.model.InputFile;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.exec.ExecConfig;
@@ -29,7 +29,7 @@ class ComplementaryPlaceSimulationTest {
           ? Map.of("cpu", cpu ? "0.6" : "0.1", "mem", "0.1", "disk", cpu ? "0.1" : "0.6")
           : Map.of();
       out.add(new TraceJob("t" + i, null, i * 0.5,
-          List.of(DataUnit.of("f" + rnd.nextInt(12), 20 * MB)), cpu ? 4.0 : 1.0, 0, attrs));
+          List.of(InputFile.of("f" + rnd.nextInt(12), 20 * MB)), cpu ? 4.0 : 1.0, 0, attrs));
     }
     return out;
   }

@@ -1,0 +1,35 @@
+package io.locus.core.model;
+
+import java.util.List;
+
+/** What a policy asks the driver to do. The Flink job turns these into Decision records. */
+public sealed interface Command {
+  /**
+   * RUN(node, task): the task's slot is already taken in the pool state when this is emitted.
+   * {@code plannedCompletion} is the completion time the policy planned (Khanna Gantt policies:
+   * the job's ECT); NaN when the policy plans none (data diffusion, JDPDLL).
+   */
+  record Run(String node, Task task, List<InputFetch> inputs, Reason reason,
+      double plannedCompletion) implements Command {
+    public Run(String node, Task task, List<InputFetch> inputs, Reason reason) {
+      this(node, task, inputs, reason, Double.NaN);
+    }
+
+    public boolean hasPlannedCompletion() {
+      return !Double.isNaN(plannedCompletion);
+    }
+  }
+
+  record Evict(String node, List<String> files, String reason) implements Command {}
+
+  record Replicate(String node, InputFile unit, InputSource source, String peer, String reason)
+      implements Command {}
+
+  record Cancel(String node, String taskId, int attempt, String reason) implements Command {}
+
+  /** Provisioning: ask for n more nodes. */
+  record Acquire(int nodes, String reason) implements Command {}
+
+  /** Provisioning: give a node back. */
+  record Release(String node, String reason) implements Command {}
+}

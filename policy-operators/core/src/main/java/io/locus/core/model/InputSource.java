@@ -1,0 +1,8 @@
+package io.locus.core.model;
+
+/** Where an input is read from. */
+public enum InputSource {
+  LOCAL,
+  PEER,
+  STORAGE
+}

@@ -1,0 +1,73 @@
+package io.locus.core.model;
+
+import io.locus.core.hybrid.ResourceVector;
+import java.util.List;
+
+/**
+ * A unit of placement: a whole non-splittable job, or a part of one. {@code seq} is the pool's
+ * arrival order and stays with the task across retries, so a retried task keeps its queue position.
+ * {@code profile} is the job's resource demand as shares of one node (hybrid spec §1.1, D1), or
+ * null when the job has none yet (policies that need one use the §2.8 cold start).
+ */
+public record Task(
+    String taskId,
+    String jobId,
+    int attempt,
+    long seq,
+    List<InputFile> inputs,
+    double computeSeconds,
+    double submitTime,
+    String template,
+    List<String> args,
+    int priority,
+    ResourceVector profile) {
+
+  public Task {
+    inputs = List.copyOf(inputs);
+    args = args == null ? List.of() : List.copyOf(args);
+  }
+
+  /** A task without a resource profile. */
+  public Task(String taskId, String jobId, int attempt, long seq, List<InputFile> inputs,
+      double computeSeconds, double submitTime, String template, List<String> args, int priority) {
+    this(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template, args, priority,
+        null);
+  }
+
+  public long totalBytes() {
+    long sum = 0;
+    for (InputFile u : inputs) {
+      sum += u.bytes();
+    }
+    return sum;
+  }
+
+  /** Compute time of the whole task: the job's own plus every input's. */
+  public double totalComputeSeconds() {
+    double sum = computeSeconds;
+    for (InputFile u : inputs) {
+      sum += u.computeSeconds();
+    }
+    return sum;
+  }
+
+  public Task withAttempt(int newAttempt) {
+    return new Task(taskId, jobId, newAttempt, seq, inputs, computeSeconds, submitTime, template,
+        args, priority, profile);
+  }
+
+  public Task withSeq(long newSeq) {
+    return new Task(taskId, jobId, attempt, newSeq, inputs, computeSeconds, submitTime, template,
+        args, priority, profile);
+  }
+
+  public Task withProfile(ResourceVector newProfile) {
+    return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
+        args, priority, newProfile);
+  }
+
+  /** Convenience for tests and generators: one task per job, attempt 0. */
+  public static Task of(String id, long seq, double submitTime, double compute, InputFile... inputs) {
+    return new Task(id, id, 0, seq, List.of(inputs), compute, submitTime, null, List.of(), 0);
+  }
+}

@@ -1,0 +1,246 @@
+package io.locus.core.policy;
+
+import io.locus.core.model.InputFile;
+import io.locus.core.model.Task;
+import io.locus.core.state.DispatchIndex;
+import io.locus.core.state.NodeView;
+import io.locus.core.state.PoolState;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The window-based dispatch shared by MCU, MCH and GCC (data-diffusion spec §2.2): part 1 picks the
+ * executor to notify from the task side, part 2 picks that executor's tasks from the window.
+ *
+ * <p>Both parts decide exactly as the spec's scan of the first W queued tasks, but find their
+ * candidates in the pool's {@link DispatchIndex} (queued tasks by the nodes holding their data), so
+ * a decision costs about the number of free nodes plus the candidates visited, not W. The scan
+ * itself is kept in test code, and a randomized test checks that both decide alike.
+ */
+final class DataAwareDispatch {
+  enum Mode {
+    MCU,
+    MCH
+  }
+
+  /** Chooses the mode before every decision (GCC switches on utilisation). */
+  interface ModeChooser {
+    Mode mode(PoolState s);
+  }
+
+  private DataAwareDispatch() {}
+
+  static void run(Dispatch d, int window, String name, ModeChooser chooser) {
+    PoolState s = d.state();
+    while (s.queueLength() > 0 && s.firstFree() != null) {
+      Mode mode = chooser.mode(s);
+      NodeView e = notifyTarget(s, mode, window);
+      if (e == null) {
+        return; // MCH: every dispatchable task's best holder is busy
+      }
+      List<Task> batch = selectTasks(s, e, mode, e.freeSlots(), window);
+      if (batch.isEmpty()) {
+        throw new IllegalStateException("no task selected for notified node " + e.id());
+      }
+      String label = name.equals(mode.name()) ? name : name + "/" + mode.name();
+      for (Task t : batch) {
+        d.place(t, e, label, true);
+      }
+    }
+  }
+
+  /**
+   * Part 1: which free executor to notify. MCU looks at the head task only. MCH wants the first
+   * window task that can go now: one nobody caches (every executor qualifies) or one with a free
+   * best holder. Instead of scanning the window task by task, it takes the first such task from
+   * the index: the first uncached task, and each free node's first task it is a best holder of.
+   */
+  static NodeView notifyTarget(PoolState s, Mode mode, int window) {
+    if (mode == Mode.MCU) {
+      Task head = s.queue().iterator().next();
+      NodeView best = bestFreeHolder(s, head, -1);
+      return best != null ? best : s.firstFree();
+    }
+    DispatchIndex ix = s.dispatchIndex();
+    Task first = earlier(ix.firstUncached(), ix.firstZeroBytes());
+    for (NodeView n : s.freePool()) {
+      first = earlier(first, ix.firstBest(n));
+    }
+    if (first == null || first.seq() > ix.windowLast(window)) {
+      return null; // every window task's best holders are busy: all deferred (spec D6)
+    }
+    long max = s.maxCached(first);
+    if (max == 0) {
+      return s.firstFree(); // nobody caches any of its data: every executor qualifies
+    }
+    NodeView best = bestFreeHolder(s, first, max);
+    if (best == null) {
+      throw new IllegalStateException("dispatch index out of step: no free best holder for "
+          + first.taskId());
+    }
+    return best;
+  }
+
+  private static Task earlier(Task a, Task b) {
+    return a == null || (b != null && b.seq() < a.seq()) ? b : a;
+  }
+
+  /**
+   * Among free nodes caching some of t's data: the one with the most cached bytes (or, when
+   * {@code required} ≥ 0, the first with exactly that many), ties to the free-pool order.
+   * Visits only t's holders, not the whole pool.
+   */
+  private static NodeView bestFreeHolder(PoolState s, Task t, long required) {
+    NodeView best = null;
+    long bestBytes = 0;
+    for (InputFile u : t.inputs()) {
+      for (String id : s.holders(u.id())) {
+        NodeView n = s.node(id);
+        if (n == null || n.freeSlots() == 0 || n.draining()) {
+          continue;
+        }
+        long c = s.cached(t, n);
+        boolean eligible = required < 0 ? c > 0 : c == required;
+        if (!eligible) {
+          continue;
+        }
+        if (best == null || (required < 0 && c > bestBytes)
+            || (c == bestBytes && n.freeSeq() < best.freeSeq())) {
+          best = n;
+          bestBytes = c;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Part 2: the m window tasks with the highest local hit fraction on e, ties in queue order (a
+   * stable sort by hit, descending). MCH considers only tasks for which e is a best holder.
+   *
+   * <p>The candidates come from the index, in queue order, instead of the whole window. A window
+   * task left out has hit 0 on e and comes after m candidates with hit ≥ 0, so it could not be
+   * among the m chosen: under MCU, the tasks e holds nothing of beyond the first m of the window;
+   * under MCH, the uncached tasks beyond the first m uncached ones. The rest are all visited: the
+   * tasks e holds data of (MCH: those e is a best holder of), and the tasks without bytes (hit 1).
+   */
+  static List<Task> selectTasks(PoolState s, NodeView e, Mode mode, int m, int window) {
+    DispatchIndex ix = s.dispatchIndex();
+    long last = ix.windowLast(window);
+    Merge cands = mode == Mode.MCU
+        ? new Merge(last, limit(s.queue().iterator(), m), ix.best(e), ix.partial(e),
+            ix.zeroBytes())
+        : new Merge(last, ix.best(e), limit(ix.uncached(), m), ix.zeroBytes());
+    List<Task> top = new ArrayList<>(m + 1);
+    List<Double> topHit = new ArrayList<>(m + 1);
+    int fullHits = 0;
+    // m tasks with 100 % hits in FIFO order cannot be beaten
+    while (fullHits < m && cands.hasNext()) {
+      Task t = cands.next();
+      long cached = s.cached(t, e);
+      if (mode == Mode.MCH && cached != s.maxCached(t)) {
+        throw new IllegalStateException("dispatch index out of step: " + e.id()
+            + " is no best holder of " + t.taskId());
+      }
+      long bytes = t.totalBytes();
+      double hit = bytes == 0 ? 1.0 : (double) cached / bytes;
+      // insert after every task with a hit ≥ this one (keeps queue order among equals)
+      int pos = top.size();
+      while (pos > 0 && topHit.get(pos - 1) < hit) {
+        pos--;
+      }
+      if (pos < m) {
+        top.add(pos, t);
+        topHit.add(pos, hit);
+        if (top.size() > m) {
+          top.remove(m);
+          topHit.remove(m);
+        }
+        if (hit >= 1.0) {
+          fullHits++;
+        }
+      }
+    }
+    return top;
+  }
+
+  private static Iterator<Task> limit(Iterator<Task> it, int n) {
+    return new Iterator<>() {
+      private int left = n;
+
+      @Override
+      public boolean hasNext() {
+        return left > 0 && it.hasNext();
+      }
+
+      @Override
+      public Task next() {
+        left--;
+        return it.next();
+      }
+    };
+  }
+
+  /** Merges iterators of tasks in queue order into one, without repeats, up to a queue position. */
+  private static final class Merge implements Iterator<Task> {
+    private final long last;
+    private final List<Iterator<Task>> its;
+    private final Task[] heads;
+    private long prev = Long.MIN_VALUE;
+    private boolean started;
+
+    @SafeVarargs
+    Merge(long last, Iterator<Task>... its) {
+      this.last = last;
+      this.its = List.of(its);
+      this.heads = new Task[its.length];
+      for (int i = 0; i < its.length; i++) {
+        advance(i);
+      }
+    }
+
+    private void advance(int i) {
+      Iterator<Task> it = its.get(i);
+      Task h = it.hasNext() ? it.next() : null;
+      heads[i] = h != null && h.seq() <= last ? h : null;
+    }
+
+    private int min() {
+      int best = -1;
+      for (int i = 0; i < heads.length; i++) {
+        if (heads[i] != null && (best < 0 || heads[i].seq() < heads[best].seq())) {
+          best = i;
+        }
+      }
+      return best;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (true) {
+        int i = min();
+        if (i < 0) {
+          return false;
+        }
+        if (!started || heads[i].seq() != prev) {
+          return true;
+        }
+        advance(i); // the same task from another source
+      }
+    }
+
+    @Override
+    public Task next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      int i = min();
+      Task t = heads[i];
+      prev = t.seq();
+      started = true;
+      advance(i);
+      return t;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package io.locus.core.policy;
+
+import io.locus.core.model.Command;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
+import io.locus.core.model.InputFetch;
+import io.locus.core.model.Task;
+import io.locus.core.staging.CostModel;
+import io.locus.core.staging.Ect;
+import io.locus.core.staging.EctPlanner;
+import io.locus.core.staging.PlannedTransfer;
+import io.locus.core.state.NodeView;
+import io.locus.core.state.PoolState;
+import io.locus.core.state.StagedCache;
+import io.locus.core.state.StagingState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * MET, MCT and SA: map each arriving job to a node for good (the subclass's rule), then let every
+ * idle node start the min-ECT job of its queue with its transfers reserved on the storage nodes'
+ * Gantt charts, exactly as Online-HPS's stage 2 (§2.2 DISPATCH_IDLE_NODES and COMMIT, D11, D17).
+ * VALUE eviction at commit, for all bytes to fetch (D14).
+ */
+abstract class GanttStaging implements Policy {
+  /** Relative rounding allowance when comparing an ECT lower bound with an ECT. */
+  private static final double SLACK = 1e-9;
+  protected final CostModel cost;
+  private final EctPlanner planner;
+
+  GanttStaging(CostModel cost) {
+    this.cost = cost;
+    this.planner = new EctPlanner(cost);
+  }
+
+  public CostModel cost() {
+    return cost;
+  }
+
+  /** The node an arriving job is mapped to (nodes: non-empty, lowest id first). */
+  abstract NodeView map(Dispatch d, StagingState st, Task t, List<NodeView> nodes);
+
+  /** After a job is mapped, before the dispatch it may trigger (SA re-evaluates its mode here). */
+  void mapped(Dispatch d, StagingState st, List<NodeView> nodes) {}
+
+  @Override
+  public void dispatch(Dispatch d) {
+    PoolState s = d.state();
+    StagingState st = s.staging();
+    st.useEviction(StagingState.VALUE);
+    st.pruneCharts(d.now());
+    List<NodeView> nodes = StagingRules.nodes(s);
+    if (!nodes.isEmpty()) {
+      // arrivals of one instant are mapped one at a time in arrival order, as if they came singly
+      for (Task t : new ArrayList<>(st.unmapped())) {
+        NodeView k = map(d, st, t, nodes);
+        st.map(t, k.id());
+        mapped(d, st, nodes);
+        if (StagingRules.idle(k)) {
+          dispatchIdleNodes(d, st, nodes);
+        }
+      }
+    }
+    dispatchIdleNodes(d, st, nodes);
+  }
+
+  /** Iterative global minimum ECT over the idle nodes with queued jobs (D11). */
+  final void dispatchIdleNodes(Dispatch d, StagingState st, List<NodeView> nodes) {
+    List<NodeView> idle = new ArrayList<>();
+    for (NodeView n : nodes) {
+      if (StagingRules.idle(n) && !st.queue(n.id()).isEmpty()) {
+        idle.add(n);
+      }
+    }
+    while (!idle.isEmpty()) {
+      NodeView bestNode = null;
+      Task bestJob = null;
+      Ect best = null;
+      for (NodeView n : idle) {
+        StagedCache c = st.cache(n.id());
+        // ECT(j) ≥ now + Exec_k(j) (the ingress takes one file at a time), so visiting jobs by that
+        // bound and stopping once it exceeds the best ECT found gives the same argmin, cheaply.
+        List<Task> queue = new ArrayList<>(st.queue(n.id()));
+        double[] bound = new double[queue.size()];
+        Integer[] order = new Integer[queue.size()];
+        for (int i = 0; i < order.length; i++) {
+          bound[i] = d.now() + StagingRules.exec(cost, queue.get(i), c::contains);
+          order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(bound[a], bound[b]));
+        Task jk = null;
+        Ect ek = null;
+        for (int i : order) {
+          if (ek != null && bound[i] > ek.completion() + SLACK * Math.max(1, ek.completion())) {
+            break; // strictly worse than ek even allowing for rounding: cannot win or tie
+          }
+          Task q = queue.get(i);
+          Ect e = planner.ect(q, d.now(), c::contains, st::chart);
+          if (ek == null || e.completion() < ek.completion()
+              || (e.completion() == ek.completion() && StagingRules.ARRIVAL.compare(q, jk) < 0)) {
+            jk = q;
+            ek = e;
+          }
+        }
+        if (best == null || ek.completion() < best.completion()) {
+          bestNode = n;
+          bestJob = jk;
+          best = ek;
+        }
+      }
+      commit(d, st, bestNode, bestJob, best);
+      idle.remove(bestNode);
+    }
+  }
+
+  /** COMMIT (§2.2): evict, reserve and stage, count accesses, start the job. */
+  private void commit(Dispatch d, StagingState st, NodeView n, Task j, Ect ect) {
+    String k = n.id();
+    double now = d.now();
+    Set<String> files = new HashSet<>();
+    List<String> ids = new ArrayList<>();
+    for (InputFile u : j.inputs()) {
+      files.add(u.id());
+      ids.add(u.id());
+    }
+    long fetchBytes = 0;
+    Map<String, PlannedTransfer> planned = new HashMap<>();
+    for (PlannedTransfer p : ect.plan()) {
+      fetchBytes += p.unit().bytes();
+      planned.put(p.unit().id(), p);
+    }
+    List<String> evicted = st.makeSpace(k, fetchBytes, files::contains);
+    if (!evicted.isEmpty()) {
+      d.emit(new Command.Evict(k, evicted, st.eviction()));
+    }
+    for (PlannedTransfer p : ect.plan()) {
+      st.reserve(p.storageNode(), p.start(), p.end());
+      st.addInFlight(k, p.unit(), now);
+    }
+    for (String f : ids) {
+      st.recordAccess(f);
+    }
+    st.touch(k, ids, now);
+    d.state().counters().stagingTransfers += ect.plan().size();
+    List<InputFetch> inputs = new ArrayList<>(j.inputs().size());
+    for (InputFile u : j.inputs()) {
+      PlannedTransfer p = planned.get(u.id());
+      inputs.add(p == null
+          ? new InputFetch(u, InputSource.LOCAL, null, true)
+          : new InputFetch(u, InputSource.STORAGE, null, true,
+              new InputFetch.Reservation(p.storageNode(), p.start(), p.end())));
+    }
+    d.placeWith(j, n, name(), inputs, ect.completion());
+    st.recordStart(k, j.taskId(), ect.completion());
+  }
+}

@@ -1,0 +1,43 @@
+package io.locus.core.split;
+
+/** A job's state inside a policy, from arrival until its last event is processed. */
+final class JobState {
+  final String id;
+  /** Arrival order (ties of equal arrival times keep submission order). */
+  final long seq;
+  final EventSpan events;
+  final double arrival;
+  /** When the policy first considered the job: the end of its period, or its arrival. */
+  double released;
+  double firstStart = Double.NaN;
+  double lastEnd = Double.NaN;
+  long done;
+  long local;
+  long remote;
+  long tape;
+  boolean priority;
+  boolean replicated;
+  int counter;
+  int subjobsRun;
+  /** Subjobs assigned to nodes (running or held). */
+  int active;
+  /** FIFO policies: its suspended subjobs, in suspension order. */
+  final SubjobQueue suspended = new SubjobQueue();
+
+  JobState(String id, long seq, EventSpan events, double arrival) {
+    this.id = id;
+    this.seq = seq;
+    this.events = events;
+    this.arrival = arrival;
+    this.released = arrival;
+  }
+
+  boolean finished() {
+    return done == events.length();
+  }
+
+  JobOutcome outcome() {
+    return new JobOutcome(id, events, arrival, released, firstStart, lastEnd, local, remote, tape,
+        priority, replicated, subjobsRun);
+  }
+}

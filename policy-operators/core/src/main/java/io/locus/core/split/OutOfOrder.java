@@ -1,0 +1,273 @@
+package io.locus.core.split;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * {@code OUT_OF_ORDER} (spec §2.4), with the {@code replication} flag of §2.5. Jobs may overtake
+ * each other: cached pieces go to private queues Q_v of their owners (and preempt uncached work
+ * there), uncached pieces to the global queue Q_nc; idle nodes split Q_nc work over the idle nodes,
+ * then steal tails from the most loaded node (STEAL, D14, D15). Starvation guard (D16): a Q_nc
+ * piece of a job older than T_starve runs first, as a priority subjob that is never preempted;
+ * checked at every node-available event and by a timer at arrival + T_starve.
+ *
+ * <p>Stolen tails of a priority subjob stay priority (the spec leaves this open; the guard's aim
+ * is to finish starving work).
+ */
+public final class OutOfOrder extends SplitPolicy {
+  private static final Comparator<Subjob> BY_AGE = Comparator
+      .comparingLong((Subjob x) -> x.job.seq).thenComparingLong(x -> x.start)
+      .thenComparing(x -> x.id);
+
+  /** Q_nc members by job arrival, then position (the starvation check). */
+  private final TreeSet<Subjob> ncByAge = new TreeSet<>(BY_AGE);
+  private final SubjobQueue qnc = new SubjobQueue(new SubjobQueue.Listener() {
+    @Override
+    public void added(Subjob x) {
+      ncByAge.add(x);
+    }
+
+    @Override
+    public void removed(Subjob x) {
+      ncByAge.remove(x);
+    }
+  });
+  /** Starvation timers, one per arrival, in time order. */
+  private final ArrayDeque<Double> starveTimers = new ArrayDeque<>();
+
+  public OutOfOrder(SplitParams params) {
+    super(params);
+  }
+
+  @Override
+  protected void arrival(JobState j) {
+    List<EventSpan> uncached = new ArrayList<>();
+    for (Pieces.Piece p : splitByCache(j.events)) {
+      if (p.cachedOn() == null) {
+        uncached.add(p.range());
+        continue;
+      }
+      SplitNode v = nodes.get(p.cachedOn());
+      Subjob x = newPiece(j, p.range().start(), p.range().end());
+      x.cachedOn = v.id;
+      x.origin = v.id;
+      x.preemptible = false;
+      Subjob y = v.running;
+      if (y == null) {
+        run(x, v);
+      } else if (y.preemptible && !y.priority && !y.frozen()) {
+        Subjob r = suspendRunning(v);
+        if (r != null) {
+          originQueue(r).pushFront(r);
+        }
+        run(x, v);
+      } else {
+        v.queue.pushBack(x);
+      }
+    }
+    List<SplitNode> idle = idleNodes();
+    if (!idle.isEmpty()) {
+      while (uncached.size() < idle.size()) {
+        int largest = -1;
+        for (int i = 0; i < uncached.size(); i++) {
+          if (uncached.get(i).length() >= 2 * min
+              && (largest < 0 || uncached.get(i).length() > uncached.get(largest).length())) {
+            largest = i;
+          }
+        }
+        if (largest < 0) {
+          break;
+        }
+        List<EventSpan> halves = Pieces.splitEqual(uncached.remove(largest), 2);
+        uncached.add(largest, halves.get(1));
+        uncached.add(largest, halves.get(0));
+      }
+      int k = Math.min(uncached.size(), idle.size());
+      for (int i = 0; i < k; i++) {
+        run(uncachedPiece(j, uncached.get(i)), idle.get(i));
+      }
+      uncached = new ArrayList<>(uncached.subList(k, uncached.size()));
+    }
+    for (EventSpan r : uncached) {
+      qnc.pushBack(uncachedPiece(j, r));
+    }
+    starveTimers.addLast(now + params.starveSeconds());
+    fillIdle();
+  }
+
+  private Subjob uncachedPiece(JobState j, EventSpan r) {
+    Subjob x = newPiece(j, r.start(), r.end());
+    x.preemptible = true;
+    return x;
+  }
+
+  private SubjobQueue originQueue(Subjob r) {
+    SplitNode o = r.origin == null ? null : nodes.get(r.origin);
+    return o == null ? qnc : o.queue;
+  }
+
+  @Override
+  protected void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+    if (v.idle()) {
+      nodeAvailable(v);
+    }
+  }
+
+  @Override
+  protected void nodeAvailable(SplitNode v) {
+    if (!ncByAge.isEmpty()) {
+      Subjob oldest = ncByAge.first();
+      if (now - oldest.job.arrival >= params.starveSeconds()) {
+        oldest.priority = true;
+        run(oldest, v);
+        return;
+      }
+    }
+    if (!v.queue.isEmpty()) {
+      run(v.queue.first(), v);
+      return;
+    }
+    if (!qnc.isEmpty()) {
+      Subjob x = qnc.popFront();
+      int idleEmpty = 0;
+      for (SplitNode u : nodes.values()) {
+        if (u.idle() && u.queue.isEmpty()) {
+          idleEmpty++;
+        }
+      }
+      if (idleEmpty > qnc.size() + 1) {
+        long parts = Math.min(idleEmpty - qnc.size(), x.length() / min);
+        if (parts >= 2) {
+          List<EventSpan> ps = Pieces.splitEqual(x.range(), (int) parts);
+          for (int i = ps.size() - 1; i >= 1; i--) {
+            Subjob p = newPiece(x.job, ps.get(i).start(), ps.get(i).end());
+            p.copyFlags(x);
+            p.awaitsAck = x.awaitsAck;
+            qnc.pushFront(p);
+          }
+          x.end = ps.get(0).end();
+        }
+      }
+      run(x, v);
+      return;
+    }
+    steal(v);
+  }
+
+  @Override
+  protected double backlog(SplitNode u) {
+    return (u.running == null ? 0 : remainingTime(u.running)) + queuedCost(u);
+  }
+
+  @Override
+  protected boolean tracksQueueCosts() {
+    return true;
+  }
+
+  /** STEAL(v) (spec §2.4, D14, D15). */
+  private void steal(SplitNode v) {
+    SplitNode u = null;
+    double most = 0;
+    for (SplitNode w : nodes.values()) {
+      if (w == v) {
+        continue;
+      }
+      double b = backlog(w);
+      if (b > most) {
+        most = b;
+        u = w;
+      }
+    }
+    if (u == null) {
+      return; // every backlog is 0: v idles
+    }
+    boolean queued = !u.queue.isEmpty();
+    Subjob x = queued ? u.queue.last() : u.running;
+    if (x == null || (!queued && x.frozen())) {
+      return;
+    }
+    long size;
+    double w;
+    double c;
+    if (queued) {
+      double cx = costOn(u, x.start, x.end); // W = backlog(u) - COST(u, x)
+      size = x.length();
+      w = most - cx;
+      c = cx / size;
+    } else {
+      size = remainingEvents(x);
+      if (size == 0) {
+        return;
+      }
+      w = 0;
+      c = remainingTime(x) / size;
+    }
+    double r = params.replication() ? costs.cRemote() : costs.cMiss();
+    long k = (long) Math.floor((w + c * size) / (r + c) + EPS);
+    if (k >= size && queued) {
+      u.queue.remove(x);
+      x.preemptible = true;
+      x.origin = u.id;
+      run(x, v);
+    } else if (k < min || size - k < min) {
+      return;
+    } else if (queued) {
+      Subjob tail = newPiece(x.job, x.end - k, x.end);
+      tail.copyFlags(x);
+      tail.awaitsAck = x.awaitsAck;
+      setRange(x, x.start, x.end - k);
+      tail.preemptible = true;
+      tail.origin = u.id;
+      run(tail, v);
+    } else {
+      Subjob tail = shrinkRunning(u, x.end - k);
+      tail.preemptible = true;
+      tail.origin = u.id;
+      run(tail, v);
+    }
+  }
+
+  @Override
+  protected void requeue(Subjob x) {
+    originQueue(x).pushFront(x);
+  }
+
+  @Override
+  protected double timerAt() {
+    return starveTimers.isEmpty() ? Double.POSITIVE_INFINITY : starveTimers.peekFirst();
+  }
+
+  @Override
+  protected void timer() {
+    while (!starveTimers.isEmpty() && starveTimers.peekFirst() <= now) {
+      starveTimers.pollFirst();
+    }
+    fillIdle();
+  }
+
+  @Override
+  protected void writeState(DataOutput o) throws IOException {
+    writeIds(o, qnc);
+    o.writeInt(starveTimers.size());
+    for (double t : starveTimers) {
+      o.writeDouble(t);
+    }
+  }
+
+  @Override
+  protected void readState(DataInput in) throws IOException {
+    for (Subjob x : readIds(in)) {
+      qnc.pushBack(x);
+    }
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      starveTimers.addLast(in.readDouble());
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package io.locus.core.split;
+
+/** A processing node: its cache, its running subjob and its private queue Q_v. */
+final class SplitNode {
+  final String id;
+  final RangeLru cache;
+  Subjob running;
+  /** The running subjob may have progressed since its reads were last applied to the caches. */
+  boolean dirty;
+  final SubjobQueue queue;
+  /** Σ COST over the private queue, or null when the policy does not need it. */
+  final QueueCosts queueCosts;
+
+  SplitNode(String id, long capacity) {
+    this(id, capacity, null);
+  }
+
+  /** With {@code policy} non-null, the private queue keeps its total cost up to date. */
+  SplitNode(String id, long capacity, SplitPolicy policy) {
+    this.id = id;
+    this.cache = new RangeLru(capacity);
+    this.queueCosts = policy == null ? null : new QueueCosts(policy, this);
+    this.queue = new SubjobQueue(queueCosts);
+  }
+
+  boolean idle() {
+    return running == null;
+  }
+}

@@ -1,0 +1,591 @@
+package io.locus.core.state;
+
+import io.locus.core.model.InputFile;
+import io.locus.core.model.InputSource;
+import io.locus.core.model.InputFetch;
+import io.locus.core.model.Task;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Everything a pool's scheduler knows: registered nodes and their load, the cache index (file →
+ * holders, node → files, both hints from agent reports), the FIFO wait queue, running tasks, and
+ * counters. Policies read it; the {@code Dispatch} context and the drivers change it. Every change
+ * is told to the {@link StateJournal}. Iteration orders that decisions depend on (queue, free pool)
+ * are explicit (sequence numbers), so a state rebuilt from durable storage decides identically.
+ * The Khanna-family policies add a {@link StagingState} ({@link #staging()}), which this state
+ * keeps in step with its queue, running tasks and nodes.
+ */
+public final class PoolState {
+  /** Spec "replay policy": a failed task is re-dispatched at most this many times. */
+  public static final int DEFAULT_MAX_RETRIES = 3;
+
+  private final Map<String, NodeView> nodes = new LinkedHashMap<>();
+  private final Map<String, Set<String>> holders = new HashMap<>();
+  private final TreeMap<Long, Task> queue = new TreeMap<>();
+  private final Map<String, Long> queuedSeq = new HashMap<>();
+  private final Map<String, RunningTask> running = new HashMap<>();
+  private final TreeMap<Long, NodeView> freePool = new TreeMap<>();
+  private final StateJournal journal;
+  private final int maxRetries;
+
+  private long freeCounter;
+  private int registeredSlots;
+  private int busySlots;
+  private final Counters counters = new Counters();
+  /** The Khanna family's extra state; created on first use, so other pools pay nothing for it. */
+  private StagingState staging;
+  /** The data-aware policies' queue index: a cache, created on first use, dropped on restore. */
+  private DispatchIndex index;
+
+  /** Cumulative counters, persisted by the driver with the pool's scalars. */
+  public static final class Counters {
+    public long placements;
+    public long completions;
+    public long failures;
+    public long retries;
+    public long bytesLocal;
+    public long bytesPeer;
+    public long bytesStorage;
+    /** Khanna: storage→compute transfers committed for jobs (spec D33), and DLL replicas. */
+    public long stagingTransfers;
+    public long replicationTransfers;
+  }
+
+  /** What became of a task end: applied, or ignored as a duplicate / unknown attempt. */
+  public enum EndOutcome {
+    COMPLETED,
+    REQUEUED,
+    FAILED_PERMANENTLY,
+    IGNORED
+  }
+
+  public PoolState() {
+    this(StateJournal.NONE, DEFAULT_MAX_RETRIES);
+  }
+
+  public PoolState(StateJournal journal, int maxRetries) {
+    this.journal = journal;
+    this.maxRetries = maxRetries;
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  public Counters counters() {
+    return counters;
+  }
+
+  /**
+   * The staging state of the Khanna-family policies (scheduler-managed caches, Gantt charts,
+   * per-node queues), created on first use; this pool keeps it in step with its own changes.
+   */
+  public StagingState staging() {
+    if (staging == null) {
+      staging = new StagingState(this, journal);
+      for (Task t : queue.values()) {
+        staging.taskQueued(t);
+      }
+    }
+    return staging;
+  }
+
+  public boolean hasStaging() {
+    return staging != null;
+  }
+
+  /**
+   * The index of queued tasks by cached data that MCU, MCH and GCC decide with, built from the
+   * queue and the holder index on first use and kept in step with every change from then on.
+   */
+  public DispatchIndex dispatchIndex() {
+    if (index == null) {
+      index = new DispatchIndex(this, queue);
+    }
+    return index;
+  }
+
+  public NodeView node(String id) {
+    return nodes.get(id);
+  }
+
+  public Collection<NodeView> nodes() {
+    return Collections.unmodifiableCollection(nodes.values());
+  }
+
+  public int queueLength() {
+    return queue.size();
+  }
+
+  public Collection<Task> queue() {
+    return Collections.unmodifiableCollection(queue.values());
+  }
+
+  public boolean isQueued(String taskId) {
+    return queuedSeq.containsKey(taskId);
+  }
+
+  public RunningTask running(String taskId) {
+    return running.get(taskId);
+  }
+
+  public Collection<RunningTask> running() {
+    return Collections.unmodifiableCollection(running.values());
+  }
+
+  /** Nodes with a free slot and not draining, in the order they became free. */
+  public Collection<NodeView> freePool() {
+    return Collections.unmodifiableCollection(freePool.values());
+  }
+
+  public NodeView firstFree() {
+    return freePool.isEmpty() ? null : freePool.firstEntry().getValue();
+  }
+
+  public Set<String> holders(String file) {
+    Set<String> h = holders.get(file);
+    return h == null ? Set.of() : Collections.unmodifiableSet(h);
+  }
+
+  public int registeredSlots() {
+    return registeredSlots;
+  }
+
+  public int busySlots() {
+    return busySlots;
+  }
+
+  /** Busy slots / registered slots; 0 with no node (spec: util). */
+  public double utilization() {
+    return registeredSlots == 0 ? 0.0 : (double) busySlots / registeredSlots;
+  }
+
+  /** cached(t, e): bytes of the task's inputs the node holds. */
+  public long cached(Task t, NodeView n) {
+    long sum = 0;
+    for (InputFile u : t.inputs()) {
+      if (n.cached.containsKey(u.id())) {
+        sum += u.bytes();
+      }
+    }
+    return sum;
+  }
+
+  /** maxCached(t): the most bytes of the task any registered node (free or busy) holds. */
+  public long maxCached(Task t) {
+    List<InputFile> in = t.inputs();
+    if (in.size() == 1) {
+      // The common case (one input per task): no per-holder accumulation needed.
+      InputFile u = in.get(0);
+      Set<String> h = holders.get(u.id());
+      return h == null || h.isEmpty() ? 0 : u.bytes();
+    }
+    Map<String, Long> acc = new HashMap<>();
+    long best = 0;
+    for (InputFile u : in) {
+      Set<String> h = holders.get(u.id());
+      if (h == null) {
+        continue;
+      }
+      for (String node : h) {
+        long v = acc.merge(node, u.bytes(), Long::sum);
+        best = Math.max(best, v);
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Where each input would come from if the task ran on {@code node}: local cache, the least busy
+   * peer holding it (spec D9: fewest concurrent outbound reads, tie lowest id), else storage.
+   * Without {@code caching} (FA) every input is read from storage and not kept.
+   */
+  public List<InputFetch> plan(Task t, NodeView node, boolean caching) {
+    List<InputFetch> out = new ArrayList<>(t.inputs().size());
+    for (InputFile u : t.inputs()) {
+      if (!caching) {
+        out.add(new InputFetch(u, InputSource.STORAGE, null, false));
+      } else if (node.cached.containsKey(u.id())) {
+        out.add(new InputFetch(u, InputSource.LOCAL, null, true));
+      } else {
+        NodeView peer = leastBusyHolder(u.id(), node.id());
+        out.add(peer == null
+            ? new InputFetch(u, InputSource.STORAGE, null, true)
+            : new InputFetch(u, InputSource.PEER, peer.id(), true));
+      }
+    }
+    return out;
+  }
+
+  private NodeView leastBusyHolder(String file, String except) {
+    Set<String> h = holders.get(file);
+    if (h == null) {
+      return null;
+    }
+    NodeView best = null;
+    for (String id : h) {
+      if (id.equals(except)) {
+        continue;
+      }
+      NodeView n = nodes.get(id);
+      if (n == null) {
+        continue;
+      }
+      if (best == null || n.outbound < best.outbound
+          || (n.outbound == best.outbound && n.id().compareTo(best.id()) < 0)) {
+        best = n;
+      }
+    }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  /**
+   * A node registers (or re-registers after its agent restarted: whatever it was running is lost
+   * and goes back to the queue). Returns the tasks put back in the queue.
+   */
+  public List<Task> registerNode(String id, int slots, long cacheCapacity, String endpoint,
+      double now) {
+    if (slots < 1) {
+      throw new IllegalArgumentException("node " + id + " must have at least one slot");
+    }
+    NodeView n = nodes.get(id);
+    List<Task> requeued = List.of();
+    if (n == null) {
+      n = new NodeView(id);
+      n.registeredAt = now;
+      nodes.put(id, n);
+    } else {
+      requeued = requeueRunningOn(id);
+      registeredSlots -= n.slots;
+    }
+    n.slots = slots;
+    n.cacheCapacity = cacheCapacity;
+    n.endpoint = endpoint;
+    registeredSlots += slots;
+    refreshFree(n);
+    journal.nodeUpdated(n);
+    if (staging != null) {
+      staging.nodeRegistered(id, cacheCapacity);
+    }
+    return requeued;
+  }
+
+  /** A node leaves: its running tasks are re-queued and its cache entries dropped. */
+  public List<Task> removeNode(String id) {
+    NodeView n = nodes.get(id);
+    if (n == null) {
+      return List.of();
+    }
+    List<Task> requeued = requeueRunningOn(id);
+    resetCache(n);
+    freePool.remove(n.freeSeq);
+    registeredSlots -= n.slots;
+    nodes.remove(id);
+    if (index != null) {
+      index.nodeRemoved(id);
+    }
+    journal.nodeRemoved(id);
+    if (staging != null) {
+      staging.nodeRemoved(id);
+    }
+    return requeued;
+  }
+
+  public void setDraining(String id, boolean draining) {
+    NodeView n = require(id);
+    n.draining = draining;
+    refreshFree(n);
+    journal.nodeUpdated(n);
+  }
+
+  private List<Task> requeueRunningOn(String node) {
+    List<RunningTask> lost = new ArrayList<>();
+    for (RunningTask r : running.values()) {
+      if (r.node().equals(node)) {
+        lost.add(r);
+      }
+    }
+    lost.sort((a, b) -> Long.compare(a.task().seq(), b.task().seq()));
+    List<Task> requeued = new ArrayList<>();
+    for (RunningTask r : lost) {
+      if (endRunning(r) && retryOrDrop(r.task())) {
+        requeued.add(r.task());
+      }
+    }
+    return requeued;
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  /** Adds an arriving task to the queue; false if a task with that id is already queued or running. */
+  public boolean enqueue(Task t) {
+    if (queuedSeq.containsKey(t.taskId()) || running.containsKey(t.taskId())) {
+      return false;
+    }
+    if (queue.containsKey(t.seq())) {
+      throw new IllegalStateException("queue position " + t.seq() + " already taken");
+    }
+    queue.put(t.seq(), t);
+    queuedSeq.put(t.taskId(), t.seq());
+    if (index != null) {
+      index.added(t);
+    }
+    journal.taskUpdated(t, null);
+    if (staging != null) {
+      staging.taskQueued(t);
+    }
+    return true;
+  }
+
+  /** Takes a slot of {@code node} for a queued task. Called by the dispatch context only. */
+  public RunningTask assign(Task t, String nodeId, List<InputFetch> plan, String decisionId,
+      double now) {
+    Long seq = queuedSeq.remove(t.taskId());
+    if (seq == null) {
+      throw new NoSuchElementException("task " + t.taskId() + " is not queued");
+    }
+    NodeView n = require(nodeId);
+    if (n.freeSlots() == 0 || n.draining) {
+      queuedSeq.put(t.taskId(), seq);
+      throw new IllegalStateException("node " + nodeId + " has no free slot for " + t.taskId());
+    }
+    queue.remove(seq);
+    if (index != null) {
+      index.removed(seq);
+    }
+    RunningTask r = new RunningTask(t, nodeId, decisionId, now, RunningTask.peersOf(plan));
+    running.put(t.taskId(), r);
+    n.busy++;
+    busySlots++;
+    for (String p : r.peers()) {
+      NodeView peer = nodes.get(p);
+      if (peer != null) {
+        peer.outbound++;
+      }
+    }
+    counters.placements++;
+    refreshFree(n);
+    journal.taskUpdated(t, r);
+    journal.nodeUpdated(n);
+    if (staging != null) {
+      staging.taskStarted(t);
+    }
+    return r;
+  }
+
+  /** A task finished well. Only the running attempt on the reported node counts (duplicates are ignored). */
+  public EndOutcome complete(String taskId, int attempt, String node, long bytesLocal,
+      long bytesPeer, long bytesStorage) {
+    RunningTask r = running.get(taskId);
+    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+      return EndOutcome.IGNORED;
+    }
+    endRunning(r);
+    counters.completions++;
+    counters.bytesLocal += bytesLocal;
+    counters.bytesPeer += bytesPeer;
+    counters.bytesStorage += bytesStorage;
+    return EndOutcome.COMPLETED;
+  }
+
+  /** A task failed or was refused: re-queued at its original position, unless out of retries. */
+  public EndOutcome fail(String taskId, int attempt, String node) {
+    RunningTask r = running.get(taskId);
+    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+      return EndOutcome.IGNORED;
+    }
+    endRunning(r);
+    return retryOrDrop(r.task()) ? EndOutcome.REQUEUED : EndOutcome.FAILED_PERMANENTLY;
+  }
+
+  private boolean endRunning(RunningTask r) {
+    if (running.remove(r.task().taskId()) == null) {
+      return false;
+    }
+    NodeView n = nodes.get(r.node());
+    if (n != null) {
+      n.busy--;
+      busySlots--;
+      refreshFree(n);
+      journal.nodeUpdated(n);
+    }
+    for (String p : r.peers()) {
+      NodeView peer = nodes.get(p);
+      if (peer != null && peer.outbound > 0) {
+        peer.outbound--;
+      }
+    }
+    journal.taskRemoved(r.task().taskId());
+    if (staging != null) {
+      staging.taskEnded(r.node(), r.task().taskId());
+    }
+    return true;
+  }
+
+  private boolean retryOrDrop(Task t) {
+    if (t.attempt() >= maxRetries) {
+      counters.failures++;
+      return false;
+    }
+    counters.retries++;
+    enqueue(t.withAttempt(t.attempt() + 1));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- cache index
+
+  /**
+   * Applies an agent's cache delta. Deltas at or below the last applied sequence number are
+   * duplicates and ignored; a gap is applied anyway (the index is only a hint). Returns whether
+   * it was applied.
+   */
+  public boolean applyCacheDelta(String nodeId, long seq, Map<String, Long> added,
+      Collection<String> removed) {
+    NodeView n = nodes.get(nodeId);
+    if (n == null || seq <= n.lastCacheSeq) {
+      return false;
+    }
+    for (String f : removed) {
+      uncache(n, f);
+    }
+    for (Map.Entry<String, Long> e : added.entrySet()) {
+      cache(n, e.getKey(), e.getValue());
+    }
+    n.lastCacheSeq = seq;
+    journal.nodeUpdated(n);
+    return true;
+  }
+
+  /** Replaces the node's cache view with a full snapshot. */
+  public void applyCacheSnapshot(String nodeId, long seq, Map<String, Long> files) {
+    NodeView n = require(nodeId);
+    Set<String> gone = new HashSet<>(n.cached.keySet());
+    gone.removeAll(files.keySet());
+    for (String f : gone) {
+      uncache(n, f);
+    }
+    for (Map.Entry<String, Long> e : files.entrySet()) {
+      cache(n, e.getKey(), e.getValue());
+    }
+    n.lastCacheSeq = seq;
+    journal.nodeUpdated(n);
+  }
+
+  private void resetCache(NodeView n) {
+    for (Iterator<String> it = new ArrayList<>(n.cached.keySet()).iterator(); it.hasNext(); ) {
+      uncache(n, it.next());
+    }
+  }
+
+  private void cache(NodeView n, String file, long bytes) {
+    Long old = n.cached.put(file, bytes);
+    n.cachedBytes += bytes - (old == null ? 0 : old);
+    if (holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(n.id()) && index != null) {
+      index.holdersChanged(file);
+    }
+    journal.cacheAdded(n.id(), file, bytes);
+  }
+
+  private void uncache(NodeView n, String file) {
+    Long old = n.cached.remove(file);
+    if (old == null) {
+      return;
+    }
+    n.cachedBytes -= old;
+    Set<String> h = holders.get(file);
+    if (h != null) {
+      h.remove(n.id());
+      if (h.isEmpty()) {
+        holders.remove(file);
+      }
+    }
+    if (index != null) {
+      index.holdersChanged(file);
+    }
+    journal.cacheRemoved(n.id(), file);
+  }
+
+  // ---------------------------------------------------------------- restore (driver use)
+
+  /** Re-adds a persisted node, its cached files and running tasks are restored separately. */
+  public void restoreNode(NodeView n) {
+    index = null;
+    nodes.put(n.id(), n);
+    registeredSlots += n.slots;
+    freeCounter = Math.max(freeCounter, n.freeSeq);
+  }
+
+  public void restoreCacheEntry(String nodeId, String file, long bytes) {
+    index = null;
+    NodeView n = require(nodeId);
+    n.cached.put(file, bytes);
+    n.cachedBytes += bytes;
+    holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(nodeId);
+  }
+
+  public void restoreQueued(Task t) {
+    index = null;
+    queue.put(t.seq(), t);
+    queuedSeq.put(t.taskId(), t.seq());
+    if (staging != null) {
+      staging.taskQueued(t);
+    }
+  }
+
+  public void restoreRunning(RunningTask r) {
+    running.put(r.task().taskId(), r);
+    NodeView n = require(r.node());
+    n.busy++;
+    busySlots++;
+    for (String p : r.peers()) {
+      NodeView peer = nodes.get(p);
+      if (peer != null) {
+        peer.outbound++;
+      }
+    }
+  }
+
+  /** Call once after every restore* call: rebuilds the free pool from the persisted free order. */
+  public void finishRestore() {
+    index = null; // rebuilt from the restored queue and holders on the next decision
+    freePool.clear();
+    for (NodeView n : nodes.values()) {
+      if (n.freeSlots() > 0 && !n.draining) {
+        freePool.put(n.freeSeq, n);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Keeps the free pool in sync with a node's load; a node that just became free goes last. */
+  private void refreshFree(NodeView n) {
+    boolean shouldBeFree = n.freeSlots() > 0 && !n.draining && nodes.containsKey(n.id());
+    boolean isFree = freePool.get(n.freeSeq) == n;
+    if (shouldBeFree && !isFree) {
+      n.freeSeq = ++freeCounter;
+      freePool.put(n.freeSeq, n);
+    } else if (!shouldBeFree && isFree) {
+      freePool.remove(n.freeSeq);
+    }
+  }
+
+  private NodeView require(String id) {
+    NodeView n = nodes.get(id);
+    if (n == null) {
+      throw new NoSuchElementException("unknown node " + id);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,726 @@
+package io.locus.operators;
+
+import io.locus.core.policy.Dispatch;
+import io.locus.core.split.CostSegment;
+import io.locus.core.split.JobOutcome;
+import io.locus.core.split.SplitCommand;
+import io.locus.core.split.SplitJob;
+import io.locus.core.split.SplitParams;
+import io.locus.core.split.SplitPolicies;
+import io.locus.core.split.SplitPolicy;
+import io.locus.schemas.Decision;
+import io.locus.schemas.EventRange;
+import io.locus.schemas.EventSegment;
+import io.locus.schemas.FetchSource;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.PlaceTask;
+import io.locus.schemas.PlacementReason;
+import io.locus.schemas.ShrinkTask;
+import io.locus.schemas.SuspendTask;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.state.PoolMeta;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one pool's split-policy core ({@link SplitPolicy}: FARM, JOB_SPLITTING,
+ * CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY; spec cern-job-splitting) from the
+ * pool's input records, and turns its commands into {@link Decision}s. Plain Java: {@link
+ * SchedulerOperator} keeps its {@link #snapshot()} in keyed state and the pool's scalars
+ * (epoch, clock, decision sequence, counters) in {@link PoolMeta}, which every input gets.
+ *
+ * <h2>Mapping</h2>
+ * <ul>
+ *   <li>{@code JobSubmitted} with {@code events} → {@code onJobArrival}. One dataset per pool (the
+ *       pool parameter {@code dataset}, else the first accepted job's). A job without events, of
+ *       another dataset, or with the id of an unfinished job is rejected with a reason.</li>
+ *   <li>{@code NodeReport} REGISTER → {@code addNode} (one slot; a re-registration is ignored: a
+ *       duplicate REGISTER must not lose the node's running subjob), LEAVE → {@code removeNode},
+ *       anything else only moves the clock.</li>
+ *   <li>{@code TaskEvent} COMPLETED / FAILED → {@code onSubjobEnd} at {@code events.end} (FAILED
+ *       without a range: nothing processed); REFUSED of the placement → {@code onSubjobEnd} at the
+ *       subjob's start; SHRUNK / SUSPENDED (answering the last stop sent) → {@code
+ *       acknowledgeStop} at {@code stopAt}. An event
+ *       is applied only if it is about the attempt last placed, on its node, while the core still
+ *       has that subjob on that node (or stopped there, awaiting the acknowledgement); anything else
+ *       (a duplicate, an older attempt, an agent's answer to a decision of a dead attempt) is stale
+ *       and ignored.</li>
+ *   <li>RUN → {@code PlaceTask} (task id = subjob id, attempt = how often that subjob was placed
+ *       before, decision id {@code pool/subjob/attempt}); a RUN the core holds ({@code awaitsAckOf})
+ *       is not emitted: the acknowledgement returns its replacement. SHRINK → {@code ShrinkTask}
+ *       ({@code pool/shrink/seq}), SUSPEND → {@code SuspendTask} ({@code pool/suspend/seq}), seq
+ *       from {@link PoolMeta#getDecisionSeq()}.</li>
+ * </ul>
+ *
+ * <h2>Time</h2>
+ * The core's clock is the pool clock (largest event time seen), counted from the first event the
+ * pool saw and divided by the {@code timeScale} parameter (wall seconds per model second, as the
+ * agents' time scale), so the core's progress model matches agents that run each event at {@code
+ * secondsPerEvent × timeScale}. After every input, {@code onTimer} fires while {@code nextTimerAt()}
+ * has passed: timers are driven by input times only, never the wall clock.
+ *
+ * <p>A core call that throws (an acknowledgement outside the possible range, say) leaves this
+ * driver unusable: the operator rebuilds it from the last snapshot it stored.
+ */
+public final class SplitPoolDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(SplitPoolDriver.class);
+  private static final int MAGIC = 0x4C535044; // "LSPD"
+  private static final int VERSION = 1;
+  /** Timer rounds after one input before the driver gives up (a core that never advances). */
+  private static final int MAX_TIMER_ROUNDS = 10_000;
+
+  /** Parameters the driver takes itself, with defaults and meaning; the rest go to SplitParams. */
+  public static final Map<String, String[]> DRIVER_DOC = new LinkedHashMap<>();
+
+  static {
+    DRIVER_DOC.put("dataset", new String[] {"", "the one dataset the pool's jobs read "
+        + "(default: the first accepted job's)"});
+    DRIVER_DOC.put("timeScale", new String[] {"1", "wall-clock seconds per model second, as the "
+        + "agents' time scale: the policy clock is (event time - first event time) / timeScale"});
+  }
+
+  private final String pool;
+  private final SplitPolicy core;
+  private final double timeScale;
+  private String dataset;
+  private long originMs = -1;
+  /** Unfinished jobs: what their placements carry besides the range. */
+  private final LinkedHashMap<String, JobInfo> jobs = new LinkedHashMap<>();
+  /** The last placed attempt of each subjob the core still knows. */
+  private final TreeMap<String, RunInfo> runs = new TreeMap<>();
+  private long shrinks;
+  private long suspends;
+  private long acknowledgements;
+  private long staleEvents;
+  private long jobsFinished;
+  /** The state changed since the last {@link Output}: its snapshot must be stored again. */
+  private boolean dirty;
+
+  private record JobInfo(long submitTimeMs, String template, List<String> args) {}
+
+  /** A placed attempt; {@code stop}: the id of the last shrink or suspend sent for it, or null. */
+  private record RunInfo(String node, int attempt, String stop) {}
+
+  /**
+   * What one input produced.
+   *
+   * @param decisions to emit, in order
+   * @param rejection why the input was not applied (a dead letter), or null
+   * @param finished jobs whose last event was processed with this input
+   * @param changed whether the driver's state changed (its snapshot must be stored again)
+   */
+  public record Output(List<Decision> decisions, String rejection, List<JobOutcome> finished,
+      boolean changed) {}
+
+  private SplitPoolDriver(String pool, SplitPolicy core, double timeScale, String dataset) {
+    this.pool = pool;
+    this.core = core;
+    this.timeScale = timeScale;
+    this.dataset = dataset;
+  }
+
+  // ===================================================================== names and parameters
+
+  /** Whether {@code name} is a split policy (any spelling {@link SplitParams#canonical} takes). */
+  public static boolean isSplitPolicy(String name) {
+    if (name == null) {
+      return false;
+    }
+    String c = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    return SplitParams.POLICIES.contains(c);
+  }
+
+  /** The canonical split policy name (OUT_OF_ORDER for out-of-order, ...). */
+  public static String canonical(String name) {
+    return SplitParams.canonical(name);
+  }
+
+  /**
+   * Checks a split pool's policy and parameters; an {@link IllegalArgumentException} names the bad
+   * parameter and what is allowed.
+   */
+  public static void validate(String policy, Map<String, String> params) {
+    build("(validation)", policy, params);
+  }
+
+  /** Parameter documentation, one line each, for help texts. */
+  public static String usage() {
+    StringBuilder sb = new StringBuilder(SplitPolicies.usage());
+    DRIVER_DOC.forEach((k, v) -> sb.append("  ").append(k)
+        .append(v[0].isEmpty() ? "" : "=" + v[0]).append(": ").append(v[1]).append('\n'));
+    return sb.toString();
+  }
+
+  private static SplitPoolDriver build(String pool, String policy, Map<String, String> params) {
+    Map<String, String> core = new TreeMap<>();
+    String dataset = null;
+    double scale = 1;
+    for (Map.Entry<String, String> e : (params == null ? Map.<String, String>of() : params)
+        .entrySet()) {
+      String v = e.getValue() == null ? null : e.getValue().trim();
+      switch (e.getKey()) {
+        case "dataset" -> {
+          if (v == null || v.isEmpty()) {
+            throw new IllegalArgumentException("parameter 'dataset' must not be blank (leave it "
+                + "out to take the first job's dataset)");
+          }
+          dataset = v;
+        }
+        case "timeScale" -> scale = timeScale(v);
+        default -> core.put(e.getKey(), e.getValue());
+      }
+    }
+    SplitPolicy p;
+    try {
+      p = SplitPolicies.create(policy, core);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      if (m != null && m.startsWith("unknown parameter")) {
+        m += ", " + String.join(", ", DRIVER_DOC.keySet());
+      }
+      throw new IllegalArgumentException(m, e);
+    }
+    return new SplitPoolDriver(pool, p, scale, dataset);
+  }
+
+  private static double timeScale(String v) {
+    try {
+      double d = Double.parseDouble(v);
+      if (d > 0 && Double.isFinite(d)) {
+        return d;
+      }
+    } catch (NumberFormatException | NullPointerException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("parameter 'timeScale' must be a number > 0 (wall seconds "
+        + "per model second, e.g. 0.01 for agents 100 times faster than real time), got '" + v
+        + "'");
+  }
+
+  /** A fresh driver for the pool, with {@code nodes} already registered (idle, empty caches). */
+  public static SplitPoolDriver create(String pool, String policy, Map<String, String> params,
+      Collection<String> nodes) {
+    SplitPoolDriver d = build(pool, policy, params);
+    for (String n : nodes) {
+      d.core.addNode(n, 0);
+    }
+    return d;
+  }
+
+  /** A driver rebuilt from {@link #snapshot()} bytes, with the pool's policy and parameters. */
+  public static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
+      byte[] bytes) {
+    SplitPoolDriver d = build(pool, policy, params);
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+      if (in.readInt() != MAGIC) {
+        throw new IllegalArgumentException("not a split-pool snapshot");
+      }
+      int version = in.readInt();
+      if (version != VERSION) {
+        throw new IllegalArgumentException("unsupported split-pool snapshot version " + version
+            + "; this build reads version " + VERSION);
+      }
+      d.dataset = readNullable(in);
+      d.originMs = in.readLong();
+      d.shrinks = in.readLong();
+      d.suspends = in.readLong();
+      d.acknowledgements = in.readLong();
+      d.staleEvents = in.readLong();
+      d.jobsFinished = in.readLong();
+      int nj = in.readInt();
+      for (int i = 0; i < nj; i++) {
+        String id = in.readUTF();
+        long submit = in.readLong();
+        String template = readNullable(in);
+        int na = in.readInt();
+        List<String> args = new ArrayList<>(na);
+        for (int k = 0; k < na; k++) {
+          args.add(in.readUTF());
+        }
+        d.jobs.put(id, new JobInfo(submit, template, args));
+      }
+      int nr = in.readInt();
+      for (int i = 0; i < nr; i++) {
+        d.runs.put(in.readUTF(), new RunInfo(in.readUTF(), in.readInt(), readNullable(in)));
+      }
+      byte[] coreBytes = new byte[in.readInt()];
+      in.readFully(coreBytes);
+      if (in.available() != 0) {
+        throw new IllegalArgumentException("trailing bytes in split-pool snapshot");
+      }
+      SplitPolicy restored = SplitPolicies.restore(coreBytes);
+      if (!restored.params().equals(d.core.params())) {
+        throw new IllegalArgumentException("split-pool snapshot is of " + restored.name() + " "
+            + restored.params().toMap() + ", the pool's parameters are " + d.core.name() + " "
+            + d.core.params().toMap());
+      }
+      return new SplitPoolDriver(pool, restored, d.timeScale, d.dataset).copyFrom(d);
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable split-pool snapshot", e);
+    }
+  }
+
+  private SplitPoolDriver copyFrom(SplitPoolDriver d) {
+    originMs = d.originMs;
+    shrinks = d.shrinks;
+    suspends = d.suspends;
+    acknowledgements = d.acknowledgements;
+    staleEvents = d.staleEvents;
+    jobsFinished = d.jobsFinished;
+    jobs.putAll(d.jobs);
+    runs.putAll(d.runs);
+    return this;
+  }
+
+  /** The whole state as versioned bytes (the core's own snapshot inside). */
+  public byte[] snapshot() {
+    try {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      DataOutputStream o = new DataOutputStream(bos);
+      o.writeInt(MAGIC);
+      o.writeInt(VERSION);
+      writeNullable(o, dataset);
+      o.writeLong(originMs);
+      o.writeLong(shrinks);
+      o.writeLong(suspends);
+      o.writeLong(acknowledgements);
+      o.writeLong(staleEvents);
+      o.writeLong(jobsFinished);
+      o.writeInt(jobs.size());
+      for (Map.Entry<String, JobInfo> e : jobs.entrySet()) {
+        o.writeUTF(e.getKey());
+        o.writeLong(e.getValue().submitTimeMs());
+        writeNullable(o, e.getValue().template());
+        o.writeInt(e.getValue().args().size());
+        for (String a : e.getValue().args()) {
+          o.writeUTF(a);
+        }
+      }
+      o.writeInt(runs.size());
+      for (Map.Entry<String, RunInfo> e : runs.entrySet()) {
+        o.writeUTF(e.getKey());
+        o.writeUTF(e.getValue().node());
+        o.writeInt(e.getValue().attempt());
+        writeNullable(o, e.getValue().stop());
+      }
+      byte[] c = core.snapshot();
+      o.writeInt(c.length);
+      o.write(c);
+      o.flush();
+      return bos.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ===================================================================== inputs
+
+  /** A job arrival. */
+  public Output onJob(JobSubmitted job, PoolMeta meta) {
+    String id = job.getJobId();
+    EventRange ev = job.getEvents();
+    if (ev == null) {
+      return reject(meta, "job " + id + " has no event range: pool " + pool + " runs the split "
+          + "policy " + core.name() + ", whose jobs are splittable=true with events={dataset, "
+          + "start, end}");
+    }
+    String ds = ev.getDataset();
+    if (dataset != null && !dataset.equals(ds)) {
+      return reject(meta, "job " + id + " reads dataset '" + ds + "' but pool " + pool
+          + " schedules dataset '" + dataset + "' (one dataset per split pool: its parameter "
+          + "'dataset', else the first job's)");
+    }
+    if (jobs.containsKey(id)) {
+      return reject(meta, "duplicate job id " + id + ": a job with that id is still running in "
+          + "pool " + pool);
+    }
+    SplitJob sj;
+    try {
+      sj = new SplitJob(id, new io.locus.core.split.EventSpan(ev.getStart(), ev.getEnd()));
+    } catch (IllegalArgumentException e) {
+      return reject(meta, e.getMessage());
+    }
+    double now = now(meta);
+    dirty = true;
+    List<SplitCommand> cmds = new ArrayList<>(core.onJobArrival(sj, now));
+    dataset = ds;
+    jobs.put(id, new JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
+        new ArrayList<>(job.getArgs())));
+    return finish(cmds, meta, now);
+  }
+
+  /** A node report: registration, departure, or just a clock tick (heartbeat, cache report). */
+  public Output onNodeReport(NodeReport r, PoolMeta meta) {
+    double now = now(meta);
+    List<SplitCommand> cmds = new ArrayList<>();
+    switch (r.getType()) {
+      case REGISTER -> {
+        if (!core.nodeIds().contains(r.getNode())) {
+          dirty = true;
+          cmds.addAll(core.addNode(r.getNode(), now));
+        }
+      }
+      case LEAVE -> {
+        if (core.nodeIds().contains(r.getNode())) {
+          dirty = true;
+          cmds.addAll(core.removeNode(r.getNode(), now));
+        }
+      }
+      default -> {
+        // HEARTBEAT, CACHE_DELTA, CACHE_SNAPSHOT: the master's range caches are authoritative
+        // (spec §9); agents stage no event data, so their file caches say nothing here.
+      }
+    }
+    return finish(cmds, meta, now);
+  }
+
+  /** A task event of a placed subjob (or a stale one, ignored). */
+  public Output onTaskEvent(TaskEvent e, PoolMeta meta) {
+    double now = now(meta);
+    String id = e.getTaskId();
+    RunInfo run = runs.get(id);
+    SplitPolicy.SubjobInfo info = core.subjob(id);
+    String stale = staleness(e, run, info);
+    if (stale != null) {
+      staleEvents++;
+      dirty = true;
+      LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
+          e.getNode(), stale);
+      return finish(new ArrayList<>(), meta, now);
+    }
+    String place = Dispatch.decisionId(pool, id, run.attempt());
+    List<SplitCommand> cmds = new ArrayList<>();
+    // Every other answer changes the core or a counter (a STARTED changes nothing: the slot was
+    // taken at placement).
+    dirty |= e.getType() != io.locus.schemas.TaskEventType.STARTED;
+    switch (e.getType()) {
+      case STARTED -> {
+        // nothing to do
+      }
+      case COMPLETED, FAILED -> {
+        if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
+          staleEvents++;
+          return finish(cmds, meta, now);
+        }
+        long upTo;
+        if (e.getEvents() != null) {
+          if (e.getEvents().getStart() != info.range().start()) {
+            return reject(meta, e.getType() + " of " + id + " reports events from "
+                + e.getEvents().getStart() + " but the subjob starts at " + info.range().start());
+          }
+          upTo = e.getEvents().getEnd();
+        } else {
+          // A completion without its range: the whole (acknowledged) range; a failure: nothing.
+          upTo = e.getType() == io.locus.schemas.TaskEventType.COMPLETED ? info.range().end()
+              : info.range().start();
+        }
+        cmds.addAll(core.onSubjobEnd(e.getNode(), id, upTo, now));
+        if (e.getType() == io.locus.schemas.TaskEventType.COMPLETED) {
+          meta.setCompletions(meta.getCompletions() + 1);
+        } else {
+          meta.setFailures(meta.getFailures() + 1);
+        }
+      }
+      case REFUSED -> {
+        if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
+          // A refused shrink or suspend: the agent does not run that attempt. Its end (or the
+          // placement's refusal) settles the stop, as the core takes an end as the acknowledgement.
+          LOG.warn("pool {}: agent {} refused decision {} about {}: {}", pool, e.getNode(),
+              e.getDecisionId(), id, e.getMessage());
+          staleEvents++;
+          return finish(cmds, meta, now);
+        }
+        LOG.warn("pool {}: agent {} refused {}: {}", pool, e.getNode(), place, e.getMessage());
+        cmds.addAll(core.onSubjobEnd(e.getNode(), id, info.range().start(), now));
+        meta.setFailures(meta.getFailures() + 1);
+      }
+      case SHRUNK, SUSPENDED -> {
+        if (e.getStopAt() == null) {
+          return reject(meta, e.getType() + " of " + id + " has no stopAt");
+        }
+        if (e.getDecisionId() != null && !e.getDecisionId().equals(run.stop())) {
+          // The answer to an earlier stop of this attempt (a duplicate): the current stop, if
+          // any, waits for its own.
+          staleEvents++;
+          return finish(cmds, meta, now);
+        }
+        acknowledgements++;
+        cmds.addAll(core.acknowledgeStop(id, e.getStopAt(), now));
+      }
+      default -> throw new IllegalArgumentException("unexpected task event type " + e.getType());
+    }
+    return finish(cmds, meta, now);
+  }
+
+  /** Why the event is not about the attempt the core has on that node; null when it is. */
+  private static String staleness(TaskEvent e, RunInfo run, SplitPolicy.SubjobInfo info) {
+    if (run == null || info == null) {
+      return "no such subjob is placed (finished, or never placed)";
+    }
+    if (e.getAttempt() != run.attempt()) {
+      return "attempt " + run.attempt() + " is the placed one";
+    }
+    if (!e.getNode().equals(run.node())) {
+      return "it was placed on " + run.node();
+    }
+    if (info.node() != null) {
+      if (!info.node().equals(e.getNode()) || info.held()) {
+        return "the subjob is now on " + info.node();
+      }
+      return null;
+    }
+    return info.stopPending() ? null : "the subjob is queued again";
+  }
+
+  /** Only the clock moved (a control, or an input for the pool that touches nothing else). */
+  public Output onClock(PoolMeta meta) {
+    return finish(new ArrayList<>(), meta, now(meta));
+  }
+
+  // ===================================================================== views
+
+  public String policy() {
+    return core.name();
+  }
+
+  public SplitPolicy core() {
+    return core;
+  }
+
+  public String dataset() {
+    return dataset;
+  }
+
+  public int activeJobs() {
+    return core.activeJobs();
+  }
+
+  public List<String> nodeIds() {
+    return core.nodeIds();
+  }
+
+  /** Subjobs running (placed and not held) now. */
+  public int running() {
+    int n = 0;
+    for (String node : core.nodeIds()) {
+      String x = core.runningOn(node);
+      if (x != null && !core.subjob(x).held()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Queued subjobs plus jobs with no subjob yet (see {@link SplitPolicy#queuedWork}). */
+  public int queued() {
+    return core.queuedWork();
+  }
+
+  public long shrinks() {
+    return shrinks;
+  }
+
+  public long suspends() {
+    return suspends;
+  }
+
+  public long acknowledgements() {
+    return acknowledgements;
+  }
+
+  public long staleEvents() {
+    return staleEvents;
+  }
+
+  public long jobsFinished() {
+    return jobsFinished;
+  }
+
+  // ===================================================================== internals
+
+  /** The core's clock: model seconds since the pool's first event. */
+  private double now(PoolMeta meta) {
+    if (originMs < 0 && meta.getClockMs() > 0) {
+      originMs = meta.getClockMs();
+      dirty = true;
+    }
+    return originMs < 0 ? 0 : (meta.getClockMs() - originMs) / 1000.0 / timeScale;
+  }
+
+  private Output reject(PoolMeta meta, String reason) {
+    Output o = onClock(meta);
+    return new Output(o.decisions(), reason, o.finished(), o.changed());
+  }
+
+  /** Fires due timers, turns the commands into decisions and collects finished jobs. */
+  private Output finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
+    int rounds = 0;
+    while (core.nextTimerAt() <= now) {
+      if (++rounds > MAX_TIMER_ROUNDS) {
+        throw new IllegalStateException("policy " + core.name() + " keeps its timer at "
+            + core.nextTimerAt() + " <= " + now + " after " + MAX_TIMER_ROUNDS + " rounds");
+      }
+      dirty = true;
+      cmds.addAll(core.onTimer(now));
+    }
+    List<Decision> out = new ArrayList<>(cmds.size());
+    for (SplitCommand c : cmds) {
+      if (c instanceof SplitCommand.Run r) {
+        if (!r.held()) {
+          out.add(place(r, meta));
+        }
+      } else if (c instanceof SplitCommand.Shrink s) {
+        shrinks++;
+        RunInfo ri = placed(s.node(), s.subjobId());
+        Decision d = other(meta, "shrink", s.node(), ShrinkTask.newBuilder()
+            .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
+            .setNewEnd(s.newEnd()).build());
+        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        out.add(d);
+      } else if (c instanceof SplitCommand.Suspend s) {
+        suspends++;
+        RunInfo ri = placed(s.node(), s.subjobId());
+        Decision d = other(meta, "suspend", s.node(), SuspendTask.newBuilder()
+            .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
+            .build());
+        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        out.add(d);
+      }
+    }
+    runs.keySet().removeIf(id -> core.subjob(id) == null);
+    List<JobOutcome> finished = core.drainFinished();
+    double eventBytes = core.params().eventBytes();
+    for (JobOutcome f : finished) {
+      jobs.remove(f.jobId());
+      jobsFinished++;
+      meta.setBytesLocal(meta.getBytesLocal() + Math.round(f.localEvents() * eventBytes));
+      meta.setBytesPeer(meta.getBytesPeer() + Math.round(f.remoteEvents() * eventBytes));
+      meta.setBytesStorage(meta.getBytesStorage() + Math.round(f.tapeEvents() * eventBytes));
+    }
+    // Every core call moves the core's clock, which is state: dirty was set before each call.
+    boolean changed = dirty;
+    dirty = false;
+    return new Output(out, null, finished, changed);
+  }
+
+  private RunInfo placed(String node, String subjob) {
+    RunInfo ri = runs.get(subjob);
+    if (ri == null || !ri.node().equals(node)) {
+      throw new IllegalStateException("policy " + core.name() + " stops " + subjob + " on " + node
+          + " which was not placed there (" + ri + ")");
+    }
+    return ri;
+  }
+
+  private static String jobOf(String subjob) {
+    int slash = subjob.lastIndexOf('/');
+    return slash < 0 ? subjob : subjob.substring(0, slash);
+  }
+
+  private Decision place(SplitCommand.Run r, PoolMeta meta) {
+    RunInfo prev = runs.get(r.subjobId());
+    int attempt = prev == null ? 0 : prev.attempt() + 1;
+    runs.put(r.subjobId(), new RunInfo(r.node(), attempt, null));
+    meta.setPlacements(meta.getPlacements() + 1);
+    JobInfo j = jobs.getOrDefault(r.jobId(), new JobInfo(0, null, List.of()));
+    List<EventSegment> segs = new ArrayList<>(r.segments().size());
+    long local = 0;
+    long peer = 0;
+    long storage = 0;
+    for (CostSegment c : r.segments()) {
+      FetchSource src = switch (c.source()) {
+        case LOCAL -> FetchSource.LOCAL;
+        case REMOTE -> FetchSource.PEER;
+        case TAPE -> FetchSource.STORAGE;
+      };
+      long n = c.range().length();
+      switch (src) {
+        case LOCAL -> local += n;
+        case PEER -> peer += n;
+        default -> storage += n;
+      }
+      segs.add(EventSegment.newBuilder().setStart(c.range().start()).setEnd(c.range().end())
+          .setSource(src).setPeerNode(c.peer()).setSecondsPerEvent(c.secondsPerEvent()).build());
+    }
+    double eventBytes = core.params().eventBytes();
+    long total = r.range().length();
+    PlaceTask p = PlaceTask.newBuilder()
+        .setTaskId(r.subjobId())
+        .setJobId(r.jobId())
+        .setAttempt(attempt)
+        .setInputs(new ArrayList<>())
+        .setComputeSeconds(r.cost())
+        .setTemplate(j.template())
+        .setArgs(new ArrayList<>(j.args()))
+        .setSubmitTimeMs(j.submitTimeMs())
+        .setReason(PlacementReason.newBuilder()
+            .setPolicy(core.name())
+            .setScore(total == 0 ? 0 : (double) local / total)
+            .setLocalBytes(Math.round(local * eventBytes))
+            .setPeerBytes(Math.round(peer * eventBytes))
+            .setStorageBytes(Math.round(storage * eventBytes))
+            .build())
+        .setEvents(new EventRange(dataset, r.range().start(), r.range().end()))
+        .setEventSegments(segs)
+        .build();
+    return Decision.newBuilder()
+        .setDecisionId(Dispatch.decisionId(pool, r.subjobId(), attempt))
+        .setEpoch(meta.getEpoch())
+        .setPool(pool)
+        .setNode(r.node())
+        .setTimeMs(meta.getClockMs())
+        .setAction(p)
+        .build();
+  }
+
+  private Decision other(PoolMeta meta, String kind, String node, Object action) {
+    long seq = meta.getDecisionSeq() + 1;
+    meta.setDecisionSeq(seq);
+    return Decision.newBuilder()
+        .setDecisionId(pool + "/" + kind + "/" + seq)
+        .setEpoch(meta.getEpoch())
+        .setPool(pool)
+        .setNode(node)
+        .setTimeMs(meta.getClockMs())
+        .setAction(action)
+        .build();
+  }
+
+  private static void writeNullable(DataOutputStream o, String s) throws IOException {
+    o.writeBoolean(s != null);
+    if (s != null) {
+      o.writeUTF(s);
+    }
+  }
+
+  private static String readNullable(DataInputStream in) throws IOException {
+    return in.readBoolean() ? in.readUTF() : null;
+  }
+
+  /** Split-pool counters for logs and tests. */
+  public Map<String, Long> counters() {
+    Map<String, Long> m = new HashMap<>();
+    m.put("shrinks", shrinks);
+    m.put("suspends", suspends);
+    m.put("acknowledgements", acknowledgements);
+    m.put("staleEvents", staleEvents);
+    m.put("jobsFinished", jobsFinished);
+    return m;
+  }
+}
