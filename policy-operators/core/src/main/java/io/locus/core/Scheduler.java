@@ -105,6 +105,48 @@ public final class Scheduler {
     return state.hasStaging() && state.staging().transferEnded(file, node);
   }
 
+  /**
+   * A node registers, or re-registers after its agent restarted (what it ran goes back to the
+   * queue). Returns the re-queued tasks.
+   */
+  public List<Task> applyNodeRegistered(String node, int slots, long cacheCapacity,
+      String endpoint, double now) {
+    return state.registerNode(node, slots, cacheCapacity, endpoint, now);
+  }
+
+  /** A node left or was released: its running tasks are re-queued, its cache leaves the index. */
+  public List<Task> applyNodeReleased(String node) {
+    return state.removeNode(node);
+  }
+
+  /**
+   * An agent's cache delta; false when it is a duplicate (sequence at or below the last applied)
+   * or the node is unknown. For the Khanna family, each added file the pool was staging there
+   * ends its transfer (TransferEnd(f, k)).
+   */
+  public boolean applyCacheDelta(String node, long seq, Map<String, Long> added,
+      Collection<String> removed) {
+    if (!state.applyCacheDelta(node, seq, added, removed)) {
+      return false;
+    }
+    if (state.hasStaging()) {
+      for (String f : added.keySet()) {
+        applyTransferEnd(f, node);
+      }
+    }
+    return true;
+  }
+
+  /** Replaces the node's cache view with a full snapshot. */
+  public void applyCacheSnapshot(String node, long seq, Map<String, Long> files) {
+    state.applyCacheSnapshot(node, seq, files);
+  }
+
+  /** A draining node takes no new work; its running tasks finish. */
+  public void applyDrain(String node, boolean draining) {
+    state.setDraining(node, draining);
+  }
+
   // -- events; each returns the commands of the dispatch that follows it
 
   public List<Command> onJobArrival(Task t, double now) {
@@ -136,29 +178,29 @@ public final class Scheduler {
 
   public List<Command> onNodeRegistered(String node, int slots, long cacheCapacity,
       String endpoint, double now) {
-    state.registerNode(node, slots, cacheCapacity, endpoint, now);
+    applyNodeRegistered(node, slots, cacheCapacity, endpoint, now);
     return dispatch(now);
   }
 
   public List<Command> onNodeReleased(String node, double now) {
-    state.removeNode(node);
+    applyNodeReleased(node);
     return dispatch(now);
   }
 
   public List<Command> onCacheDelta(String node, long seq, Map<String, Long> added,
       Collection<String> removed, double now) {
-    state.applyCacheDelta(node, seq, added, removed);
+    applyCacheDelta(node, seq, added, removed);
     return dispatch(now);
   }
 
   public List<Command> onCacheSnapshot(String node, long seq, Map<String, Long> files,
       double now) {
-    state.applyCacheSnapshot(node, seq, files);
+    applyCacheSnapshot(node, seq, files);
     return dispatch(now);
   }
 
   public List<Command> onDrain(String node, boolean draining, double now) {
-    state.setDraining(node, draining);
+    applyDrain(node, draining);
     return dispatch(now);
   }
 }
