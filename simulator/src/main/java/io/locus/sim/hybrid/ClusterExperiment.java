@@ -7,7 +7,7 @@ import io.locus.core.hybrid.OnlineFirstFit;
 import io.locus.core.hybrid.OnlineGreedySortMerge;
 import io.locus.core.hybrid.OnlineScheduler;
 import io.locus.core.hybrid.PowerModel;
-import io.locus.core.hybrid.Resource;
+import io.locus.core.model.Resource;
 import io.locus.sim.output.Csv;
 import io.locus.workloads.HybridMix;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.locus.core.hybrid.EpochSchedule;
 import io.locus.core.hybrid.EpochScheduler;
 import io.locus.core.hybrid.EpochSchedulers;
 import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.ResourceVector;
 import io.locus.sim.output.Csv;
 import io.locus.workloads.HybridMix;
 import java.io.IOException;

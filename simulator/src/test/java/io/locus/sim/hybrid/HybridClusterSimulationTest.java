@@ -7,8 +7,8 @@ import io.locus.core.hybrid.HybridJob;
 import io.locus.core.hybrid.OnlineFirstFit;
 import io.locus.core.hybrid.OnlineGreedySortMerge;
 import io.locus.core.hybrid.PowerModel;
-import io.locus.core.hybrid.Resource;
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,8 @@ package io.locus.core.hybrid;
 
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Ids;
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.StatefulPolicy;

@@ -1,5 +1,6 @@
 package io.locus.core.hybrid;
 
+import io.locus.core.model.Resource;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.locus.core.hybrid;
 
+import io.locus.core.model.ResourceVector;
 import java.util.List;
 
 /**

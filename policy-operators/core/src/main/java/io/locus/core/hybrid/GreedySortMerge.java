@@ -1,5 +1,7 @@
 package io.locus.core.hybrid;
 
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;
 

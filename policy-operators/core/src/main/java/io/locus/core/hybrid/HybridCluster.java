@@ -1,6 +1,7 @@
 package io.locus.core.hybrid;
 
 import io.locus.core.model.Ids;
+import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

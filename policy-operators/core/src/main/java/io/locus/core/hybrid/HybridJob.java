@@ -1,5 +1,7 @@
 package io.locus.core.hybrid;
 
+import io.locus.core.model.ResourceVector;
+
 /**
  * A job of the co-scheduling model (§0): not splittable, with a demand vector and a standalone
  * duration. {@code seq} is the submission order, which breaks every tie (stable sort, D3).

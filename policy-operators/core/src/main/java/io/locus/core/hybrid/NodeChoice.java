@@ -1,5 +1,7 @@
 package io.locus.core.hybrid;
 
+import io.locus.core.model.ResourceVector;
+
 /** Where a dispatched head job goes, among the nodes it fits on. */
 public enum NodeChoice {
   /**

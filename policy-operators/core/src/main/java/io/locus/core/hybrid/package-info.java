@@ -1,6 +1,6 @@
 /**
  * Hybrid CPU/IO co-scheduling (spec {@code hybrid-coscheduling.md}, Koçak): jobs and nodes carry
- * resource vectors ({@link io.locus.core.hybrid.ResourceVector}); schedulers keep one list per
+ * resource vectors ({@link io.locus.core.model.ResourceVector}); schedulers keep one list per
  * resource sorted by that resource's demand and take the lists' heads in round robin.
  *
  * <ul>

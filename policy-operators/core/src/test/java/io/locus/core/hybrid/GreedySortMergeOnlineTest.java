@@ -2,6 +2,8 @@ package io.locus.core.hybrid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

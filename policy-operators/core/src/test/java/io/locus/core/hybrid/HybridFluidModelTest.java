@@ -3,6 +3,7 @@ package io.locus.core.hybrid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.locus.core.model.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 /** Hybrid spec §1.4 and G3: the continuous fluid model. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

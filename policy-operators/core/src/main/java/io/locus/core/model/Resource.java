@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.core.model;
 
 import java.util.List;
 

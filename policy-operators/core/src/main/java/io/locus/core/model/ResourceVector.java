@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.core.model;
 
 /**
  * A demand or capacity vector ⟨cpu, mem, disk, net⟩. Units are the caller's: percentages of one
