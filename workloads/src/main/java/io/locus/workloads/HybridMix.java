@@ -1,6 +1,5 @@
 package io.locus.workloads;
 
-import io.locus.core.hybrid.HybridJob;
 import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.hybrid.HybridJob;
 import io.locus.core.model.ResourceVector;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,13 @@
 package io.locus.sim.hybrid;
 
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.NodeChoice;
-import io.locus.core.hybrid.OnlineFifoHead;
-import io.locus.core.hybrid.OnlineFirstFit;
-import io.locus.core.hybrid.OnlineGreedySortMerge;
-import io.locus.core.hybrid.OnlineScheduler;
-import io.locus.core.hybrid.PowerModel;
+import io.locus.sim.hybrid.cluster.ProfileBlindSlots;
+import io.locus.workloads.HybridJob;
+import io.locus.sim.hybrid.cluster.NodeChoice;
+import io.locus.sim.hybrid.cluster.OnlineFifoHead;
+import io.locus.sim.hybrid.cluster.OnlineFirstFit;
+import io.locus.sim.hybrid.cluster.OnlineGreedySortMerge;
+import io.locus.sim.hybrid.cluster.OnlineScheduler;
+import io.locus.sim.hybrid.cluster.PowerModel;
 import io.locus.core.model.Resource;
 import io.locus.sim.output.Csv;
 import io.locus.workloads.HybridMix;

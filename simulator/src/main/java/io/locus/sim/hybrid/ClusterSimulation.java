@@ -1,10 +1,10 @@
 package io.locus.sim.hybrid;
 
-import io.locus.core.hybrid.FluidModel;
-import io.locus.core.hybrid.HybridCluster;
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.OnlineScheduler;
-import io.locus.core.hybrid.PowerModel;
+import io.locus.sim.hybrid.cluster.FluidModel;
+import io.locus.sim.hybrid.cluster.HybridCluster;
+import io.locus.workloads.HybridJob;
+import io.locus.sim.hybrid.cluster.OnlineScheduler;
+import io.locus.sim.hybrid.cluster.PowerModel;
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.locus.sim.hybrid;
 
-import io.locus.core.hybrid.EpochSchedule;
-import io.locus.core.hybrid.EpochScheduler;
-import io.locus.core.hybrid.EpochSchedulers;
-import io.locus.core.hybrid.HybridJob;
+import io.locus.sim.hybrid.epoch.EpochSchedule;
+import io.locus.sim.hybrid.epoch.EpochScheduler;
+import io.locus.sim.hybrid.epoch.EpochSchedulers;
+import io.locus.workloads.HybridJob;
 import io.locus.core.model.ResourceVector;
 import io.locus.sim.output.Csv;
 import io.locus.workloads.HybridMix;

@@ -3,10 +3,11 @@ package io.locus.sim.hybrid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.OnlineFirstFit;
-import io.locus.core.hybrid.OnlineGreedySortMerge;
-import io.locus.core.hybrid.PowerModel;
+import io.locus.sim.hybrid.cluster.ProfileBlindSlots;
+import io.locus.workloads.HybridJob;
+import io.locus.sim.hybrid.cluster.OnlineFirstFit;
+import io.locus.sim.hybrid.cluster.OnlineGreedySortMerge;
+import io.locus.sim.hybrid.cluster.PowerModel;
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
 import java.util.List;

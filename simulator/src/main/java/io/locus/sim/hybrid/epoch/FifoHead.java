@@ -1,6 +1,7 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.epoch;
 
 import io.locus.core.model.ResourceVector;
+import io.locus.workloads.HybridJob;
 import java.util.List;
 
 /**

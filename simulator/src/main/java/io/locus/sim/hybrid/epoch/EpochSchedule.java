@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.epoch;
 
 import io.locus.core.model.Resource;
 import java.util.ArrayList;

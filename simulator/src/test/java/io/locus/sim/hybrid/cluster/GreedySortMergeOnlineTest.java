@@ -1,9 +1,11 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
+import io.locus.sim.hybrid.WorkedExamples;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -25,7 +27,7 @@ class GreedySortMergeOnlineTest {
         ResourceVector.uniform(1));
     OnlineGreedySortMerge gsm = new OnlineGreedySortMerge(Resource.THESIS_ORDER,
         NodeChoice.COMPLEMENTARY, Double.POSITIVE_INFINITY);
-    for (HybridJob j : HybridWorkedExamplesTest.g1()) {
+    for (HybridJob j : WorkedExamples.g1()) {
       gsm.arrive(j);
     }
     List<List<String>> epochs = new ArrayList<>();

@@ -1,8 +1,6 @@
-package io.locus.sim.hybrid;
+package io.locus.sim.hybrid.cluster;
 
-import io.locus.core.hybrid.HybridCluster;
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.OnlineScheduler;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;

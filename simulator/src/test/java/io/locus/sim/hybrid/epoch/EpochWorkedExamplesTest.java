@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.epoch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,30 +6,21 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
+import io.locus.sim.hybrid.WorkedExamples;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Hybrid spec §8: G1 (sort-merge trace and baselines), G2, G4, G5; the §2.3 variants on G1. */
-class HybridWorkedExamplesTest {
+/** Hybrid spec §8 in the epoch model: G1 (sort-merge trace and baselines), G2; the §2.3 variants on G1. */
+class EpochWorkedExamplesTest {
   private static final ResourceVector CAP = ResourceVector.of(100, 100, 100);
-
-  /** G1's six jobs in submission order. */
-  static List<HybridJob> g1() {
-    double[][] v = {{60, 10, 10}, {50, 20, 0}, {10, 10, 70}, {30, 60, 40}, {0, 0, 50},
-        {40, 30, 20}};
-    List<HybridJob> jobs = new ArrayList<>();
-    for (int i = 0; i < v.length; i++) {
-      jobs.add(HybridJob.of("J" + i, i, ResourceVector.of(v[i][0], v[i][1], v[i][2])));
-    }
-    return jobs;
-  }
 
   @Test
   void g1GreedySortMergeTrace() {
-    EpochSchedule s = new GreedySortMerge().schedule(g1(), CAP);
+    EpochSchedule s = new GreedySortMerge().schedule(WorkedExamples.g1(), CAP);
     assertThat(s.epochs()).containsExactly(
         List.of("J0", "J3"),
         List.of("J2", "J1", "J5"),
@@ -40,7 +31,7 @@ class HybridWorkedExamplesTest {
 
   @Test
   void g1SortedListsFollowSubmissionOrderOnTies() {
-    List<HybridJob> jobs = g1();
+    List<HybridJob> jobs = WorkedExamples.g1();
     SortedLists l = new SortedLists(jobs, Resource.THESIS_ORDER);
     List<List<String>> lists = new ArrayList<>();
     for (int r = 0; r < 3; r++) {
@@ -61,24 +52,24 @@ class HybridWorkedExamplesTest {
 
   @Test
   void g1Baselines() {
-    assertThat(new SingleSorted(Resource.CPU).schedule(g1(), CAP).epochs()).containsExactly(
+    assertThat(new SingleSorted(Resource.CPU).schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
         List.of("J0"), List.of("J1", "J5"), List.of("J3"), List.of("J2"), List.of("J4"));
-    assertThat(new SingleSorted(Resource.DISK).schedule(g1(), CAP).epochs()).containsExactly(
+    assertThat(new SingleSorted(Resource.DISK).schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
         List.of("J2"), List.of("J4", "J3"), List.of("J5", "J0"), List.of("J1"));
   }
 
   /** The §2.3 variants on G1, traced by hand. */
   @Test
   void g1Variants() {
-    assertThat(new GreedySortMergeBackfill().schedule(g1(), CAP).epochs()).containsExactly(
+    assertThat(new GreedySortMergeBackfill().schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
         List.of("J0", "J3", "J4"), List.of("J1", "J5", "J2"));
-    assertThat(new SingleSortedBackfill(Resource.CPU).schedule(g1(), CAP).epochs())
+    assertThat(new SingleSortedBackfill(Resource.CPU).schedule(WorkedExamples.g1(), CAP).epochs())
         .containsExactly(List.of("J0", "J5", "J4"), List.of("J1", "J3"), List.of("J2"));
-    assertThat(new SingleSortedBackfill(Resource.DISK).schedule(g1(), CAP).epochs())
+    assertThat(new SingleSortedBackfill(Resource.DISK).schedule(WorkedExamples.g1(), CAP).epochs())
         .containsExactly(List.of("J2", "J5", "J1"), List.of("J4", "J3", "J0"));
-    assertThat(new FifoHead().schedule(g1(), CAP).epochs()).containsExactly(
+    assertThat(new FifoHead().schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
         List.of("J0"), List.of("J1", "J2"), List.of("J3", "J4"), List.of("J5"));
-    assertThat(EpochSchedulers.lowerBound(g1(), CAP)).isEqualTo(2);
+    assertThat(EpochSchedulers.lowerBound(WorkedExamples.g1(), CAP)).isEqualTo(2);
   }
 
   @Test
@@ -97,36 +88,6 @@ class HybridWorkedExamplesTest {
     List<HybridJob> three = List.of(two.get(0), two.get(1),
         HybridJob.of("c", 2, ResourceVector.of(0, 100, 0)));
     assertThat(new GreedySortMerge().schedule(three, CAP).makespan()).isEqualTo(1);
-  }
-
-  @Test
-  void g4Complementarity() {
-    ResourceVector load = new ResourceVector(0.8, 0, 0, 0);
-    assertThat(ResourceVector.comp(load, new ResourceVector(0, 0, 0.6, 0))).isEqualTo(1.0);
-    assertThat(ResourceVector.comp(load, new ResourceVector(0.5, 0, 0, 0)))
-        .isCloseTo(0.0, within(1e-12));
-    assertThat(ResourceVector.comp(ResourceVector.ZERO, new ResourceVector(0.5, 0, 0, 0)))
-        .isEqualTo(1.0);
-  }
-
-  @Test
-  void g5EqualWindowEnergy() {
-    List<PowerModel.Segment> serial = List.of(new PowerModel.Segment(10, 150),
-        new PowerModel.Segment(6, 140));
-    List<PowerModel.Segment> corun = List.of(new PowerModel.Segment(15, 170));
-    double window = Math.max(PowerModel.length(serial), PowerModel.length(corun));
-    assertThat(window).isEqualTo(16);
-    assertThat(PowerModel.energy(serial, window, 100)).isEqualTo(2340);
-    assertThat(PowerModel.energy(corun, window, 100)).isEqualTo(2650);
-    assertThatThrownBy(() -> PowerModel.energy(serial, 15, 100))
-        .hasMessageContaining("exceeds the window");
-  }
-
-  @Test
-  void linearPowerModel() {
-    assertThat(PowerModel.LINEAR.watts(12)).isEqualTo(116 * 12 + 572);
-    assertThat(PowerModel.LINEAR.watts(0)).isEqualTo(572);
-    assertThat(PowerModel.thermalBtuPerHour(1000)).isEqualTo(3412, within(1e-9));
   }
 
   @Test

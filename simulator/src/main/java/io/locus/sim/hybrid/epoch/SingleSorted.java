@@ -1,7 +1,8 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.epoch;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,8 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.cluster;
 
+import io.locus.core.hybrid.ComplementaryPlace;
 import io.locus.core.model.Resource;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,8 +20,8 @@ import java.util.TreeSet;
  * list (aged jobs among themselves in submission order). Infinity turns aging off (thesis mode).
  */
 public final class OnlineGreedySortMerge implements OnlineScheduler {
-  /** D14: 10 minutes. */
-  public static final double DEFAULT_AGING_SECONDS = 600.0;
+  /** D14: 10 minutes, as the core's COMPLEMENTARY_PLACE pools age their tasks. */
+  public static final double DEFAULT_AGING_SECONDS = ComplementaryPlace.DEFAULT_AGING_SECONDS;
 
   private final List<Resource> order;
   private final NodeChoice choice;

@@ -1,11 +1,13 @@
-package io.locus.core.hybrid;
+package io.locus.workloads;
 
 import io.locus.core.model.ResourceVector;
 
 /**
- * A job of the co-scheduling model (§0): not splittable, with a demand vector and a standalone
+ * A job of the hybrid co-scheduling model (hybrid spec §0): not splittable, with a demand vector and a standalone
  * duration. {@code seq} is the submission order, which breaks every tie (stable sort, D3).
- * {@code kappa} ≥ 1 is the fluid model's interference multiplier (§1.4, D6; 1 = none).
+ * {@code kappa} ≥ 1 is the fluid model's interference multiplier (§1.4, D6; 1 = none). It lives
+ * here, beside {@link HybridMix} which draws it, so that the simulator's hybrid models can use it
+ * without the policy core knowing them.
  */
 public record HybridJob(String id, long seq, ResourceVector demand, double arrival, double duration,
     double kappa) {

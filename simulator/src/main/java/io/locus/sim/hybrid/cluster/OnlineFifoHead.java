@@ -1,5 +1,6 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.cluster;
 
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;

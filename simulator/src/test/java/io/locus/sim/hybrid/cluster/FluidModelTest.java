@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -7,7 +7,7 @@ import io.locus.core.model.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 /** Hybrid spec §1.4 and G3: the continuous fluid model. */
-class HybridFluidModelTest {
+class FluidModelTest {
   private static FluidModel oneNode() {
     FluidModel m = new FluidModel();
     m.addNode("n0", ResourceVector.uniform(1));

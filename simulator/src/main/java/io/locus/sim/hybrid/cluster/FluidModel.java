@@ -1,4 +1,4 @@
-package io.locus.core.hybrid;
+package io.locus.sim.hybrid.cluster;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
