@@ -23,9 +23,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Drives the policy core. Events are applied as they happen (arrivals, completions and failures
- * through the Scheduler's {@code apply*} methods; registrations, releases with their CacheReset and
- * cache deltas through its pool state, which has no dispatch-free Scheduler method), then {@link
+ * Drives the policy core. Every event is applied as it happens through the {@link Scheduler}
+ * facade's {@code apply*} methods (arrivals, completions, failures, registrations, releases with
+ * their CacheReset, cache deltas), never on the pool state directly; then {@link
  * Scheduler#dispatch} runs once per batch of equal-time events and its commands are carried out on
  * the cluster. SRP registers every node at t = 0; DRP polls the core's {@link Provisioner} every
  * poll interval and turns its Acquire and Release commands into LRM requests and node releases
@@ -116,7 +116,7 @@ final class SchedulerControl implements Control {
   public void cacheChanged(Executor node, long seq, Map<String, Long> added, List<String> removed,
       double now) {
     long t0 = cpuStart();
-    state.applyCacheDelta(node.id(), seq, added, removed);
+    scheduler.applyCacheDelta(node.id(), seq, added, removed);
     cpuEnd(t0);
     var view = state.node(node.id());
     gate.cacheChanged(view != null && view.freeSlots() > 0 && !view.draining(),
@@ -287,7 +287,7 @@ final class SchedulerControl implements Control {
     String id = String.format(Locale.ROOT, "n%05d", ++nodeCounter);
     cluster.addExecutor(id, cfg.slots(), cfg.cacheBytes(), now);
     long t0 = cpuStart();
-    state.registerNode(id, cfg.slots(), cfg.cacheBytes(), null, now);
+    scheduler.applyNodeRegistered(id, cfg.slots(), cfg.cacheBytes(), null, now);
     cpuEnd(t0);
     if (provisioner != null) {
       provisioner.onNodeRegistered(id, now);
@@ -310,7 +310,7 @@ final class SchedulerControl implements Control {
       events.cancel(timeouts.remove(r.task().taskId()));
     }
     long t0 = cpuStart();
-    state.removeNode(id); // re-queues what ran there (normally nothing: only idle nodes go)
+    scheduler.applyNodeReleased(id); // re-queues what ran there (normally nothing: only idle nodes go)
     cpuEnd(t0);
     for (TaskRun r : cancelled) {
       if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null) {
