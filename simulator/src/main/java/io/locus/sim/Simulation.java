@@ -62,7 +62,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
   private final Cluster cluster;
   private final Lrm lrm;
   private final JobFeeder feeder;
-  private final Control control;
+  private final TaskPlacer placer;
   private final IdealTime ideal = new IdealTime();
   private final DecisionListener listener;
   private final Progress progress;
@@ -84,9 +84,9 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
     this.cluster = new Cluster(cfg.exec(), flows, events, this, root.nextLong());
     this.lrm = new Lrm(cfg.lrm(), events, lrmRng);
     this.feeder = new JobFeeder(jobs, events, this);
-    this.control = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
-        ? new PerTaskControl(this)
-        : new SchedulerControl(this);
+    this.placer = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
+        ? new PerTaskPlacer(this)
+        : new SchedulerPlacer(this);
   }
 
   /** Runs {@code workload} (a fresh pass over its jobs) under {@code cfg}. */
@@ -170,13 +170,13 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
         now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job));
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
-    control.released(t, now);
+    placer.released(t, now);
   }
 
   @Override
   public void cacheChanged(Executor node, long seq, Map<String, Long> added, List<String> removed,
       double now) {
-    control.cacheChanged(node, seq, added, removed, now);
+    placer.cacheChanged(node, seq, added, removed, now);
   }
 
   @Override
@@ -191,14 +191,14 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
 
   @Override
   public void taskDone(TaskRun run, double now) {
-    control.taskDone(run, now);
+    placer.taskDone(run, now);
   }
 
   // ------------------------------------------------------------------ the loop
 
   private SimulationResult execute() {
     long wallStart = System.nanoTime(); // host measurement for the report only, never in the model
-    control.setup(0.0);
+    placer.setup(0.0);
     feeder.start();
     double clock = 0.0;
     double lastProgress = 0.0;
@@ -218,11 +218,11 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
       if (next < clock) {
         throw new IllegalStateException("event at " + next + " is before the clock " + clock);
       }
-      metrics.advance(clock, next, flows, control);
+      metrics.advance(clock, next, flows, placer);
       clock = next;
       if (clock >= nextReport) {
-        progress.at(clock, metrics.completedCount(), feeder.released(), control.queueLength(),
-            control.registeredNodes());
+        progress.at(clock, metrics.completedCount(), feeder.released(), placer.queueLength(),
+            placer.registeredNodes());
         nextReport = (Math.floor(clock / PROGRESS_STEP) + 1) * PROGRESS_STEP;
       }
       runBatch(clock);
@@ -231,7 +231,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
       }
     }
     double end = Double.isNaN(metrics.lastCompletion()) ? clock : metrics.lastCompletion();
-    metrics.advance(clock, Math.max(clock, end), flows, control);
+    metrics.advance(clock, Math.max(clock, end), flows, placer);
     return result(end, truncated, (System.nanoTime() - wallStart) / 1e9);
   }
 
@@ -253,7 +253,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
         break;
       }
     }
-    control.afterBatch(t);
+    placer.afterBatch(t);
     flows.settle(t);
   }
 
@@ -291,14 +291,14 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
         registeredSlotSeconds / 3600.0, registeredSlotSeconds, busy,
         registeredSlotSeconds > 0 ? busy / registeredSlotSeconds : Double.NaN,
         Math.max(0.0, registeredSlotSeconds - busy), lrm.grants(), lrm.grantedNodes(),
-        control.releases(), metrics.maxNodes());
-    SchedulerControl sc = control instanceof SchedulerControl s ? s : null;
+        placer.releases(), metrics.maxNodes());
+    SchedulerPlacer sc = placer instanceof SchedulerPlacer s ? s : null;
     SimulationResult.Scheduling sched = new SimulationResult.Scheduling(decisions,
         sc == null ? 0 : sc.dispatchCalls(), sc == null ? 0 : sc.skippedDispatches(), digest,
         sc == null ? 0.0 : sc.schedulerCpuSeconds());
     SimulationResult.Tasks tasks = new SimulationResult.Tasks(feeder.arrived(), feeder.released(),
         metrics.completedCount(), feeder.finishedCount() - metrics.completedCount(),
-        control.retries(), control.timeouts(), control.injectedFailures(), truncated);
+        placer.retries(), placer.timeouts(), placer.injectedFailures(), truncated);
     SimulationResult.Run run = new SimulationResult.Run(cfg.label(), workloadName,
         cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
             : cfg.policy().toUpperCase(java.util.Locale.ROOT),

@@ -34,7 +34,7 @@ import java.util.Set;
  * <p>Dispatches that provably decide nothing are skipped by a {@link DispatchGate}; that changes no
  * decision and saves MCH (and GCC at or above θ) most of their window rescans.
  */
-final class SchedulerControl implements Control {
+final class SchedulerPlacer implements TaskPlacer {
   private final Simulation sim;
   private final SimulationConfig cfg;
   private final Cluster cluster;
@@ -58,7 +58,7 @@ final class SchedulerControl implements Control {
   private long dispatchCalls;
   private long cpuNanos;
 
-  SchedulerControl(Simulation sim) {
+  SchedulerPlacer(Simulation sim) {
     this.sim = sim;
     this.cfg = sim.config();
     this.cluster = sim.cluster();

@@ -12,7 +12,7 @@ import java.util.List;
  * wait for it instead of transferring it twice (D29). If its peer disappears mid-transfer it
  * restarts from the next holder, then the file system (§3.4).
  */
-final class Fetch implements FlowOwner {
+final class RemoteRead implements FlowOwner {
   final Cluster cluster;
   final Executor dest;
   final InputFile unit;
@@ -26,7 +26,7 @@ final class Fetch implements FlowOwner {
   Executor source;
   Flow flow;
 
-  Fetch(Cluster cluster, Executor dest, InputFile unit, boolean caching, TaskRun owner,
+  RemoteRead(Cluster cluster, Executor dest, InputFile unit, boolean caching, TaskRun owner,
       String hint) {
     this.cluster = cluster;
     this.dest = dest;
@@ -45,6 +45,6 @@ final class Fetch implements FlowOwner {
 
   @Override
   public void flowDone(Flow f, double now) {
-    cluster.fetchDone(this, now);
+    cluster.remoteReadDone(this, now);
   }
 }

@@ -20,7 +20,7 @@ import java.util.Map;
  * own job (≤ 0.5 submissions/s, U[30, 60] s latency), gets a node of its own, runs there without
  * caching (inputs from storage) and gives the node back. There is no dispatcher and no policy.
  */
-final class PerTaskControl implements Control {
+final class PerTaskPlacer implements TaskPlacer {
   private static final Reason REASON = new Reason("LRM_PER_TASK", 0.0, 0, 0, 0);
   private final Simulation sim;
   private final SimulationConfig cfg;
@@ -32,7 +32,7 @@ final class PerTaskControl implements Control {
   private int nodeCounter;
   private long releases;
 
-  PerTaskControl(Simulation sim) {
+  PerTaskPlacer(Simulation sim) {
     this.sim = sim;
     this.cfg = sim.config();
     this.cluster = sim.cluster();

@@ -9,10 +9,11 @@ import java.util.Map;
 
 /**
  * Who decides where tasks run in a {@link Simulation}: the policy core through its Scheduler (SRP and
- * DRP), or the LRM-per-task baseline. The simulation owns time, the cluster and the metrics; a
- * control reacts to what happens and places tasks.
+ * DRP, {@link SchedulerPlacer}), or the LRM-per-task baseline ({@link PerTaskPlacer}). The
+ * simulation owns time, the cluster and the metrics; a placer reacts to what happens and places
+ * tasks.
  */
-interface Control extends PoolView {
+interface TaskPlacer extends PoolView {
   /** Registers the initial nodes and schedules polls, at t = 0. */
   void setup(double now);
 
