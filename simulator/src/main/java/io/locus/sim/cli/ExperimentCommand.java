@@ -97,7 +97,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : Path.of("results", key);
     var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed), seed);
-    boolean complete = rows.stream().noneMatch(r -> r.r().tasks().truncated());
+    boolean complete = rows.stream().allMatch(r -> r.run().complete());
     return complete ? 0 : 1;
   }
 }

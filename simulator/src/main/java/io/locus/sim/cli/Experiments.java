@@ -5,7 +5,8 @@ import io.locus.sim.SimulationConfig.Provisioning;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.AbstractModel;
 import io.locus.sim.metrics.Numbers;
-import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.provision.LrmConfig;
 import io.locus.workloads.Stacking;
 import java.util.ArrayList;
@@ -26,7 +27,12 @@ public final class Experiments {
       SimulationConfig config, Map<String, String> tags) {}
 
   /** A measured case with its derived, set-relative values. */
-  public record Row(Case c, SimulationResult r, double speedup, double pi) {}
+  public record Row(Case c, RunResult<DiffusionMetrics> run, double speedup, double pi) {
+    /** The run's data-diffusion measures. */
+    public DiffusionMetrics r() {
+      return run.detail();
+    }
+  }
 
   /** A result-table column. */
   public record Column(String name, Function<Row, String> value) {}
@@ -154,7 +160,7 @@ public final class Experiments {
         new Column("L", row -> row.c().tags().get("locality")),
         new Column("format", row -> row.c().tags().get("format")),
         new Column("ms/stack/CPU", row -> Numbers.fixed(1000 * row.r().times().completionTime()
-            * row.r().run().nodes() * row.r().run().slots() / row.r().tasks().completed(), 2)),
+            * row.r().setup().nodes() * row.r().setup().slots() / row.r().tasks().completed(), 2)),
         new Column("hit ratio", row -> Numbers.fixed(row.r().io().hitRatio(), 4)),
         new Column("ideal hit", row -> Numbers.fixed(AbstractModel.idealHitRatio(
             Double.parseDouble(row.c().tags().get("ratio"))), 4)),
@@ -186,9 +192,9 @@ public final class Experiments {
             Map.of()));
     List<Column> cols = List.of(
         new Column("decisions", row -> Long.toString(row.r().scheduling().decisions())),
-        new Column("sched CPU s", row -> Numbers.fixed(row.r().scheduling().cpuSeconds(), 3)),
+        new Column("sched CPU s", row -> Numbers.fixed(row.run().schedulerCpuSeconds(), 3)),
         new Column("decisions/CPU-s", row -> Numbers.fixed(
-            row.r().scheduling().decisionsPerCpuSecond(), 0)));
+            DiffusionMetrics.decisionsPerCpuSecond(row.run()), 0)));
     return new Plan("dd6-sched-micro", "DD6 (spec §5): SCHED_MICRO (250,000 tasks at t = 0 over "
         + "10,000 files of 1 B), 32 nodes x 2 slots, W = 3200, theta = 0.8", cases, null, false,
         cols, "Scheduler CPU time is the JVM thread CPU time spent in the scheduler on this host: "

@@ -1,32 +1,39 @@
 package io.locus.sim.metrics;
 
+import io.locus.sim.engine.RunResult;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Everything one simulation measured (data-diffusion spec §6), grouped by topic, plus the
- * per-second {@link TimeSeries}. All values come from virtual time and are reproducible for a seed,
- * except {@link Scheduling#cpuSeconds()} and {@link #wallSeconds()}, which measure the host.
+ * What a data-diffusion run measured (data-diffusion spec §6) beyond the common {@link RunResult}
+ * fields, grouped by topic, plus the per-second {@link TimeSeries}. All values come from virtual
+ * time and are reproducible for a seed; the host measurements (scheduler CPU, wall time) and how
+ * the run ended are the {@link RunResult}'s.
  */
-public record SimulationResult(
-    Run run,
+public record DiffusionMetrics(
+    Setup setup,
     Tasks tasks,
     Times times,
     Io io,
     Resources resources,
     Scheduling scheduling,
     Slowdown slowdown,
-    TimeSeries series,
-    double wallSeconds) {
+    TimeSeries series) {
 
-  /** What ran. */
-  public record Run(String label, String workload, String policy, String provisioning, int nodes,
-      int slots, long cacheBytes, double fsGbps, String eviction, long seed) {}
+  /** The simulator model name in {@link RunResult#model()}. */
+  public static final String MODEL = "data-diffusion";
 
-  /** Task accounting: {@code completed + failedPermanently = released} when the run ended. */
+  /** What ran, besides the label and policy of the {@link RunResult}. */
+  public record Setup(String workload, String provisioning, int nodes, int slots, long cacheBytes,
+      double fsGbps, String eviction, long seed) {}
+
+  /**
+   * Task accounting: {@code completed + failedPermanently = released} when the run was complete
+   * ({@link RunResult#complete()}; otherwise it was truncated: horizon, stall or nothing left).
+   */
   public record Tasks(long arrived, long released, long completed, long failedPermanently,
-      long retries, long timeouts, long injectedFailures, boolean truncated) {}
+      long retries, long timeouts, long injectedFailures) {}
 
   /**
    * Times in seconds. Completion time T_N = last completion − first arrival; efficiency = ideal /
@@ -92,13 +99,8 @@ public record SimulationResult(
    * counts calls into the policy, {@code skippedDispatches} the batches the dispatch gate proved
    * idle (neither changes a decision).
    */
-  public record Scheduling(long decisions, long dispatchCalls, long skippedDispatches, long digest,
-      double cpuSeconds) {
-    /** DD6: decisions per second of scheduler CPU time (NaN if not measured). */
-    public double decisionsPerCpuSecond() {
-      return cpuSeconds > 0 ? decisions / cpuSeconds : Double.NaN;
-    }
-  }
+  public record Scheduling(long decisions, long dispatchCalls, long skippedDispatches,
+      long digest) {}
 
   /** Slowdown SL_i per arrival step of {@code stepSeconds} (NaN for a step without tasks). */
   public record Slowdown(double stepSeconds, double[] perStep) {
@@ -108,37 +110,55 @@ public record SimulationResult(
   }
 
   /** SP = T_N(baseline) / T_N(this); the baseline is normally FA on the same workload. */
-  public double speedupOver(SimulationResult baseline) {
+  public double speedupOver(DiffusionMetrics baseline) {
     return baseline.times.completionTime / times.completionTime;
   }
 
-  /** Every model output as text (not the host-dependent ones): equal for equal runs. */
-  public String fingerprint() {
-    return run + "|" + tasks + "|" + times + "|" + Arrays.toString(io.accesses) + "|"
+  /** DD6: decisions per second of scheduler CPU time (NaN if not measured). */
+  public static double decisionsPerCpuSecond(RunResult<DiffusionMetrics> r) {
+    double cpu = r.schedulerCpuSeconds();
+    return cpu > 0 ? r.detail().scheduling().decisions() / cpu : Double.NaN;
+  }
+
+  /** Every model output of a run as text (not the host-dependent ones): equal for equal runs. */
+  public static String fingerprint(RunResult<DiffusionMetrics> r) {
+    DiffusionMetrics m = r.detail();
+    return r.label() + "|" + r.policy() + "|" + r.ending() + "|" + m.fingerprint();
+  }
+
+  private String fingerprint() {
+    return setup + "|" + tasks + "|" + times + "|" + Arrays.toString(io.accesses) + "|"
         + Arrays.toString(io.bytes) + "|" + io.abortedBytes + "|" + io.flowBytes + "|"
         + io.avgThroughputGbps + "|" + io.peakThroughputGbps + "|" + io.staleHints + "|"
         + io.dedupWaits + "|" + resources + "|" + scheduling.decisions + "|" + scheduling.digest
         + "|" + Arrays.toString(slowdown.perStep);
   }
 
-  /** The summary as ordered name → value pairs (CSV and tables). */
-  public Map<String, String> summary() {
+  /** A run's summary as ordered name → value pairs (summary.csv and tables). */
+  public static Map<String, String> summary(RunResult<DiffusionMetrics> r) {
+    DiffusionMetrics d = r.detail();
+    Setup setup = d.setup;
+    Tasks tasks = d.tasks;
+    Times times = d.times;
+    Io io = d.io;
+    Resources resources = d.resources;
+    Scheduling scheduling = d.scheduling;
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("label", run.label());
-    m.put("workload", run.workload());
-    m.put("policy", run.policy());
-    m.put("provisioning", run.provisioning());
-    m.put("nodes", Integer.toString(run.nodes()));
-    m.put("slots", Integer.toString(run.slots()));
-    m.put("cache_gb", num(run.cacheBytes() / 1e9));
-    m.put("fs_gbps", num(run.fsGbps()));
-    m.put("eviction", run.eviction());
-    m.put("seed", Long.toString(run.seed()));
+    m.put("label", r.label());
+    m.put("workload", setup.workload());
+    m.put("policy", r.policy());
+    m.put("provisioning", setup.provisioning());
+    m.put("nodes", Integer.toString(setup.nodes()));
+    m.put("slots", Integer.toString(setup.slots()));
+    m.put("cache_gb", num(setup.cacheBytes() / 1e9));
+    m.put("fs_gbps", num(setup.fsGbps()));
+    m.put("eviction", setup.eviction());
+    m.put("seed", Long.toString(setup.seed()));
     m.put("tasks", Long.toString(tasks.released()));
     m.put("completed", Long.toString(tasks.completed()));
     m.put("failed", Long.toString(tasks.failedPermanently()));
     m.put("retries", Long.toString(tasks.retries()));
-    m.put("truncated", Boolean.toString(tasks.truncated()));
+    m.put("truncated", Boolean.toString(!r.complete()));
     m.put("completion_time_s", num(times.completionTime()));
     m.put("ideal_time_s", num(times.idealTime()));
     m.put("efficiency", num(times.efficiency()));
@@ -167,14 +187,16 @@ public record SimulationResult(
     m.put("peak_demand_gbps", num(io.peakDemandGbps()));
     m.put("stale_hints", Long.toString(io.staleHints()));
     m.put("dedup_waits", Long.toString(io.dedupWaits()));
-    m.put("max_slowdown", num(slowdown.max()));
+    m.put("max_slowdown", num(d.slowdown.max()));
     m.put("decisions", Long.toString(scheduling.decisions()));
     m.put("decision_digest", Long.toHexString(scheduling.digest()));
     m.put("dispatch_calls", Long.toString(scheduling.dispatchCalls()));
     m.put("skipped_dispatches", Long.toString(scheduling.skippedDispatches()));
-    m.put("scheduler_cpu_s", num(scheduling.cpuSeconds()));
-    m.put("decisions_per_cpu_s", num(scheduling.decisionsPerCpuSecond()));
-    m.put("wall_s", num(wallSeconds));
+    // an unmeasured run has always been written as 0 s of scheduler CPU
+    m.put("scheduler_cpu_s", num(Double.isNaN(r.schedulerCpuSeconds()) ? 0.0
+        : r.schedulerCpuSeconds()));
+    m.put("decisions_per_cpu_s", num(decisionsPerCpuSecond(r)));
+    m.put("wall_s", num(r.wallSeconds()));
     return m;
   }
 
