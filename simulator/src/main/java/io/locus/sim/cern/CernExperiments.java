@@ -2,6 +2,7 @@ package io.locus.sim.cern;
 
 import io.locus.core.split.EventCosts;
 import io.locus.core.split.SplitParams;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.output.Csv;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -280,11 +281,11 @@ public final class CernExperiments {
     List<List<String>> rows = new ArrayList<>();
     for (double c : cs) {
       for (LoadSweep.Variant v : vs) {
-        CernSimulation.Result r = sweep.runOne(v, c, o.load, 1);
+        RunResult<CernSimulation.Metrics> r = sweep.runOne(v, c, o.load, 1);
         RunStats st = RunStats.of(List.of(r));
         List<String> row = List.of(v.label(), num(c), num(o.load), fix(r.wallSeconds(), 1),
             Long.toString(r.events()), Integer.toString(st.jobs()),
-            Boolean.toString(r.overloaded()), fix(st.waitExcl() / 3600, 3), fix(st.speedup(), 2),
+            Boolean.toString(r.detail().overloaded()), fix(st.waitExcl() / 3600, 3), fix(st.speedup(), 2),
             fix(st.hitRatio(), 3), fix(st.remoteRatio(), 3));
         rows.add(row);
         log.println("  " + String.join("  ", row));
@@ -335,13 +336,13 @@ public final class CernExperiments {
           params.put("period", Double.toString(30 * 86_400.0 / n));
           params.putIfAbsent("stripe", "5000");
         }
-        CernSimulation.Result r = CernSimulation.run(new CernSimulation.Config(v0.policy(),
+        RunResult<CernSimulation.Metrics> r = CernSimulation.run(new CernSimulation.Config(v0.policy(),
             params, n, true), jobs, new CernSimulation.Window(0, last + 1, false, 0));
         List<String> row = List.of(v0.label(), Integer.toString(n), num(load), Long.toString(space),
-            Integer.toString(o.jobs), fix(r.simulatedSeconds() / 3600, 1),
-            fix(r.schedulerCpuSeconds(), 3), String.format(Locale.ROOT, "%.3e", r.masterLoad()),
-            Long.toString(r.policyCalls()),
-            fix(1e6 * r.schedulerCpuSeconds() / r.policyCalls(), 1), fix(r.wallSeconds(), 1));
+            Integer.toString(o.jobs), fix(r.endTime() / 3600, 1),
+            fix(r.schedulerCpuSeconds(), 3), String.format(Locale.ROOT, "%.3e", r.schedulerLoad()),
+            Long.toString(r.detail().policyCalls()),
+            fix(1e6 * r.schedulerCpuSeconds() / r.detail().policyCalls(), 1), fix(r.wallSeconds(), 1));
         rows.add(row);
         log.println("  " + String.join("  ", row));
         log.flush();
@@ -578,15 +579,15 @@ public final class CernExperiments {
     for (LoadSweep.Curve c : curves) {
       for (LoadSweep.Point p : c.points()) {
         int i = 1;
-        for (CernSimulation.Result r : p.runs()) {
+        for (RunResult<CernSimulation.Metrics> r : p.runs()) {
           rows.add(List.of(c.variant().label(), num(c.cacheGb()), num(p.load()),
-              Integer.toString(i++), Boolean.toString(r.overloaded()), Boolean.toString(r.cut()),
-              Integer.toString(r.measured().size()), num(r.meanWaitQ2() / 3600),
-              num(r.meanWaitQ4() / 3600), num(r.simulatedSeconds() / 3600),
-              Long.toString(r.policyCalls()), Long.toString(r.events()),
-              Long.toString(r.replications()), num(r.masterLoad()), num(r.wallSeconds()),
-              num(r.meanBacklogQ2()), num(r.meanBacklogQ4()),
-              Boolean.toString(r.backlogOverloaded())));
+              Integer.toString(i++), Boolean.toString(r.detail().overloaded()), Boolean.toString(r.detail().cut()),
+              Integer.toString(r.detail().measured().size()), num(r.detail().meanWaitQ2() / 3600),
+              num(r.detail().meanWaitQ4() / 3600), num(r.endTime() / 3600),
+              Long.toString(r.detail().policyCalls()), Long.toString(r.events()),
+              Long.toString(r.detail().replications()), num(r.schedulerLoad()), num(r.wallSeconds()),
+              num(r.detail().meanBacklogQ2()), num(r.detail().meanBacklogQ4()),
+              Boolean.toString(r.detail().backlogOverloaded())));
         }
       }
     }
