@@ -34,6 +34,15 @@ public record RunResult<D>(String model, String label, String policy, Ending end
     return ending == Ending.FINISHED;
   }
 
+  /**
+   * This result without its host measurements (scheduler CPU and wall time, both NaN): equal for
+   * two runs that computed the same (records compare NaN equal to NaN).
+   */
+  public RunResult<D> withoutHostMeasures() {
+    return new RunResult<>(model, label, policy, ending, endTime, events, jobs, Double.NaN,
+        Double.NaN, detail);
+  }
+
   /** Scheduler CPU time per simulated second ("master load"); NaN when not measured. */
   public double schedulerLoad() {
     return schedulerCpuSeconds / endTime;
