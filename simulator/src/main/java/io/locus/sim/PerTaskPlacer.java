@@ -1,9 +1,9 @@
 package io.locus.sim;
 
 import io.locus.core.model.Command;
+import io.locus.core.model.InputFetch;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.InputSource;
-import io.locus.core.model.InputFetch;
 import io.locus.core.model.Reason;
 import io.locus.core.model.Task;
 import io.locus.sim.exec.Cluster;

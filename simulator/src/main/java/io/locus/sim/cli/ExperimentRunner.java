@@ -1,10 +1,10 @@
 package io.locus.sim.cli;
 
 import io.locus.sim.Simulation;
-import io.locus.sim.metrics.Numbers;
-import io.locus.sim.metrics.PerformanceIndex;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.metrics.Numbers;
+import io.locus.sim.metrics.PerformanceIndex;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.output.Csv;
 import io.locus.sim.output.Plots;

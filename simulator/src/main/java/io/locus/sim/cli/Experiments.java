@@ -1,12 +1,12 @@
 package io.locus.sim.cli;
 
-import io.locus.sim.SimulationConfig;
 import io.locus.sim.SimulationConfig.Provisioning;
+import io.locus.sim.SimulationConfig;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.AbstractModel;
-import io.locus.sim.metrics.Numbers;
-import io.locus.sim.engine.RunResult;
 import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.metrics.Numbers;
 import io.locus.sim.provision.LrmConfig;
 import io.locus.workloads.Stacking;
 import java.util.ArrayList;

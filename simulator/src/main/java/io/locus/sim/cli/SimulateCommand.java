@@ -3,8 +3,8 @@ package io.locus.sim.cli;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
-import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.engine.RunResult;
+import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code locus simulate}: one workload under one configuration in the discrete-event simulator.

@@ -2,9 +2,9 @@ package io.locus.sim.exec;
 
 import io.locus.core.cache.EvictionPolicies;
 import io.locus.core.cache.NodeCache;
+import io.locus.core.model.InputFetch;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.InputSource;
-import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.sim.engine.EventQueue;
 import io.locus.sim.flow.Flow;

@@ -1,8 +1,8 @@
 package io.locus.sim.output;
 
-import io.locus.sim.metrics.Numbers;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.metrics.Numbers;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
