@@ -2,7 +2,6 @@ package io.locus.sim.hybrid.epoch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
