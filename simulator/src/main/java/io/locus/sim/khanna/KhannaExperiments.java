@@ -73,6 +73,13 @@ public final class KhannaExperiments {
     return df <= 30 ? t[df - 1] : 1.96;
   }
 
+  /** The listing of {@code locus experiment --list}. */
+  public static String describe() {
+    return "  x5 (JDPDLL threshold), x6 (load; also X7 transfers), x8 (compute nodes),\n"
+        + "  x9a (Lublin arrivals), x9b (sharing level), hps-budget (re-partitioning budget),\n"
+        + "  khanna-all (all of them)\n";
+  }
+
   public void run(String name) throws IOException {
     List<KhannaPlans.Block> blocks = KhannaPlans.blocks(name);
     Files.createDirectories(out);
