@@ -50,7 +50,8 @@ class SimulationTest {
     }
   }
 
-  private static RunResult<DiffusionMetrics> run(SimulationConfig cfg, List<TraceJob> jobs, Recorder rec) {
+  private static RunResult<DiffusionMetrics> run(SimulationConfig cfg, List<TraceJob> jobs,
+      Recorder rec) {
     return Simulation.run(cfg, "test", jobs.iterator(), rec);
   }
 
@@ -86,11 +87,13 @@ class SimulationTest {
     Recorder on = new Recorder();
     Recorder off = new Recorder();
     RunResult<DiffusionMetrics> a = run(gated, MI_LIKE, on);
-    RunResult<DiffusionMetrics> b = run(gated.toBuilder().dispatchGate(false).build(), MI_LIKE, off);
+    RunResult<DiffusionMetrics> b = run(gated.toBuilder().dispatchGate(false).build(), MI_LIKE,
+        off);
     assertThat(on.runs).isEqualTo(off.runs);
     assertThat(on.other).isEqualTo(off.other);
     assertThat(DiffusionMetrics.fingerprint(a)).isEqualTo(DiffusionMetrics.fingerprint(b));
-    assertThat(a.detail().scheduling().dispatchCalls()).isLessThan(b.detail().scheduling().dispatchCalls());
+    assertThat(a.detail().scheduling().dispatchCalls())
+        .isLessThan(b.detail().scheduling().dispatchCalls());
   }
 
   @ParameterizedTest
@@ -114,18 +117,20 @@ class SimulationTest {
         .isEqualTo(TestJobs.totalBytes(MI_LIKE));
     assertThat(r.detail().io().totalAccesses()).isEqualTo(MI_LIKE.size());
     // every byte a flow moved belongs to a completed read or an aborted one
-    assertThat(r.detail().io().flowBytes()).isCloseTo(r.detail().io().bytesRead() + r.detail().io().abortedBytes(),
-        within(1e-6 * r.detail().io().bytesRead()));
+    DiffusionMetrics.Io io = r.detail().io();
+    assertThat(io.flowBytes()).isCloseTo(io.bytesRead() + io.abortedBytes(),
+        within(1e-6 * io.bytesRead()));
     TimeSeries s = r.detail().series();
     assertThat(sum(s.column(TimeSeries.ARRIVALS))).isEqualTo(MI_LIKE.size());
     assertThat(sum(s.column(TimeSeries.COMPLETIONS))).isEqualTo(MI_LIKE.size());
     double seriesBytes = sum(s.column(TimeSeries.THROUGHPUT_GBPS)) * 1e9 / 8;
-    assertThat(seriesBytes).isCloseTo(r.detail().io().flowBytes(), within(1e-6 * r.detail().io().flowBytes()));
+    assertThat(seriesBytes).isCloseTo(io.flowBytes(), within(1e-6 * io.flowBytes()));
   }
 
   @Test
   void faReadsEverythingFromStorage() {
-    RunResult<DiffusionMetrics> r = run(small().policy("FA").provisioning(Provisioning.SRP).build(), MI_LIKE);
+    RunResult<DiffusionMetrics> r = run(small().policy("FA").provisioning(Provisioning.SRP).build(),
+        MI_LIKE);
     assertThat(r.detail().io().accesses()).containsExactly(0, 0, MI_LIKE.size());
     assertThat(r.detail().io().bytes()[2]).isEqualTo(TestJobs.totalBytes(MI_LIKE));
     assertThat(r.detail().io().missShare()).isEqualTo(1.0);
@@ -139,9 +144,11 @@ class SimulationTest {
     RunResult<DiffusionMetrics> mch = run(b.policy("MCH").build(), MI_LIKE);
     RunResult<DiffusionMetrics> mcu = run(b.policy("MCU").build(), MI_LIKE);
     assertThat(gcc.detail().io().localShare()).isGreaterThan(fa.detail().io().localShare() + 0.5);
-    assertThat(gcc.detail().times().completionTime()).isLessThan(fa.detail().times().completionTime());
+    assertThat(gcc.detail().times().completionTime())
+        .isLessThan(fa.detail().times().completionTime());
     // MCH only runs a task where its data is: its local hit ratio is at least MCU's
-    assertThat(mch.detail().io().localShare()).isGreaterThanOrEqualTo(mcu.detail().io().localShare());
+    assertThat(mch.detail().io().localShare())
+        .isGreaterThanOrEqualTo(mcu.detail().io().localShare());
     assertThat(mch.detail().io().peerShare()).isZero();
   }
 
@@ -237,7 +244,8 @@ class SimulationTest {
     assertThat(r.complete()).isTrue();
     assertThat(r.detail().tasks().injectedFailures()).isPositive();
     assertThat(r.detail().tasks().retries()).isPositive();
-    assertThat(r.detail().tasks().completed() + r.detail().tasks().failedPermanently()).isEqualTo(jobs.size());
+    assertThat(r.detail().tasks().completed() + r.detail().tasks().failedPermanently())
+        .isEqualTo(jobs.size());
   }
 
   @Test

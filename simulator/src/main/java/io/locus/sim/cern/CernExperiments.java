@@ -1,8 +1,12 @@
 package io.locus.sim.cern;
 
+import static io.locus.sim.cern.CernReport.fix;
+import static io.locus.sim.cern.CernReport.num;
+
 import io.locus.core.split.SplitParams;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.output.Csv;
+import io.locus.sim.output.Markdown;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -169,19 +173,19 @@ public final class CernExperiments {
       for (LoadSweep.Variant v : vs) {
         RunResult<CernSimulation.Metrics> r = sweep.runOne(v, c, o.load, 1);
         RunStats st = RunStats.of(List.of(r));
-        List<String> row = List.of(v.label(), CernReport.num(c), CernReport.num(o.load), CernReport.fix(r.wallSeconds(), 1),
+        List<String> row = List.of(v.label(), num(c), num(o.load), fix(r.wallSeconds(), 1),
             Long.toString(r.events()), Integer.toString(st.jobs()),
-            Boolean.toString(r.detail().overloaded()), CernReport.fix(st.waitExcl() / 3600, 3), CernReport.fix(st.speedup(), 2),
-            CernReport.fix(st.hitRatio(), 3), CernReport.fix(st.remoteRatio(), 3));
+            Boolean.toString(r.detail().overloaded()), fix(st.waitExcl() / 3600, 3),
+            fix(st.speedup(), 2), fix(st.hitRatio(), 3), fix(st.remoteRatio(), 3));
         rows.add(row);
         log.println("  " + String.join("  ", row));
         log.flush();
       }
     }
     Csv.write(out.resolve("point.csv"), header, rows);
-    String md = "# cern-point\n\nOne run (seed 1) at " + CernReport.num(o.load) + " jobs/h; "
-        + CernReport.settingsLine(s) + "\n\nCommand: `" + command + "`\n\n" + CernReport.table(header, rows)
-        + "\nWall seconds measure this host (shared, 2 cores) and are not model output.\n";
+    String md = "# cern-point\n\nOne run (seed 1) at " + num(o.load) + " jobs/h; "
+        + CernReport.settingsLine(s) + "\n\nCommand: `" + command + "`\n\n"
+        + Markdown.table(header, rows) + "\nWall seconds measure this host (shared, 2 cores) and are not model output.\n";
     Files.writeString(out.resolve("results.md"), md, StandardCharsets.UTF_8);
     log.print("\n" + md);
     log.flush();

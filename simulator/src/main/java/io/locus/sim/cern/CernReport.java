@@ -5,6 +5,7 @@ import io.locus.core.split.SplitParams;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.metrics.Numbers;
 import io.locus.sim.output.Csv;
+import io.locus.sim.output.Markdown;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,7 +125,7 @@ final class CernReport {
       r.set(1 + cacheList.indexOf(c.cacheGb()), c.lmaxText() + " / " + c.lmaxBacklogText()
           + " / " + c.checkedText());
     }
-    return table(header, new ArrayList<>(rows.values()));
+    return Markdown.table(header, new ArrayList<>(rows.values()));
   }
 
   /** λ_cap for a point's measured mix (see {@link RunStats#capacityLoad}). */
@@ -157,7 +158,7 @@ final class CernReport {
           fix(st.responseP99() / 3600, 2), fix(100 * st.starvationShare(), 2),
           fix(100 * st.replicationShare(), 2)));
     }
-    return table(header, rows);
+    return Markdown.table(header, rows);
   }
 
   /** Per cache and common sustainable load: speedup and wait of {@code b} relative to {@code a}. */
@@ -188,7 +189,7 @@ final class CernReport {
         }
       }
     }
-    return rows.isEmpty() ? "(no common sustainable load)\n" : table(header, rows);
+    return rows.isEmpty() ? "(no common sustainable load)\n" : Markdown.table(header, rows);
   }
 
   private void writeCurves(List<LoadSweep.Curve> curves) throws IOException {
@@ -240,11 +241,13 @@ final class CernReport {
         int i = 1;
         for (RunResult<CernSimulation.Metrics> r : p.runs()) {
           rows.add(List.of(c.variant().label(), num(c.cacheGb()), num(p.load()),
-              Integer.toString(i++), Boolean.toString(r.detail().overloaded()), Boolean.toString(r.detail().cut()),
+              Integer.toString(i++), Boolean.toString(r.detail().overloaded()),
+              Boolean.toString(r.detail().cut()),
               Integer.toString(r.detail().measured().size()), num(r.detail().meanWaitQ2() / 3600),
               num(r.detail().meanWaitQ4() / 3600), num(r.endTime() / 3600),
               Long.toString(r.detail().policyCalls()), Long.toString(r.events()),
-              Long.toString(r.detail().replications()), num(r.schedulerLoad()), num(r.wallSeconds()),
+              Long.toString(r.detail().replications()), num(r.schedulerLoad()),
+              num(r.wallSeconds()),
               num(r.detail().meanBacklogQ2()), num(r.detail().meanBacklogQ4()),
               Boolean.toString(r.detail().backlogOverloaded())));
         }
@@ -292,18 +295,6 @@ final class CernReport {
             + "step 0.05)" : ". The spec's protocol.");
   }
 
-  static String table(List<String> header, List<List<String>> rows) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
-    for (int i = 0; i < header.size(); i++) {
-      sb.append(i == 0 ? "---|" : "---:|");
-    }
-    sb.append('\n');
-    for (List<String> r : rows) {
-      sb.append("| ").append(String.join(" | ", r)).append(" |\n");
-    }
-    return sb.toString();
-  }
 
   static String num(double v) {
     return Numbers.format(v);

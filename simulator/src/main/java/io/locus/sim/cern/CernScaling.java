@@ -2,10 +2,10 @@ package io.locus.sim.cern;
 
 import static io.locus.sim.cern.CernReport.fix;
 import static io.locus.sim.cern.CernReport.num;
-import static io.locus.sim.cern.CernReport.table;
 
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.output.Csv;
+import io.locus.sim.output.Markdown;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workloads;
 import java.io.IOException;
@@ -72,13 +72,15 @@ final class CernScaling {
           params.put("period", Double.toString(30 * 86_400.0 / n));
           params.putIfAbsent("stripe", "5000");
         }
-        RunResult<CernSimulation.Metrics> r = CernSimulation.run(new CernSimulation.Config(v0.policy(),
-            params, n, true), jobs, new CernSimulation.Window(0, last + 1, false, 0));
+        RunResult<CernSimulation.Metrics> r = CernSimulation.run(
+            new CernSimulation.Config(v0.policy(), params, n, true), jobs,
+            new CernSimulation.Window(0, last + 1, false, 0));
         List<String> row = List.of(v0.label(), Integer.toString(n), num(load), Long.toString(space),
             Integer.toString(o.jobs), fix(r.endTime() / 3600, 1),
             fix(r.schedulerCpuSeconds(), 3), String.format(Locale.ROOT, "%.3e", r.schedulerLoad()),
             Long.toString(r.detail().policyCalls()),
-            fix(1e6 * r.schedulerCpuSeconds() / r.detail().policyCalls(), 1), fix(r.wallSeconds(), 1));
+            fix(1e6 * r.schedulerCpuSeconds() / r.detail().policyCalls(), 1),
+            fix(r.wallSeconds(), 1));
         rows.add(row);
         log.println("  " + String.join("  ", row));
         log.flush();
@@ -89,8 +91,8 @@ final class CernScaling {
         + "lambda = 0.1 n jobs/h, D = 3,333,333 n / 10 events, 100 GB per node, DELAYED with "
         + "d = 30 days / n and S = 5,000. Master load = scheduler CPU time inside policy calls "
         + "(this host's JVM thread CPU time) / simulated time.\n\nCommand: `" + command
-        + "`\n\n" + table(header, rows) + "\nCPU and wall seconds measure this host (2 shared "
-        + "cores); they are not model output.\n";
+        + "`\n\n" + Markdown.table(header, rows) + "\nCPU and wall seconds measure this host "
+        + "(2 shared cores); they are not model output.\n";
     Files.writeString(out.resolve("results.md"), md, StandardCharsets.UTF_8);
     if (plots) {
       new CernPlots(out).masterLoad(rows);

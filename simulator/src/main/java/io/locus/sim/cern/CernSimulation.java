@@ -24,8 +24,9 @@ import java.util.Set;
 
 /**
  * The CERN spec's model in virtual time, a {@link Model} of the {@link Engine}: n single-slot nodes
- * driven by a {@link SplitPolicy} through the same calls as the streaming job. A RUN's completion time follows
- * from its per-event costs fixed at dispatch (§1.3); SHRINK reschedules it, SUSPEND cancels it.
+ * driven by a {@link SplitPolicy} through the same calls as the streaming job. A RUN's completion
+ * time follows from its per-event costs fixed at dispatch (§1.3); SHRINK reschedules it, SUSPEND
+ * cancels it.
  * Stops are acknowledged at once with the model position (the simulator's own position of the
  * subjob, checked against the policy's), so held RUNs are released in the same instant and results
  * are those of the pure model. Cache materialisation before every decision happens inside the core.
@@ -35,8 +36,9 @@ import java.util.Set;
  * ending at the same instant has no remaining events in the model, so the policy never splits or
  * steals it. The run ends after the event that completes it (every measured job done and the
  * window over), or, with early stop, after the event that settles an overload verdict (a cut run,
- * {@link io.locus.sim.engine.Ending#STOPPED}). Deterministic for a workload and seed; reads no clock except, optionally, the thread
- * CPU time spent inside policy calls (master load, E12), which does not influence decisions.
+ * {@link io.locus.sim.engine.Ending#STOPPED}). Deterministic for a workload and seed; reads no
+ * clock except, optionally, the thread CPU time spent inside policy calls (master load, E12),
+ * which does not influence decisions.
  */
 public final class CernSimulation implements Model<CernSimulation.Metrics> {
   /** The simulator model name in {@link RunResult#model()}. */

@@ -295,7 +295,8 @@ public final class LoadSweep {
   }
 
   /** One seed at one load. */
-  public RunResult<CernSimulation.Metrics> runOne(Variant v, double cacheGb, double load, int seed) {
+  public RunResult<CernSimulation.Metrics> runOne(Variant v, double cacheGb, double load,
+      int seed) {
     Map<String, String> wp = new LinkedHashMap<>();
     wp.put("n", Integer.toString(settings.jobs()));
     wp.put("load", Double.toString(load));

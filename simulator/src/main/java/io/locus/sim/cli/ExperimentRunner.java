@@ -7,6 +7,7 @@ import io.locus.sim.metrics.Numbers;
 import io.locus.sim.metrics.PerformanceIndex;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.output.Csv;
+import io.locus.sim.output.Markdown;
 import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.workloads.Workloads;
@@ -110,7 +111,7 @@ public final class ExperimentRunner {
       plot(plan, rows);
     }
     log.println();
-    log.print(markdownTable(header, table));
+    log.print(Markdown.table(header, table));
     log.println("Wrote " + out.toAbsolutePath().normalize());
     log.flush();
   }
@@ -196,24 +197,11 @@ public final class ExperimentRunner {
       List<List<String>> table) {
     StringBuilder sb = new StringBuilder();
     sb.append("# ").append(plan.name()).append("\n\n").append(plan.description()).append("\n\n");
-    sb.append(markdownTable(header, table)).append('\n');
+    sb.append(Markdown.table(header, table)).append('\n');
     if (plan.note() != null && !plan.note().isEmpty()) {
       sb.append(plan.note()).append('\n');
     }
     sb.append("\nWall-clock seconds (\"wall s\") measure this host and are not model output.\n");
-    return sb.toString();
-  }
-
-  static String markdownTable(List<String> header, List<List<String>> table) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
-    for (int i = 0; i < header.size(); i++) {
-      sb.append(i == 0 ? "---|" : "---:|");
-    }
-    sb.append('\n');
-    for (List<String> row : table) {
-      sb.append("| ").append(String.join(" | ", row)).append(" |\n");
-    }
     return sb.toString();
   }
 }

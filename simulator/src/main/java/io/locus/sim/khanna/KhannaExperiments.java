@@ -145,7 +145,8 @@ public final class KhannaExperiments {
         xs.add(x);
       }
     }));
-    StringBuilder md = new StringBuilder("**" + title + "** (" + seeds + " seeds, mean ± 95 % CI)\n\n| |");
+    StringBuilder md = new StringBuilder("**" + title + "** (" + seeds
+        + " seeds, mean ± 95 % CI)\n\n| |");
     StringBuilder csv = new StringBuilder("series," + xLabel.replace(',', ' ') + ",mean,ci95\n");
     for (int x : xs) {
       md.append(' ').append(xLabel).append(' ').append(x).append(" |");

@@ -243,7 +243,8 @@ public final class KhannaSimulation implements Model<KhannaSimulation.Metrics> {
         }
       } else if (c instanceof Command.Replicate rep) {
         set(inFlight, rep.node()).add(rep.unit().id());
-        transfers.submit(rep.unit().id(), rep.unit().bytes(), cost.storageOf(rep.unit()), rep.node());
+        transfers.submit(rep.unit().id(), rep.unit().bytes(), cost.storageOf(rep.unit()),
+            rep.node());
         replicas++;
       } else {
         throw new IllegalStateException("unexpected command " + c);

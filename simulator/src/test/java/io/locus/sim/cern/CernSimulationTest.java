@@ -30,8 +30,8 @@ class CernSimulationTest {
         Double.toString(load)), seed).toList();
   }
 
-  private static RunResult<CernSimulation.Metrics> run(String policy, Map<String, String> params, int n,
-      double load, long seed) {
+  private static RunResult<CernSimulation.Metrics> run(String policy, Map<String, String> params,
+      int n, double load, long seed) {
     List<TraceJob> js = jobs(n, load, seed);
     double last = js.get(js.size() - 1).arrival();
     return CernSimulation.run(new CernSimulation.Config(policy, params, 10, false), js,

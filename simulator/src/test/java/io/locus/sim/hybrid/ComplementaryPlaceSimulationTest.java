@@ -61,7 +61,8 @@ class ComplementaryPlaceSimulationTest {
     assertThat(a).allMatch(l -> l.endsWith(" COMPLEMENTARY_PLACE"));
     // without profiles every task is a cold start and runs alone: one busy slot per node at most,
     // so the run is no shorter than with profiles, where two tasks share a node
-    assertThat(rc.detail().times().completionTime()).isGreaterThanOrEqualTo(ra.detail().times().completionTime());
+    assertThat(rc.detail().times().completionTime())
+        .isGreaterThanOrEqualTo(ra.detail().times().completionTime());
     assertThat(rc.detail().scheduling().digest()).isNotEqualTo(ra.detail().scheduling().digest());
     assertThat(ra.detail().io().localShare()).isGreaterThan(0.0);
   }

@@ -33,15 +33,15 @@ class HybridClusterSimulationTest {
         .isCloseTo((62 * 1.0 + 50 * 0.99) / 112, within(1e-9));
     assertThat(r.detail().busyNodeSeconds()).isCloseTo(112, within(1e-9));
     // profile-aware GSM with headroom 0.9 will not co-locate them: serial, 150 s
-    RunResult<ClusterSimulation.Metrics> gsm = ClusterSimulation.run(jobs, new OnlineGreedySortMerge(),
-        new ClusterSimulation.Config(1, 0.9));
+    RunResult<ClusterSimulation.Metrics> gsm = ClusterSimulation.run(jobs,
+        new OnlineGreedySortMerge(), new ClusterSimulation.Config(1, 0.9));
     assertThat(gsm.endTime()).isCloseTo(150.0, within(1e-9));
     assertThat(gsm.detail().meanSlowdown()).isEqualTo(1.0);
     // equal window 150 s: 572 W · 150 s + 116 W · busy node-seconds
-    assertThat(ClusterSimulation.energyJoules(r, PowerModel.LINEAR, 150)).isCloseTo(572 * 150 + 116 * 112,
-        within(1e-6));
-    assertThat(ClusterSimulation.energyJoules(gsm, PowerModel.LINEAR, 150)).isCloseTo(572 * 150 + 116 * 150,
-        within(1e-6));
+    assertThat(ClusterSimulation.energyJoules(r, PowerModel.LINEAR, 150))
+        .isCloseTo(572 * 150 + 116 * 112, within(1e-6));
+    assertThat(ClusterSimulation.energyJoules(gsm, PowerModel.LINEAR, 150))
+        .isCloseTo(572 * 150 + 116 * 150, within(1e-6));
   }
 
   @Test

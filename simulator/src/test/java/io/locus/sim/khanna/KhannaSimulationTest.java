@@ -22,7 +22,8 @@ class KhannaSimulationTest {
   @ValueSource(strings = {"ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL"})
   void everyJobCompletesWithConsistentTimes(String policy) {
     List<TraceJob> jobs = trace(200, 3);
-    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(jobs, KhannaSimulation.Config.of(policy, 4));
+    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(jobs,
+        KhannaSimulation.Config.of(policy, 4));
     assertThat(r.jobs()).isEqualTo(200);
     assertThat(r.detail().perJob()).hasSize(200);
     CostModel c = CostModel.DEFAULT;
@@ -58,7 +59,8 @@ class KhannaSimulationTest {
   void aJobAloneTakesItsExecutionEstimate() {
     // one job on an empty cluster: staging of every file (serialised ingress) + read + compute
     List<TraceJob> one = trace(20, 1).subList(0, 1);
-    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(one, KhannaSimulation.Config.of("MCT", 4));
+    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(one,
+        KhannaSimulation.Config.of("MCT", 4));
     TraceJob j = one.get(0);
     CostModel c = CostModel.DEFAULT;
     double expected = c.exec(j.totalBytes(), j.totalBytes());

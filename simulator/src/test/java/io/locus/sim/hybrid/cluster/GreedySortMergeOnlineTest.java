@@ -1,10 +1,10 @@
 package io.locus.sim.hybrid.cluster;
 
+import static io.locus.sim.hybrid.WorkedExamples.g1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
-import io.locus.sim.hybrid.WorkedExamples;
 import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ class GreedySortMergeOnlineTest {
         ResourceVector.uniform(1));
     OnlineGreedySortMerge gsm = new OnlineGreedySortMerge(Resource.THESIS_ORDER,
         NodeChoice.COMPLEMENTARY, Double.POSITIVE_INFINITY);
-    for (HybridJob j : WorkedExamples.g1()) {
+    for (HybridJob j : g1()) {
       gsm.arrive(j);
     }
     List<List<String>> epochs = new ArrayList<>();

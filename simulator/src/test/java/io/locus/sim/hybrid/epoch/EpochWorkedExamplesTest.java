@@ -1,11 +1,11 @@
 package io.locus.sim.hybrid.epoch;
 
+import static io.locus.sim.hybrid.WorkedExamples.g1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
-import io.locus.sim.hybrid.WorkedExamples;
 import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,13 +13,16 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Hybrid spec §8 in the epoch model: G1 (sort-merge trace and baselines), G2; the §2.3 variants on G1. */
+/**
+ * Hybrid spec §8 in the epoch model: G1 (sort-merge trace and baselines), G2; the §2.3 variants
+ * on G1.
+ */
 class EpochWorkedExamplesTest {
   private static final ResourceVector CAP = ResourceVector.of(100, 100, 100);
 
   @Test
   void g1GreedySortMergeTrace() {
-    EpochSchedule s = new GreedySortMerge().schedule(WorkedExamples.g1(), CAP);
+    EpochSchedule s = new GreedySortMerge().schedule(g1(), CAP);
     assertThat(s.epochs()).containsExactly(
         List.of("J0", "J3"),
         List.of("J2", "J1", "J5"),
@@ -30,7 +33,7 @@ class EpochWorkedExamplesTest {
 
   @Test
   void g1SortedListsFollowSubmissionOrderOnTies() {
-    List<HybridJob> jobs = WorkedExamples.g1();
+    List<HybridJob> jobs = g1();
     SortedLists l = new SortedLists(jobs, Resource.THESIS_ORDER);
     List<List<String>> lists = new ArrayList<>();
     for (int r = 0; r < 3; r++) {
@@ -51,24 +54,24 @@ class EpochWorkedExamplesTest {
 
   @Test
   void g1Baselines() {
-    assertThat(new SingleSorted(Resource.CPU).schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
+    assertThat(new SingleSorted(Resource.CPU).schedule(g1(), CAP).epochs()).containsExactly(
         List.of("J0"), List.of("J1", "J5"), List.of("J3"), List.of("J2"), List.of("J4"));
-    assertThat(new SingleSorted(Resource.DISK).schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
+    assertThat(new SingleSorted(Resource.DISK).schedule(g1(), CAP).epochs()).containsExactly(
         List.of("J2"), List.of("J4", "J3"), List.of("J5", "J0"), List.of("J1"));
   }
 
   /** The §2.3 variants on G1, traced by hand. */
   @Test
   void g1Variants() {
-    assertThat(new GreedySortMergeBackfill().schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
+    assertThat(new GreedySortMergeBackfill().schedule(g1(), CAP).epochs()).containsExactly(
         List.of("J0", "J3", "J4"), List.of("J1", "J5", "J2"));
-    assertThat(new SingleSortedBackfill(Resource.CPU).schedule(WorkedExamples.g1(), CAP).epochs())
+    assertThat(new SingleSortedBackfill(Resource.CPU).schedule(g1(), CAP).epochs())
         .containsExactly(List.of("J0", "J5", "J4"), List.of("J1", "J3"), List.of("J2"));
-    assertThat(new SingleSortedBackfill(Resource.DISK).schedule(WorkedExamples.g1(), CAP).epochs())
+    assertThat(new SingleSortedBackfill(Resource.DISK).schedule(g1(), CAP).epochs())
         .containsExactly(List.of("J2", "J5", "J1"), List.of("J4", "J3", "J0"));
-    assertThat(new FifoHead().schedule(WorkedExamples.g1(), CAP).epochs()).containsExactly(
+    assertThat(new FifoHead().schedule(g1(), CAP).epochs()).containsExactly(
         List.of("J0"), List.of("J1", "J2"), List.of("J3", "J4"), List.of("J5"));
-    assertThat(EpochSchedulers.lowerBound(WorkedExamples.g1(), CAP)).isEqualTo(2);
+    assertThat(EpochSchedulers.lowerBound(g1(), CAP)).isEqualTo(2);
   }
 
   @Test
