@@ -10,11 +10,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** {@code locus experiment NAME}: runs a whole experiment matrix of spec §5 and writes its report. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
