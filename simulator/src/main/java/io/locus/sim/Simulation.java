@@ -2,17 +2,20 @@ package io.locus.sim;
 
 import io.locus.core.model.Command;
 import io.locus.core.model.Task;
+import io.locus.sim.engine.Engine;
 import io.locus.sim.engine.EventQueue;
+import io.locus.sim.engine.Model;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.Cluster;
 import io.locus.sim.exec.ClusterListener;
 import io.locus.sim.exec.Executor;
 import io.locus.sim.exec.TaskRun;
 import io.locus.sim.flow.Flow;
 import io.locus.sim.flow.FlowNetwork;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.IdealTime;
 import io.locus.sim.metrics.MetricsRecorder;
 import io.locus.sim.metrics.Percentiles;
-import io.locus.sim.metrics.SimulationResult;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.provision.Lrm;
 import io.locus.sim.workload.JobFeeder;
@@ -20,19 +23,22 @@ import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * One simulation run: a workload through the policy core on the modelled cluster, in virtual time.
+ * One data-diffusion run: a workload through the policy core on the modelled cluster, in virtual
+ * time, as a {@link Model} of the {@link Engine}.
  *
- * <p>The loop takes the earliest time t among pending events and flow ends, applies everything due
- * at t (events in scheduling order, then flow ends in start order, repeating while that creates more
- * work at t), then lets the scheduler dispatch once, as the spec README requires. Randomness (LRM
- * latencies, failure injection, random eviction) comes from streams split off the seed, so equal
- * configurations give identical decision sequences and results.
+ * <p>Per instant t the engine applies the events due at t in scheduling order; this model then
+ * applies the flow ends due at t in start order ({@link #runDue}; repeating while that creates more
+ * work at t), then lets the placer dispatch once ({@link #afterInstant}), as the spec README
+ * requires. Randomness (LRM latencies, failure injection, random eviction) comes from streams split
+ * off the seed, so equal configurations give identical decision sequences and results.
  */
-public final class Simulation implements ClusterListener, JobFeeder.Sink {
+public final class Simulation implements Model<DiffusionMetrics>, ClusterListener,
+    JobFeeder.Sink {
   /** Hears every command the simulation carries out (tests record the decision sequence). */
   @FunctionalInterface
   public interface DecisionListener {
@@ -56,13 +62,14 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
 
   private final SimulationConfig cfg;
   private final String workloadName;
-  private final EventQueue events = new EventQueue();
+  private final Engine engine;
+  private final EventQueue events;
   private final FlowNetwork flows = new FlowNetwork(3);
   private final MetricsRecorder metrics;
   private final Cluster cluster;
   private final Lrm lrm;
   private final JobFeeder feeder;
-  private final Control control;
+  private final TaskPlacer placer;
   private final IdealTime ideal = new IdealTime();
   private final DecisionListener listener;
   private final Progress progress;
@@ -70,6 +77,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
   private long nextSeq;
   private long decisions;
   private long digest = 0xcbf29ce484222325L;
+  private double nextReport = PROGRESS_STEP;
 
   private Simulation(SimulationConfig cfg, String workloadName, Iterator<TraceJob> jobs,
       DecisionListener listener, Progress progress) {
@@ -77,6 +85,8 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
     this.workloadName = workloadName;
     this.listener = listener == null ? DecisionListener.NONE : listener;
     this.progress = progress == null ? Progress.NONE : progress;
+    this.engine = new Engine(new Engine.Limits(cfg.horizonSeconds(), cfg.stallSeconds()));
+    this.events = engine.queue();
     SplittableRandom root = new SplittableRandom(cfg.seed());
     SplittableRandom lrmRng = root.split();
     this.failureRng = root.split();
@@ -84,26 +94,29 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
     this.cluster = new Cluster(cfg.exec(), flows, events, this, root.nextLong());
     this.lrm = new Lrm(cfg.lrm(), events, lrmRng);
     this.feeder = new JobFeeder(jobs, events, this);
-    this.control = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
-        ? new PerTaskControl(this)
-        : new SchedulerControl(this);
+    this.placer = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
+        ? new PerTaskPlacer(this)
+        : new SchedulerPlacer(this);
   }
 
   /** Runs {@code workload} (a fresh pass over its jobs) under {@code cfg}. */
-  public static SimulationResult run(SimulationConfig cfg, Workload workload) {
+  public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, Workload workload) {
     return run(cfg, workload, Progress.NONE);
   }
 
   /** As {@link #run(SimulationConfig, Workload)}, reporting progress. */
-  public static SimulationResult run(SimulationConfig cfg, Workload workload, Progress progress) {
-    return new Simulation(cfg, workload.name(), workload.iterator(), DecisionListener.NONE,
-        progress).execute();
+  public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, Workload workload,
+      Progress progress) {
+    Simulation sim = new Simulation(cfg, workload.name(), workload.iterator(),
+        DecisionListener.NONE, progress);
+    return sim.engine.run(sim);
   }
 
   /** Runs an arrival-sorted job stream; {@code listener} hears every command carried out. */
-  public static SimulationResult run(SimulationConfig cfg, String workloadName,
+  public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, String workloadName,
       Iterator<TraceJob> jobs, DecisionListener listener) {
-    return new Simulation(cfg, workloadName, jobs, listener, Progress.NONE).execute();
+    Simulation sim = new Simulation(cfg, workloadName, jobs, listener, Progress.NONE);
+    return sim.engine.run(sim);
   }
 
   // ------------------------------------------------------------------ accessors for controls
@@ -170,13 +183,13 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
         now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job));
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
-    control.released(t, now);
+    placer.released(t, now);
   }
 
   @Override
   public void cacheChanged(Executor node, long seq, Map<String, Long> added, List<String> removed,
       double now) {
-    control.cacheChanged(node, seq, added, removed, now);
+    placer.cacheChanged(node, seq, added, removed, now);
   }
 
   @Override
@@ -191,75 +204,69 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
 
   @Override
   public void taskDone(TaskRun run, double now) {
-    control.taskDone(run, now);
+    placer.taskDone(run, now);
   }
 
-  // ------------------------------------------------------------------ the loop
+  // ------------------------------------------------------------------ the model's hooks
 
-  private SimulationResult execute() {
-    long wallStart = System.nanoTime(); // host measurement for the report only, never in the model
-    control.setup(0.0);
+  @Override
+  public void start(Engine engine) {
+    placer.setup(0.0);
     feeder.start();
-    double clock = 0.0;
-    double lastProgress = 0.0;
-    double nextReport = PROGRESS_STEP;
-    boolean truncated = false;
-    while (!feeder.done()) {
-      double next = Math.min(events.peekTime(), flows.nextFinish());
-      if (next == Double.POSITIVE_INFINITY || next > cfg.horizonSeconds()) {
-        truncated = true;
-        break;
-      }
-      if (events.live() == 0 && flows.activeFlows() == 0
-          && next - lastProgress > cfg.stallSeconds()) {
-        truncated = true; // only polls and timers left, and they have not helped for a long time
-        break;
-      }
-      if (next < clock) {
-        throw new IllegalStateException("event at " + next + " is before the clock " + clock);
-      }
-      metrics.advance(clock, next, flows, control);
-      clock = next;
-      if (clock >= nextReport) {
-        progress.at(clock, metrics.completedCount(), feeder.released(), control.queueLength(),
-            control.registeredNodes());
-        nextReport = (Math.floor(clock / PROGRESS_STEP) + 1) * PROGRESS_STEP;
-      }
-      runBatch(clock);
-      if (events.live() > 0 || flows.activeFlows() > 0) {
-        lastProgress = clock;
-      }
-    }
-    double end = Double.isNaN(metrics.lastCompletion()) ? clock : metrics.lastCompletion();
-    metrics.advance(clock, Math.max(clock, end), flows, control);
-    return result(end, truncated, (System.nanoTime() - wallStart) / 1e9);
   }
 
-  private void runBatch(double t) {
-    while (true) {
-      boolean progress = false;
-      EventQueue.Event e;
-      while ((e = events.pollAt(t)) != null) {
-        EventQueue.run(e);
-        progress = true;
-      }
-      Flow f;
-      while ((f = flows.pollFinished(t)) != null) {
-        f.owner().flowDone(f, t);
-        progress = true;
-      }
-      flows.settle(t);
-      if (!progress || (events.peekTime() > t && flows.nextFinish() > t)) {
-        break;
-      }
+  @Override
+  public boolean finished() {
+    return feeder.done();
+  }
+
+  @Override
+  public double nextDue() {
+    return flows.nextFinish();
+  }
+
+  @Override
+  public boolean busy() {
+    return flows.activeFlows() > 0;
+  }
+
+  @Override
+  public void elapse(double from, double to) {
+    metrics.advance(from, to, flows, placer);
+    if (to >= nextReport) {
+      progress.at(to, metrics.completedCount(), feeder.released(), placer.queueLength(),
+          placer.registeredNodes());
+      nextReport = (Math.floor(to / PROGRESS_STEP) + 1) * PROGRESS_STEP;
     }
-    control.afterBatch(t);
+  }
+
+  /** Flow ends of {@code t}, in start order, after the events of {@code t}. */
+  @Override
+  public boolean runDue(double t) {
+    boolean any = false;
+    Flow f;
+    while ((f = flows.pollFinished(t)) != null) {
+      f.owner().flowDone(f, t);
+      any = true;
+    }
+    flows.settle(t);
+    return any;
+  }
+
+  /** Every event of {@code t} is applied: the placer dispatches once (spec README). */
+  @Override
+  public void afterInstant(double t) {
+    placer.afterBatch(t);
     flows.settle(t);
   }
 
   // ------------------------------------------------------------------ results
 
-  private SimulationResult result(double end, boolean truncated, double wallSeconds) {
+  @Override
+  public RunResult<DiffusionMetrics> result(Engine.Outcome outcome) {
+    double clock = outcome.endTime();
+    double end = Double.isNaN(metrics.lastCompletion()) ? clock : metrics.lastCompletion();
+    metrics.advance(clock, Math.max(clock, end), flows, placer);
     double registeredSlotSeconds = 0;
     for (Executor e : cluster.executors()) {
       double until = e.alive() ? end : e.releasedAt();
@@ -271,7 +278,7 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
         ? ideal.ideal(workloadName, feeder.firstArrival(), feeder.lastArrival(),
             cfg.nodes() * cfg.slots())
         : cfg.idealTime();
-    SimulationResult.Times t = metrics.times(feeder.firstArrival(), idealSeconds);
+    DiffusionMetrics.Times t = metrics.times(feeder.firstArrival(), idealSeconds);
     long[] bytes = metrics.bytes();
     long bytesRead = bytes[0] + bytes[1] + bytes[2];
     double[] throughput = series.column(TimeSeries.THROUGHPUT_GBPS);
@@ -281,31 +288,33 @@ public final class Simulation implements ClusterListener, JobFeeder.Sink {
     for (double d : demand) {
       peakDemand = Math.max(peakDemand, d);
     }
-    SimulationResult.Io io = new SimulationResult.Io(metrics.accesses(), bytes,
+    DiffusionMetrics.Io io = new DiffusionMetrics.Io(metrics.accesses(), bytes,
         metrics.abortedBytes(), metrics.integratedBytes(),
         t.completionTime() > 0 ? bytesRead * 8 / 1e9 / t.completionTime() : Double.NaN,
         Percentiles.nearestRank(throughput, 99),
         arrivalSpan > 0 ? metrics.arrivedBytes() * 8 / 1e9 / arrivalSpan : Double.NaN,
         peakDemand, cluster.staleHints(), cluster.dedupWaits(), cluster.maxCacheFill());
-    SimulationResult.Resources res = new SimulationResult.Resources(
+    DiffusionMetrics.Resources res = new DiffusionMetrics.Resources(
         registeredSlotSeconds / 3600.0, registeredSlotSeconds, busy,
         registeredSlotSeconds > 0 ? busy / registeredSlotSeconds : Double.NaN,
         Math.max(0.0, registeredSlotSeconds - busy), lrm.grants(), lrm.grantedNodes(),
-        control.releases(), metrics.maxNodes());
-    SchedulerControl sc = control instanceof SchedulerControl s ? s : null;
-    SimulationResult.Scheduling sched = new SimulationResult.Scheduling(decisions,
-        sc == null ? 0 : sc.dispatchCalls(), sc == null ? 0 : sc.skippedDispatches(), digest,
-        sc == null ? 0.0 : sc.schedulerCpuSeconds());
-    SimulationResult.Tasks tasks = new SimulationResult.Tasks(feeder.arrived(), feeder.released(),
-        metrics.completedCount(), feeder.finishedCount() - metrics.completedCount(),
-        control.retries(), control.timeouts(), control.injectedFailures(), truncated);
-    SimulationResult.Run run = new SimulationResult.Run(cfg.label(), workloadName,
-        cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
-            : cfg.policy().toUpperCase(java.util.Locale.ROOT),
+        placer.releases(), metrics.maxNodes());
+    SchedulerPlacer sc = placer instanceof SchedulerPlacer s ? s : null;
+    DiffusionMetrics.Scheduling sched = new DiffusionMetrics.Scheduling(decisions,
+        sc == null ? 0 : sc.dispatchCalls(), sc == null ? 0 : sc.skippedDispatches(), digest);
+    DiffusionMetrics.Tasks tasks = new DiffusionMetrics.Tasks(feeder.arrived(),
+        feeder.released(), metrics.completedCount(),
+        feeder.finishedCount() - metrics.completedCount(), placer.retries(), placer.timeouts(),
+        placer.injectedFailures());
+    boolean perTask = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK;
+    DiffusionMetrics.Setup setup = new DiffusionMetrics.Setup(workloadName,
         cfg.provisioning().cliName(), cfg.nodes(), cfg.slots(), cfg.cacheBytes(),
         cfg.exec().fsBytesPerSecond() * 8 / 1e9, cfg.exec().eviction(), cfg.seed());
-    return new SimulationResult(run, tasks, t, io, res, sched,
-        new SimulationResult.Slowdown(metrics.stepSeconds(), metrics.slowdowns()), series,
-        wallSeconds);
+    DiffusionMetrics m = new DiffusionMetrics(setup, tasks, t, io, res, sched,
+        new DiffusionMetrics.Slowdown(metrics.stepSeconds(), metrics.slowdowns()), series);
+    double cpu = sc != null && cfg.measureSchedulerCpu() ? sc.schedulerCpuSeconds() : Double.NaN;
+    return RunResult.of(DiffusionMetrics.MODEL, cfg.label(),
+        perTask ? "LRM_PER_TASK" : cfg.policy().toUpperCase(Locale.ROOT), outcome,
+        metrics.completedCount(), cpu, m);
   }
 }

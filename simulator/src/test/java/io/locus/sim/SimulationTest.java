@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import io.locus.core.model.Command;
 import io.locus.core.model.InputFile;
 import io.locus.sim.SimulationConfig.Provisioning;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
-import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.provision.LrmConfig;
 import io.locus.workloads.TraceJob;
@@ -49,11 +50,12 @@ class SimulationTest {
     }
   }
 
-  private static SimulationResult run(SimulationConfig cfg, List<TraceJob> jobs, Recorder rec) {
+  private static RunResult<DiffusionMetrics> run(SimulationConfig cfg, List<TraceJob> jobs,
+      Recorder rec) {
     return Simulation.run(cfg, "test", jobs.iterator(), rec);
   }
 
-  private static SimulationResult run(SimulationConfig cfg, List<TraceJob> jobs) {
+  private static RunResult<DiffusionMetrics> run(SimulationConfig cfg, List<TraceJob> jobs) {
     return run(cfg, jobs, new Recorder());
   }
 
@@ -63,17 +65,17 @@ class SimulationTest {
     Recorder a = new Recorder();
     Recorder b = new Recorder();
     Recorder c = new Recorder();
-    SimulationResult ra = run(cfg, MI_LIKE, a);
-    SimulationResult rb = run(cfg, MI_LIKE, b);
-    SimulationResult rc = run(cfg.toBuilder().seed(2).build(), MI_LIKE, c);
+    RunResult<DiffusionMetrics> ra = run(cfg, MI_LIKE, a);
+    RunResult<DiffusionMetrics> rb = run(cfg, MI_LIKE, b);
+    RunResult<DiffusionMetrics> rc = run(cfg.toBuilder().seed(2).build(), MI_LIKE, c);
     assertThat(b.runs).isEqualTo(a.runs);
     assertThat(b.other).isEqualTo(a.other);
-    assertThat(rb.fingerprint()).isEqualTo(ra.fingerprint());
-    assertThat(rb.series().sameAs(ra.series())).isTrue();
-    assertThat(rb.scheduling().digest()).isEqualTo(ra.scheduling().digest());
+    assertThat(DiffusionMetrics.fingerprint(rb)).isEqualTo(DiffusionMetrics.fingerprint(ra));
+    assertThat(rb.detail().series().sameAs(ra.detail().series())).isTrue();
+    assertThat(rb.detail().scheduling().digest()).isEqualTo(ra.detail().scheduling().digest());
     // another seed draws other LRM latencies: nodes arrive at other times
     assertThat(c.runs).isNotEqualTo(a.runs);
-    assertThat(rc.scheduling().digest()).isNotEqualTo(ra.scheduling().digest());
+    assertThat(rc.detail().scheduling().digest()).isNotEqualTo(ra.detail().scheduling().digest());
   }
 
   @ParameterizedTest
@@ -84,12 +86,14 @@ class SimulationTest {
         .provisioning(Provisioning.DRP).idleSeconds(5).theta(0.7).build();
     Recorder on = new Recorder();
     Recorder off = new Recorder();
-    SimulationResult a = run(gated, MI_LIKE, on);
-    SimulationResult b = run(gated.toBuilder().dispatchGate(false).build(), MI_LIKE, off);
+    RunResult<DiffusionMetrics> a = run(gated, MI_LIKE, on);
+    RunResult<DiffusionMetrics> b = run(gated.toBuilder().dispatchGate(false).build(), MI_LIKE,
+        off);
     assertThat(on.runs).isEqualTo(off.runs);
     assertThat(on.other).isEqualTo(off.other);
-    assertThat(a.fingerprint()).isEqualTo(b.fingerprint());
-    assertThat(a.scheduling().dispatchCalls()).isLessThan(b.scheduling().dispatchCalls());
+    assertThat(DiffusionMetrics.fingerprint(a)).isEqualTo(DiffusionMetrics.fingerprint(b));
+    assertThat(a.detail().scheduling().dispatchCalls())
+        .isLessThan(b.detail().scheduling().dispatchCalls());
   }
 
   @ParameterizedTest
@@ -99,49 +103,53 @@ class SimulationTest {
     SimulationConfig cfg = small().policy(policy).cacheBytes(400 * MB)
         .provisioning(Provisioning.DRP).idleSeconds(5).build();
     Recorder rec = new Recorder();
-    SimulationResult r = run(cfg, MI_LIKE, rec);
-    assertThat(r.tasks().truncated()).isFalse();
-    assertThat(r.tasks().completed()).isEqualTo(MI_LIKE.size());
-    assertThat(r.tasks().failedPermanently()).isZero();
+    RunResult<DiffusionMetrics> r = run(cfg, MI_LIKE, rec);
+    assertThat(r.complete()).isTrue();
+    assertThat(r.detail().tasks().completed()).isEqualTo(MI_LIKE.size());
+    assertThat(r.detail().tasks().failedPermanently()).isZero();
     Map<String, Integer> placements = new HashMap<>();
     rec.runs.forEach(d -> placements.merge(d.task(), 1, Integer::sum));
     assertThat(placements).hasSize(MI_LIKE.size());
     assertThat(placements.values()).allMatch(n -> n == 1);
-    assertThat(r.io().maxCacheFill()).isLessThanOrEqualTo(1.0);
-    long[] b = r.io().bytes();
-    assertThat(r.io().bytesRead()).isEqualTo(b[0] + b[1] + b[2])
+    assertThat(r.detail().io().maxCacheFill()).isLessThanOrEqualTo(1.0);
+    long[] b = r.detail().io().bytes();
+    assertThat(r.detail().io().bytesRead()).isEqualTo(b[0] + b[1] + b[2])
         .isEqualTo(TestJobs.totalBytes(MI_LIKE));
-    assertThat(r.io().totalAccesses()).isEqualTo(MI_LIKE.size());
+    assertThat(r.detail().io().totalAccesses()).isEqualTo(MI_LIKE.size());
     // every byte a flow moved belongs to a completed read or an aborted one
-    assertThat(r.io().flowBytes()).isCloseTo(r.io().bytesRead() + r.io().abortedBytes(),
-        within(1e-6 * r.io().bytesRead()));
-    TimeSeries s = r.series();
+    DiffusionMetrics.Io io = r.detail().io();
+    assertThat(io.flowBytes()).isCloseTo(io.bytesRead() + io.abortedBytes(),
+        within(1e-6 * io.bytesRead()));
+    TimeSeries s = r.detail().series();
     assertThat(sum(s.column(TimeSeries.ARRIVALS))).isEqualTo(MI_LIKE.size());
     assertThat(sum(s.column(TimeSeries.COMPLETIONS))).isEqualTo(MI_LIKE.size());
     double seriesBytes = sum(s.column(TimeSeries.THROUGHPUT_GBPS)) * 1e9 / 8;
-    assertThat(seriesBytes).isCloseTo(r.io().flowBytes(), within(1e-6 * r.io().flowBytes()));
+    assertThat(seriesBytes).isCloseTo(io.flowBytes(), within(1e-6 * io.flowBytes()));
   }
 
   @Test
   void faReadsEverythingFromStorage() {
-    SimulationResult r = run(small().policy("FA").provisioning(Provisioning.SRP).build(), MI_LIKE);
-    assertThat(r.io().accesses()).containsExactly(0, 0, MI_LIKE.size());
-    assertThat(r.io().bytes()[2]).isEqualTo(TestJobs.totalBytes(MI_LIKE));
-    assertThat(r.io().missShare()).isEqualTo(1.0);
+    RunResult<DiffusionMetrics> r = run(small().policy("FA").provisioning(Provisioning.SRP).build(),
+        MI_LIKE);
+    assertThat(r.detail().io().accesses()).containsExactly(0, 0, MI_LIKE.size());
+    assertThat(r.detail().io().bytes()[2]).isEqualTo(TestJobs.totalBytes(MI_LIKE));
+    assertThat(r.detail().io().missShare()).isEqualTo(1.0);
   }
 
   @Test
   void dataAwarePoliciesHitTheirCaches() {
     SimulationConfig.Builder b = small().provisioning(Provisioning.SRP);
-    SimulationResult fa = run(b.policy("FA").build(), MI_LIKE);
-    SimulationResult gcc = run(b.policy("GCC").build(), MI_LIKE);
-    SimulationResult mch = run(b.policy("MCH").build(), MI_LIKE);
-    SimulationResult mcu = run(b.policy("MCU").build(), MI_LIKE);
-    assertThat(gcc.io().localShare()).isGreaterThan(fa.io().localShare() + 0.5);
-    assertThat(gcc.times().completionTime()).isLessThan(fa.times().completionTime());
+    RunResult<DiffusionMetrics> fa = run(b.policy("FA").build(), MI_LIKE);
+    RunResult<DiffusionMetrics> gcc = run(b.policy("GCC").build(), MI_LIKE);
+    RunResult<DiffusionMetrics> mch = run(b.policy("MCH").build(), MI_LIKE);
+    RunResult<DiffusionMetrics> mcu = run(b.policy("MCU").build(), MI_LIKE);
+    assertThat(gcc.detail().io().localShare()).isGreaterThan(fa.detail().io().localShare() + 0.5);
+    assertThat(gcc.detail().times().completionTime())
+        .isLessThan(fa.detail().times().completionTime());
     // MCH only runs a task where its data is: its local hit ratio is at least MCU's
-    assertThat(mch.io().localShare()).isGreaterThanOrEqualTo(mcu.io().localShare());
-    assertThat(mch.io().peerShare()).isZero();
+    assertThat(mch.detail().io().localShare())
+        .isGreaterThanOrEqualTo(mcu.detail().io().localShare());
+    assertThat(mch.detail().io().peerShare()).isZero();
   }
 
   @Test
@@ -153,18 +161,18 @@ class SimulationTest {
     }
     SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).nodes(6).build();
     Recorder rec = new Recorder();
-    SimulationResult r = run(cfg, bursts, rec);
-    assertThat(r.tasks().completed()).isEqualTo(bursts.size());
-    assertThat(r.resources().allocations()).isPositive();
-    assertThat(r.resources().releases()).isPositive();
-    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(6).isGreaterThan(1);
-    assertThat(java.util.Arrays.stream(r.series().column(TimeSeries.NODES)))
+    RunResult<DiffusionMetrics> r = run(cfg, bursts, rec);
+    assertThat(r.detail().tasks().completed()).isEqualTo(bursts.size());
+    assertThat(r.detail().resources().allocations()).isPositive();
+    assertThat(r.detail().resources().releases()).isPositive();
+    assertThat(r.detail().resources().maxNodes()).isLessThanOrEqualTo(6).isGreaterThan(1);
+    assertThat(java.util.Arrays.stream(r.detail().series().column(TimeSeries.NODES)))
         .allMatch(n -> n <= 6 && n >= 1);
     assertThat(rec.other).anyMatch(c -> c instanceof Command.Acquire)
         .anyMatch(c -> c instanceof Command.Release);
     // CPU_T counts registered time only: less than 6 nodes for the whole run
-    assertThat(r.resources().cpuHours())
-        .isLessThan(6 * 2 * r.times().lastCompletion() / 3600.0);
+    assertThat(r.detail().resources().cpuHours())
+        .isLessThan(6 * 2 * r.detail().times().lastCompletion() / 3600.0);
   }
 
   @Test
@@ -172,11 +180,11 @@ class SimulationTest {
     // 50 one-second tasks at t = 0 on 10 single-slot nodes: batches at t = 0, 1, ..., 5
     SimulationConfig cfg = small().policy("FA").provisioning(Provisioning.SRP).nodes(10).slots(1)
         .build();
-    SimulationResult r = run(cfg, TestJobs.sleeps(50, 0.0, 1.0));
-    assertThat(r.scheduling().dispatchCalls()).isEqualTo(6);
-    assertThat(r.times().completionTime()).isEqualTo(5.0);
-    assertThat(r.resources().cpuHours()).isCloseTo(10 * 5 / 3600.0, within(1e-12));
-    assertThat(r.resources().utilisation()).isEqualTo(1.0);
+    RunResult<DiffusionMetrics> r = run(cfg, TestJobs.sleeps(50, 0.0, 1.0));
+    assertThat(r.detail().scheduling().dispatchCalls()).isEqualTo(6);
+    assertThat(r.detail().times().completionTime()).isEqualTo(5.0);
+    assertThat(r.detail().resources().cpuHours()).isCloseTo(10 * 5 / 3600.0, within(1e-12));
+    assertThat(r.detail().resources().utilisation()).isEqualTo(1.0);
   }
 
   @Test
@@ -184,20 +192,20 @@ class SimulationTest {
     SimulationConfig cfg = small().policy("FA").provisioning(Provisioning.SRP).nodes(10).slots(1)
         .tauDispatch(0.1).build();
     Recorder rec = new Recorder();
-    SimulationResult r = run(cfg, TestJobs.sleeps(10, 0.0, 0.0), rec);
+    RunResult<DiffusionMetrics> r = run(cfg, TestJobs.sleeps(10, 0.0, 0.0), rec);
     // the k-th placement starts (and, with nothing to do, ends) at 0.1·k
-    assertThat(r.times().completionTime()).isCloseTo(1.0, within(1e-9));
+    assertThat(r.detail().times().completionTime()).isCloseTo(1.0, within(1e-9));
   }
 
   @Test
   void stages18OnThirtyTwoHeldMachinesTakesItsIdealTime() {
     SimulationConfig cfg = SimulationConfig.builder().policy("FA").provisioning(Provisioning.SRP)
         .nodes(32).slots(1).cacheBytes(0).build();
-    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
-    assertThat(r.tasks().completed()).isEqualTo(1000);
-    assertThat(r.times().idealTime()).isEqualTo(1260.0);
-    assertThat(r.times().completionTime()).isEqualTo(1260.0);
-    assertThat(r.times().efficiency()).isEqualTo(1.0);
+    RunResult<DiffusionMetrics> r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.detail().tasks().completed()).isEqualTo(1000);
+    assertThat(r.detail().times().idealTime()).isEqualTo(1260.0);
+    assertThat(r.detail().times().completionTime()).isEqualTo(1260.0);
+    assertThat(r.detail().times().efficiency()).isEqualTo(1.0);
   }
 
   @Test
@@ -205,14 +213,14 @@ class SimulationTest {
     SimulationConfig cfg = SimulationConfig.builder().policy("FA")
         .provisioning(Provisioning.LRM_PER_TASK).nodes(32).slots(1).cacheBytes(0)
         .lrm(LrmConfig.withCapacity(100)).build();
-    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
-    assertThat(r.tasks().completed()).isEqualTo(1000);
-    assertThat(r.resources().allocations()).isEqualTo(1000);
-    assertThat(r.resources().releases()).isEqualTo(1000);
-    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(100);
+    RunResult<DiffusionMetrics> r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.detail().tasks().completed()).isEqualTo(1000);
+    assertThat(r.detail().resources().allocations()).isEqualTo(1000);
+    assertThat(r.detail().resources().releases()).isEqualTo(1000);
+    assertThat(r.detail().resources().maxNodes()).isLessThanOrEqualTo(100);
     // every task waits at least the 30 s allocation latency
-    assertThat(r.times().meanQueue()).isGreaterThanOrEqualTo(30.0);
-    assertThat(r.times().completionTime()).isGreaterThan(1260.0);
+    assertThat(r.detail().times().meanQueue()).isGreaterThanOrEqualTo(30.0);
+    assertThat(r.detail().times().completionTime()).isGreaterThan(1260.0);
   }
 
   @Test
@@ -220,10 +228,10 @@ class SimulationTest {
     SimulationConfig cfg = SimulationConfig.builder().policy("FA").provisioning(Provisioning.DRP)
         .nodes(32).minNodes(0).slots(1).cacheBytes(0).idleSeconds(60)
         .lrm(LrmConfig.withCapacity(100)).build();
-    SimulationResult r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
-    assertThat(r.tasks().completed()).isEqualTo(1000);
-    assertThat(r.resources().maxNodes()).isLessThanOrEqualTo(32);
-    assertThat(r.resources().allocations()).isPositive();
+    RunResult<DiffusionMetrics> r = Simulation.run(cfg, Workloads.create("stages18", Map.of(), 1));
+    assertThat(r.detail().tasks().completed()).isEqualTo(1000);
+    assertThat(r.detail().resources().maxNodes()).isLessThanOrEqualTo(32);
+    assertThat(r.detail().resources().allocations()).isPositive();
   }
 
   @Test
@@ -232,11 +240,12 @@ class SimulationTest {
     SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.DRP).replay(replay)
         .build();
     List<TraceJob> jobs = MI_LIKE.subList(0, 800);
-    SimulationResult r = run(cfg, jobs);
-    assertThat(r.tasks().truncated()).isFalse();
-    assertThat(r.tasks().injectedFailures()).isPositive();
-    assertThat(r.tasks().retries()).isPositive();
-    assertThat(r.tasks().completed() + r.tasks().failedPermanently()).isEqualTo(jobs.size());
+    RunResult<DiffusionMetrics> r = run(cfg, jobs);
+    assertThat(r.complete()).isTrue();
+    assertThat(r.detail().tasks().injectedFailures()).isPositive();
+    assertThat(r.detail().tasks().retries()).isPositive();
+    assertThat(r.detail().tasks().completed() + r.detail().tasks().failedPermanently())
+        .isEqualTo(jobs.size());
   }
 
   @Test
@@ -246,9 +255,9 @@ class SimulationTest {
     SimulationConfig.Replay replay = new SimulationConfig.Replay(true, 60, 10, 0.5, 5, 60);
     SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.SRP).replay(replay)
         .stallSeconds(100).build();
-    SimulationResult r = run(cfg, MI_LIKE.subList(0, 800));
-    assertThat(r.resources().releases()).isEqualTo(8);
-    assertThat(r.tasks().truncated()).isTrue();
+    RunResult<DiffusionMetrics> r = run(cfg, MI_LIKE.subList(0, 800));
+    assertThat(r.detail().resources().releases()).isEqualTo(8);
+    assertThat(r.complete()).isFalse();
   }
 
   @ParameterizedTest
@@ -256,10 +265,10 @@ class SimulationTest {
   void otherEvictionPoliciesWork(String eviction) {
     SimulationConfig cfg = small().policy("GCC").provisioning(Provisioning.SRP)
         .cacheBytes(300 * MB).exec(ExecConfig.defaults(1.0).withEviction(eviction)).build();
-    SimulationResult r = run(cfg, MI_LIKE.subList(0, 1500));
-    assertThat(r.tasks().completed()).isEqualTo(1500);
-    assertThat(r.io().maxCacheFill()).isLessThanOrEqualTo(1.0);
-    assertThat(r.io().localShare()).isPositive();
+    RunResult<DiffusionMetrics> r = run(cfg, MI_LIKE.subList(0, 1500));
+    assertThat(r.detail().tasks().completed()).isEqualTo(1500);
+    assertThat(r.detail().io().maxCacheFill()).isLessThanOrEqualTo(1.0);
+    assertThat(r.detail().io().localShare()).isPositive();
   }
 
   @Test
@@ -268,9 +277,9 @@ class SimulationTest {
         .lrm(LrmConfig.withCapacity(1)).nodes(4).stallSeconds(600).build();
     // the provisioner asks for 4 nodes at once from an LRM that has 1: refused every poll
     List<TraceJob> jobs = TestJobs.sleeps(20, 0.0, 1.0);
-    SimulationResult r = run(cfg, jobs);
-    assertThat(r.tasks().truncated()).isTrue();
-    assertThat(r.tasks().completed()).isLessThan(20);
+    RunResult<DiffusionMetrics> r = run(cfg, jobs);
+    assertThat(r.complete()).isFalse();
+    assertThat(r.detail().tasks().completed()).isLessThan(20);
   }
 
   private static double sum(double[] v) {

@@ -1,7 +1,6 @@
 package io.locus.workloads;
 
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.ResourceVector;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +53,8 @@ class HybridMixTest {
       List<ResourceVector> ps = jobs("random-mix", Map.of(), seed).stream()
           .map(j -> HybridMix.profile(j).scale(100)).toList();
       assertThat(ps).hasSize(1000);
-      for (io.locus.core.hybrid.Resource r : List.of(io.locus.core.hybrid.Resource.CPU,
-          io.locus.core.hybrid.Resource.MEM, io.locus.core.hybrid.Resource.DISK)) {
+      for (io.locus.core.model.Resource r : List.of(io.locus.core.model.Resource.CPU,
+          io.locus.core.model.Resource.MEM, io.locus.core.model.Resource.DISK)) {
         double[] xs = ps.stream().mapToDouble(p -> p.get(r)).toArray();
         double mean = 0;
         for (double x : xs) {

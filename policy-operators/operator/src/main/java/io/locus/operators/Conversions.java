@@ -1,6 +1,6 @@
 package io.locus.operators;
 
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Command;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.InputFetch;

@@ -2,7 +2,7 @@ package io.locus.operators;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.DataUnit;

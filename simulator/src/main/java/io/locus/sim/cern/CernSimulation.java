@@ -6,31 +6,44 @@ import io.locus.core.split.SplitCommand;
 import io.locus.core.split.SplitJob;
 import io.locus.core.split.SplitPolicies;
 import io.locus.core.split.SplitPolicy;
+import io.locus.sim.engine.Engine;
+import io.locus.sim.engine.EventQueue;
+import io.locus.sim.engine.Model;
+import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
- * The discrete-event, virtual-time simulator of the CERN spec: n single-slot nodes driven by a
- * {@link SplitPolicy} through the same calls as the streaming job. A RUN's completion time follows
- * from its per-event costs fixed at dispatch (§1.3); SHRINK reschedules it, SUSPEND cancels it.
+ * The CERN spec's model in virtual time, a {@link Model} of the {@link Engine}: n single-slot nodes
+ * driven by a {@link SplitPolicy} through the same calls as the streaming job. A RUN's completion
+ * time follows from its per-event costs fixed at dispatch (§1.3); SHRINK reschedules it, SUSPEND
+ * cancels it.
  * Stops are acknowledged at once with the model position (the simulator's own position of the
  * subjob, checked against the policy's), so held RUNs are released in the same instant and results
  * are those of the pure model. Cache materialisation before every decision happens inside the core.
  *
- * <p>Equal timestamps: events are delivered one at a time in (time, insertion) order; a subjob
+ * <p>Equal timestamps: events are delivered one at a time in (time, scheduling) order, every
+ * arrival before what else falls due at its instant (the arrivals are scheduled first); a subjob
  * ending at the same instant has no remaining events in the model, so the policy never splits or
- * steals it. Deterministic for a workload and seed; reads no clock except, optionally, the thread
- * CPU time spent inside policy calls (master load, E12), which does not influence decisions.
+ * steals it. The run ends after the event that completes it (every measured job done and the
+ * window over), or, with early stop, after the event that settles an overload verdict (a cut run,
+ * {@link io.locus.sim.engine.Ending#STOPPED}). Deterministic for a workload and seed; reads no
+ * clock except, optionally, the thread CPU time spent inside policy calls (master load, E12),
+ * which does not influence decisions.
  */
-public final class CernSimulation {
+public final class CernSimulation implements Model<CernSimulation.Metrics> {
+  /** The simulator model name in {@link RunResult#model()}. */
+  public static final String MODEL = "cern";
+
   /** What to simulate. */
   public record Config(String policy, Map<String, String> params, int nodes,
       boolean measureCpu) {
@@ -80,27 +93,18 @@ public final class CernSimulation {
   }
 
   /**
-   * The outcome of one run. {@code overloaded} is the spec's quarter test on waiting times;
-   * {@code backlogOverloaded} is our companion test, the same rule on the pool's backlog (events
-   * of arrived, unfinished jobs, time-averaged over the second and last quarter of the window):
-   * overloaded when the Q4 mean exceeds twice the Q2 mean plus one hour of the pool's tape work.
-   * Waiting times only grow under overload for FIFO-like policies; the backlog grows for all.
+   * What one run measured beyond the {@link RunResult}'s common fields (whose end time is the
+   * simulated time, and whose scheduler load is the master load). {@code overloaded} is the
+   * spec's quarter test on waiting times; {@code backlogOverloaded} is our companion test, the
+   * same rule on the pool's backlog (events of arrived, unfinished jobs, time-averaged over the
+   * second and last quarter of the window): overloaded when the Q4 mean exceeds twice the Q2 mean
+   * plus one hour of the pool's tape work. Waiting times only grow under overload for FIFO-like
+   * policies; the backlog grows for all. {@code cut}: the run stopped early (its verdict settled).
    */
-  public record Result(Config config, Window window, List<Measured> measured,
-      boolean overloaded, boolean cut, double simulatedSeconds, double schedulerCpuSeconds,
-      long policyCalls, long events, long replications, double meanWaitQ2, double meanWaitQ4,
-      double wallSeconds, double meanBacklogQ2, double meanBacklogQ4,
-      boolean backlogOverloaded) {
-    /** Master load: scheduler CPU time / simulated time (NaN when not measured). */
-    public double masterLoad() {
-      return schedulerCpuSeconds / simulatedSeconds;
-    }
-  }
-
-  private record Ev(double t, long seq, int kind, String id, int version) {}
-
-  private static final int END = 1;
-  private static final int TIMER = 2;
+  public record Metrics(Config config, Window window, List<Measured> measured,
+      boolean overloaded, boolean cut, long policyCalls, long replications, double meanWaitQ2,
+      double meanWaitQ4, double meanBacklogQ2, double meanBacklogQ4,
+      boolean backlogOverloaded) {}
 
   private static final class Exec {
     final String node;
@@ -148,18 +152,20 @@ public final class CernSimulation {
 
   private final Config config;
   private final Window window;
+  private final Iterable<TraceJob> jobs;
   private final SplitPolicy policy;
-  private final PriorityQueue<Ev> queue = new PriorityQueue<>((a, b) ->
-      a.t != b.t ? Double.compare(a.t, b.t) : Long.compare(a.seq, b.seq));
+  private Engine engine;
+  private EventQueue queue;
   private final Map<String, Exec> running = new HashMap<>();
   private final Map<String, SplitCommand.Run> held = new LinkedHashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-  private long seq;
   private double now;
   private double timerAt = Double.POSITIVE_INFINITY;
   private double cpuNanos;
   private long calls;
-  private long events;
+  private long finishedJobs;
+  private long sinceCheck;
+  private boolean cut;
 
   // measured jobs: arrival order index
   private final Map<String, Integer> measuredIndex = new HashMap<>();
@@ -174,25 +180,35 @@ public final class CernSimulation {
   private double backlogAt;
   private final double[] backlogIntegral = new double[2];
 
-  private CernSimulation(Config config, Window window) {
+  private CernSimulation(Config config, Iterable<TraceJob> jobs, Window window) {
     this.config = config;
     this.window = window;
+    this.jobs = jobs;
     this.policy = SplitPolicies.create(config.policy(), config.params());
   }
 
   /** Runs {@code jobs} (splittable trace jobs, by arrival) on a fresh pool. */
-  public static Result run(Config config, Iterable<TraceJob> jobs, Window window) {
-    return new CernSimulation(config, window).go(jobs);
+  public static RunResult<Metrics> run(Config config, Iterable<TraceJob> jobs, Window window) {
+    return new Engine().run(new CernSimulation(config, jobs, window));
   }
 
-  private Result go(Iterable<TraceJob> jobs) {
-    long wall0 = System.nanoTime();
+  /** Schedules every arrival first (they win ties), then registers the nodes. */
+  @Override
+  public void start(Engine e) {
+    engine = e;
+    queue = e.queue();
     List<TraceJob> all = new ArrayList<>();
+    double last = Double.NEGATIVE_INFINITY;
     for (TraceJob j : jobs) {
       if (j.events() == null) {
         throw new IllegalArgumentException("job " + j.jobId() + " has no event range: the CERN "
             + "simulator runs splittable jobs (workload 'cern')");
       }
+      if (j.arrival() < last) {
+        throw new IllegalArgumentException("job " + j.jobId() + " arrives at " + j.arrival()
+            + " s, before the job listed before it (" + last + " s): jobs must come by arrival");
+      }
+      last = j.arrival();
       all.add(j);
       if (j.arrival() >= window.from() && j.arrival() < window.to()) {
         measuredIndex.put(j.jobId(), measuredIds.size());
@@ -202,57 +218,83 @@ public final class CernSimulation {
     }
     firstStart = new double[measuredIds.size()];
     released = new double[measuredIds.size()];
-    java.util.Arrays.fill(firstStart, Double.NaN);
-    java.util.Arrays.fill(released, Double.NaN);
+    Arrays.fill(firstStart, Double.NaN);
+    Arrays.fill(released, Double.NaN);
     unfinishedMeasured = measuredIds.size();
     if (measuredIds.isEmpty()) {
       throw new IllegalArgumentException("no job arrives in the measurement window [" + window.from()
           + ", " + window.to() + ") s: use more jobs or a higher load");
     }
+    for (TraceJob j : all) {
+      queue.schedule(j.arrival(), () -> arrived(j));
+    }
     for (int i = 1; i <= config.nodes(); i++) {
       String node = "n" + i;
       execute(call(() -> policy.addNode(node, 0)));
     }
-    Iterator<TraceJob> arrivals = all.iterator();
-    TraceJob nextArrival = arrivals.hasNext() ? arrivals.next() : null;
-    boolean cut = false;
-    long sinceCheck = 0;
-    while (unfinishedMeasured > 0 || now < window.to()) {
-      Ev e = queue.peek();
-      if (nextArrival != null && (e == null || nextArrival.arrival() <= e.t)) {
-        TraceJob j = nextArrival;
-        nextArrival = arrivals.hasNext() ? arrivals.next() : null;
-        advance(j.arrival());
-        backlog += j.events().length();
-        SplitJob sj = new SplitJob(j.jobId(), j.events());
-        events++;
-        execute(call(() -> policy.onJobArrival(sj, now)));
-      } else if (e != null) {
-        queue.poll();
-        advance(e.t);
-        events++;
-        if (e.kind == END) {
-          Exec x = running.get(e.id);
-          if (x == null || x.version != e.version) {
-            continue;
-          }
-          running.remove(e.id);
-          execute(call(() -> policy.onSubjobEnd(x.node, e.id, x.end, now)));
-        } else if (e.t == timerAt) {
-          timerAt = Double.POSITIVE_INFINITY;
-          execute(call(() -> policy.onTimer(now)));
-        }
-      } else {
-        throw new IllegalStateException(config.policy() + ": nothing left to happen at " + now
-            + " s but " + unfinishedMeasured + " measured jobs are unfinished");
+  }
+
+  /** Every measured job has finished and the window is over. */
+  @Override
+  public boolean finished() {
+    return unfinishedMeasured <= 0 && now >= window.to();
+  }
+
+  @Override
+  public void elapse(double from, double to) {
+    advance(to);
+  }
+
+  private void arrived(TraceJob j) {
+    backlog += j.events().length();
+    SplitJob sj = new SplitJob(j.jobId(), j.events());
+    execute(call(() -> policy.onJobArrival(sj, now)));
+    afterEvent();
+  }
+
+  private void subjobEnded(String id, int version) {
+    Exec x = running.get(id);
+    if (x == null || x.version != version) {
+      endIfFinished(); // a stale end: superseded by a SHRINK, or SUSPENDed
+      return;
+    }
+    running.remove(id);
+    execute(call(() -> policy.onSubjobEnd(x.node, id, x.end, now)));
+    afterEvent();
+  }
+
+  private void timer(double at) {
+    if (at == timerAt) {
+      timerAt = Double.POSITIVE_INFINITY;
+      execute(call(() -> policy.onTimer(now)));
+    }
+    afterEvent();
+  }
+
+  /** Early stop: every 2,000 events once the window is over, is the overload verdict settled? */
+  private void afterEvent() {
+    if (window.earlyStop() && ++sinceCheck >= 2000 && now >= window.to()) {
+      sinceCheck = 0; // (the backlog test needs the whole window simulated)
+      if (verdictIsOverloaded()) {
+        cut = true;
+        engine.stop();
+        return;
       }
-      if (window.earlyStop() && ++sinceCheck >= 2000 && now >= window.to()) {
-        sinceCheck = 0; // (the backlog test needs the whole window simulated)
-        if (verdictIsOverloaded()) {
-          cut = true;
-          break;
-        }
-      }
+    }
+    endIfFinished();
+  }
+
+  private void endIfFinished() {
+    if (finished()) {
+      engine.stop();
+    }
+  }
+
+  @Override
+  public RunResult<Metrics> result(Engine.Outcome outcome) {
+    if (outcome.ending() == io.locus.sim.engine.Ending.EXHAUSTED) {
+      throw new IllegalStateException(config.policy() + ": nothing left to happen at " + now
+          + " s but " + unfinishedMeasured + " measured jobs are unfinished");
     }
     advance(Math.max(now, window.to()));
     double[] q = quarterMeans();
@@ -277,12 +319,14 @@ public final class CernSimulation {
     }
     out.sort((a, b) -> Integer.compare(measuredIndex.get(a.jobId()),
         measuredIndex.get(b.jobId())));
-    return new Result(config, window, out, overloaded, cut, now,
-        config.measureCpu() ? cpuNanos / 1e9 : Double.NaN, calls, events, policy.replications(),
-        q[0], q[1], (System.nanoTime() - wall0) / 1e9, b2, b4, backlogOverloaded);
+    Metrics m = new Metrics(config, window, out, overloaded, cut, calls, policy.replications(),
+        q[0], q[1], b2, b4, backlogOverloaded);
+    return new RunResult<>(MODEL, config.policy(), config.policy(), outcome.ending(), now,
+        outcome.events(), finishedJobs, config.measureCpu() ? cpuNanos / 1e9 : Double.NaN,
+        outcome.wallSeconds(), m);
   }
 
-  private final java.util.Set<String> done = new java.util.HashSet<>();
+  private final Set<String> done = new HashSet<>();
 
   /** Moves the clock, integrating the backlog over the Q2 and Q4 time intervals. */
   private void advance(double t) {
@@ -385,8 +429,9 @@ public final class CernSimulation {
               + " is not possible in the simulator");
         }
         x.end = s.newEnd();
-        x.version++;
-        queue.add(new Ev(Math.max(now, x.endTime()), seq++, END, s.subjobId(), x.version));
+        int version = ++x.version;
+        String id = s.subjobId();
+        queue.schedule(Math.max(now, x.endTime()), () -> subjobEnded(id, version));
         stopIds.add(s.subjobId());
         stopAt.add(s.newEnd());
       }
@@ -395,7 +440,7 @@ public final class CernSimulation {
       String id = stopIds.get(i);
       long p = stopAt.get(i);
       List<SplitCommand> released = call(() -> policy.acknowledgeStop(id, p, now));
-      java.util.Set<String> back = new java.util.HashSet<>();
+      Set<String> back = new HashSet<>();
       for (SplitCommand c : released) {
         back.add(c.subjobId());
       }
@@ -405,8 +450,9 @@ public final class CernSimulation {
     collect();
     double next = policy.nextTimerAt();
     if (next < timerAt) {
-      timerAt = Math.max(next, now);
-      queue.add(new Ev(timerAt, seq++, TIMER, null, 0));
+      double at = Math.max(next, now);
+      timerAt = at;
+      queue.schedule(at, () -> timer(at));
     }
   }
 
@@ -414,7 +460,8 @@ public final class CernSimulation {
     held.remove(r.subjobId());
     Exec x = new Exec(r, now);
     running.put(r.subjobId(), x);
-    queue.add(new Ev(x.endTime(), seq++, END, r.subjobId(), 0));
+    String id = r.subjobId();
+    queue.schedule(x.endTime(), () -> subjobEnded(id, 0));
     Integer i = measuredIndex.get(r.jobId());
     if (i != null && Double.isNaN(firstStart[i])) {
       firstStart[i] = now;
@@ -430,6 +477,7 @@ public final class CernSimulation {
             + " events");
       }
       backlog -= o.eventCount();
+      finishedJobs++;
       Integer i = measuredIndex.get(o.jobId());
       if (i != null) {
         done.add(o.jobId());

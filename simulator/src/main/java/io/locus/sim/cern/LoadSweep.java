@@ -2,6 +2,7 @@ package io.locus.sim.cern;
 
 import io.locus.core.split.EventCosts;
 import io.locus.core.split.SplitParams;
+import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workloads;
 import java.io.PrintWriter;
@@ -56,7 +57,7 @@ public final class LoadSweep {
    * One grid point: the spec's verdict ({@code overloaded} runs, {@code sustainable}) and the
    * companion backlog test's ({@code backlogOverloaded}, {@code backlogSustainable}).
    */
-  public record Point(double load, List<CernSimulation.Result> runs, int overloaded,
+  public record Point(double load, List<RunResult<CernSimulation.Metrics>> runs, int overloaded,
       boolean sustainable, RunStats stats, int backlogOverloaded, boolean backlogSustainable) {}
 
   /**
@@ -248,7 +249,7 @@ public final class LoadSweep {
    */
   public Point point(Variant v, double cacheGb, double load) throws InterruptedException {
     int need = settings.seeds() / 2 + 1; // a majority
-    List<CernSimulation.Result> runs = new ArrayList<>();
+    List<RunResult<CernSimulation.Metrics>> runs = new ArrayList<>();
     int over = 0;
     int ok = 0;
     int overB = 0;
@@ -264,13 +265,13 @@ public final class LoadSweep {
       int missing = Math.max(1, Math.max(m1, m2));
       int wave = settings.allSeeds() ? settings.seeds() - next + 1
           : Math.min(settings.seeds() - next + 1, missing);
-      List<Future<CernSimulation.Result>> fs = new ArrayList<>();
+      List<Future<RunResult<CernSimulation.Metrics>>> fs = new ArrayList<>();
       for (int i = 0; i < wave; i++) {
         int seed = next++;
         fs.add(pool.submit(() -> runOne(v, cacheGb, load, seed)));
       }
-      for (Future<CernSimulation.Result> f : fs) {
-        CernSimulation.Result r;
+      for (Future<RunResult<CernSimulation.Metrics>> f : fs) {
+        RunResult<CernSimulation.Metrics> r;
         try {
           r = f.get();
         } catch (ExecutionException e) {
@@ -278,12 +279,12 @@ public final class LoadSweep {
               + e.getCause().getMessage(), e.getCause());
         }
         runs.add(r);
-        if (r.overloaded()) {
+        if (r.detail().overloaded()) {
           over++;
         } else {
           ok++;
         }
-        if (r.backlogOverloaded()) {
+        if (r.detail().backlogOverloaded()) {
           overB++;
         } else {
           okB++;
@@ -294,7 +295,8 @@ public final class LoadSweep {
   }
 
   /** One seed at one load. */
-  public CernSimulation.Result runOne(Variant v, double cacheGb, double load, int seed) {
+  public RunResult<CernSimulation.Metrics> runOne(Variant v, double cacheGb, double load,
+      int seed) {
     Map<String, String> wp = new LinkedHashMap<>();
     wp.put("n", Integer.toString(settings.jobs()));
     wp.put("load", Double.toString(load));

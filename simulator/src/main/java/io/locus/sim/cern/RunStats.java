@@ -1,5 +1,6 @@
 package io.locus.sim.cern;
 
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.metrics.Percentiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,14 +39,14 @@ public record RunStats(int jobs, double waitExcl, double waitIncl, double proces
     return nodes * 3600.0 / (40_000 * perEvent);
   }
 
-  public static RunStats of(List<CernSimulation.Result> runs) {
+  public static RunStats of(List<RunResult<CernSimulation.Metrics>> runs) {
     List<CernSimulation.Measured> all = new ArrayList<>();
     double ml = 0;
     int mlRuns = 0;
-    for (CernSimulation.Result r : runs) {
-      all.addAll(r.measured());
-      if (!Double.isNaN(r.masterLoad())) {
-        ml += r.masterLoad();
+    for (RunResult<CernSimulation.Metrics> r : runs) {
+      all.addAll(r.detail().measured());
+      if (!Double.isNaN(r.schedulerLoad())) {
+        ml += r.schedulerLoad();
         mlRuns++;
       }
     }

@@ -1,6 +1,13 @@
 package io.locus.sim.cli;
 
+import io.locus.sim.cern.CernExperiments;
+import io.locus.sim.cern.CernOptions;
+import io.locus.sim.hybrid.HybridExperiments;
+import io.locus.sim.khanna.KhannaExperiments;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -45,59 +52,76 @@ public final class ExperimentCommand implements Callable<Integer> {
   int seeds;
 
   @CommandLine.Mixin
-  io.locus.sim.cern.CernOptions cern = new io.locus.sim.cern.CernOptions();
+  CernOptions cern = new CernOptions();
+
+  /** Runs one experiment of a family into a directory; returns the exit code. */
+  @FunctionalInterface
+  private interface Runner {
+    int run(String name, Path dir) throws Exception;
+  }
+
+  /** A family of experiments: its names, its heading and lines in --list, and its runner. */
+  private record Family(Collection<String> names, String heading, String listing,
+      Runner runner) {}
+
+  /** The experiment families, in the order --list shows them. */
+  private List<Family> families() {
+    var o = spec.commandLine().getOut();
+    return List.of(
+        new Family(Experiments.names(), null, Experiments.describe(), (key, dir) -> {
+          var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed),
+              seed);
+          return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
+        }),
+        new Family(KhannaExperiments.NAMES,
+            "Online-HPS and its baselines (hypergraph spec §5; --seeds, default 5):",
+            KhannaExperiments.describe(), (key, dir) -> {
+              new KhannaExperiments(dir, seeds, System.out).run(key);
+              return 0;
+            }),
+        new Family(HybridExperiments.NAMES,
+            "Hybrid CPU/IO co-scheduling (hybrid spec §5; --seed is the first seed):",
+            HybridExperiments.describe(), (key, dir) -> {
+              new HybridExperiments(dir, seeds, seed, !noPlots, System.out).run(key);
+              return 0;
+            }),
+        new Family(CernExperiments.NAMES.keySet(),
+            "CERN job splitting (cern spec §5, §6.2; --policies, --caches-gb, --jobs, --seeds):",
+            CernExperiments.describe(), (key, dir) -> {
+              String cmd = "locus " + String.join(" ",
+                  spec.commandLine().getParseResult().originalArgs());
+              new CernExperiments(dir, cern, seeds, !noPlots, o, cmd).run(key);
+              return 0;
+            }));
+  }
 
   @Override
   public Integer call() throws Exception {
     var o = spec.commandLine().getOut();
+    List<Family> families = families();
     if (list) {
-      o.print(Experiments.describe());
-      o.println("Online-HPS and its baselines (hypergraph spec §5; --seeds, default 5):");
-      o.println("  x5 (JDPDLL threshold), x6 (load; also X7 transfers), x8 (compute nodes),");
-      o.println("  x9a (Lublin arrivals), x9b (sharing level), hps-budget (re-partitioning budget),");
-      o.println("  khanna-all (all of them)");
-      o.println("Hybrid CPU/IO co-scheduling (hybrid spec §5; --seed is the first seed):");
-      o.print(io.locus.sim.hybrid.HybridExperiments.describe());
-      o.println("CERN job splitting (cern spec §5, §6.2; --policies, --caches-gb, --jobs, --seeds):");
-      o.print(io.locus.sim.cern.CernExperiments.describe());
+      for (Family f : families) {
+        if (f.heading() != null) {
+          o.println(f.heading());
+        }
+        o.print(f.listing());
+      }
       o.flush();
       return 0;
     }
+    List<String> all = new ArrayList<>();
+    families.forEach(f -> all.addAll(f.names()));
     if (name == null) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "missing experiment name; valid: " + String.join(", ", Experiments.names()) + ", "
-              + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
-              + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES) + ", "
-              + String.join(", ", io.locus.sim.cern.CernExperiments.NAMES.keySet()));
+          "missing experiment name; valid: " + String.join(", ", all));
     }
     String key = name.toLowerCase(Locale.ROOT);
-    if (io.locus.sim.cern.CernExperiments.NAMES.containsKey(key)) {
-      Path dir = out != null ? out : Path.of("results", key);
-      String cmd = "locus " + String.join(" ",
-          spec.commandLine().getParseResult().originalArgs());
-      new io.locus.sim.cern.CernExperiments(dir, cern, seeds, !noPlots, o, cmd).run(key);
-      return 0;
+    for (Family f : families) {
+      if (f.names().contains(key)) {
+        return f.runner().run(key, out != null ? out : Path.of("results", key));
+      }
     }
-    if (io.locus.sim.khanna.KhannaExperiments.NAMES.contains(key)) {
-      Path dir = out != null ? out : Path.of("results", key);
-      new io.locus.sim.khanna.KhannaExperiments(dir, seeds, System.out).run(key);
-      return 0;
-    }
-    if (io.locus.sim.hybrid.HybridExperiments.NAMES.contains(key)) {
-      Path dir = out != null ? out : Path.of("results", key);
-      new io.locus.sim.hybrid.HybridExperiments(dir, seeds, seed, !noPlots, System.out).run(key);
-      return 0;
-    }
-    if (!Experiments.names().contains(key)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "unknown experiment '" + name
-          + "'; valid: " + String.join(", ", Experiments.names()) + ", "
-          + String.join(", ", io.locus.sim.khanna.KhannaExperiments.NAMES) + ", "
-          + String.join(", ", io.locus.sim.hybrid.HybridExperiments.NAMES) + ", "
-          + String.join(", ", io.locus.sim.cern.CernExperiments.NAMES.keySet()));
-    }
-    Path dir = out != null ? out : Path.of("results", key);
-    var rows = new ExperimentRunner(dir, !noPlots, o).run(Experiments.plan(key, seed), seed);
-    boolean complete = rows.stream().noneMatch(r -> r.r().tasks().truncated());
-    return complete ? 0 : 1;
+    throw new CommandLine.ParameterException(spec.commandLine(), "unknown experiment '" + name
+        + "'; valid: " + String.join(", ", all));
   }
 }

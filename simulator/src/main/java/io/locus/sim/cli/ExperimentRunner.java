@@ -1,11 +1,13 @@
 package io.locus.sim.cli;
 
 import io.locus.sim.Simulation;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.Numbers;
 import io.locus.sim.metrics.PerformanceIndex;
-import io.locus.sim.metrics.SimulationResult;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.output.Csv;
+import io.locus.sim.output.Markdown;
 import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.workloads.Workloads;
@@ -43,16 +45,17 @@ public final class ExperimentRunner {
     log.printf(Locale.ROOT, "Experiment %s: %d runs. %s%n", plan.name(), plan.cases().size(),
         plan.description());
     log.flush();
-    List<SimulationResult> results = new ArrayList<>();
+    List<RunResult<DiffusionMetrics>> results = new ArrayList<>();
     for (Experiments.Case c : plan.cases()) {
       var workload = Workloads.create(c.workload(), c.workloadParams(), seed);
-      SimulationResult r = Simulation.run(c.config(), workload);
-      results.add(r);
+      RunResult<DiffusionMetrics> run = Simulation.run(c.config(), workload);
+      DiffusionMetrics r = run.detail();
+      results.add(run);
       log.printf(Locale.ROOT, "  %-18s T = %10s s  eff %6.3f  local %5.1f%%  miss %5.1f%%"
               + "  (%d tasks, %.1f s wall)%n", c.label(),
           Numbers.seconds(r.times().completionTime()),
           r.times().efficiency(), 100 * r.io().localShare(), 100 * r.io().missShare(),
-          r.tasks().completed(), r.wallSeconds());
+          r.tasks().completed(), run.wallSeconds());
       log.flush();
       Path dir = out.resolve(c.label());
       ResultFiles.series(dir.resolve("series.csv"), r.series());
@@ -64,18 +67,19 @@ public final class ExperimentRunner {
   }
 
   /** Speedup over the baseline case and PI normalised over the set (spec §6, D17). */
-  static List<Experiments.Row> derive(Experiments.Plan plan, List<SimulationResult> results) {
-    SimulationResult base = null;
+  static List<Experiments.Row> derive(Experiments.Plan plan,
+      List<RunResult<DiffusionMetrics>> results) {
+    DiffusionMetrics base = null;
     for (int i = 0; i < results.size(); i++) {
       if (plan.cases().get(i).label().equals(plan.baseline())) {
-        base = results.get(i);
+        base = results.get(i).detail();
       }
     }
     Map<String, PerformanceIndex.Input> pi = new LinkedHashMap<>();
     for (int i = 0; i < results.size(); i++) {
-      double sp = base == null ? Double.NaN : results.get(i).speedupOver(base);
+      double sp = base == null ? Double.NaN : results.get(i).detail().speedupOver(base);
       pi.put(plan.cases().get(i).label(),
-          new PerformanceIndex.Input(sp, results.get(i).resources().cpuHours()));
+          new PerformanceIndex.Input(sp, results.get(i).detail().resources().cpuHours()));
     }
     Map<String, Double> norm = plan.performanceIndex() && base != null
         ? PerformanceIndex.normalise(pi)
@@ -98,7 +102,8 @@ public final class ExperimentRunner {
       table.add(cols.stream().map(c -> c.value().apply(row)).toList());
     }
     Csv.write(out.resolve("results.csv"), header, table);
-    ResultFiles.summary(out.resolve("summary.csv"), rows.stream().map(Experiments.Row::r).toList());
+    ResultFiles.summary(out.resolve("summary.csv"),
+        rows.stream().map(Experiments.Row::run).toList());
     writeSlowdowns(rows);
     Files.writeString(out.resolve("results.md"), markdown(plan, header, table),
         StandardCharsets.UTF_8);
@@ -106,7 +111,7 @@ public final class ExperimentRunner {
       plot(plan, rows);
     }
     log.println();
-    log.print(markdownTable(header, table));
+    log.print(Markdown.table(header, table));
     log.println("Wrote " + out.toAbsolutePath().normalize());
     log.flush();
   }
@@ -131,7 +136,7 @@ public final class ExperimentRunner {
     cols.add(col("miss %", row -> Numbers.fixed(100 * row.r().io().missShare(), 1)));
     cols.add(col("avg Gb/s", row -> Numbers.fixed(row.r().io().avgThroughputGbps(), 2)));
     cols.add(col("p99 Gb/s", row -> Numbers.fixed(row.r().io().peakThroughputGbps(), 2)));
-    cols.add(col("wall s", row -> Numbers.fixed(row.r().wallSeconds(), 1)));
+    cols.add(col("wall s", row -> Numbers.fixed(row.run().wallSeconds(), 1)));
     return cols;
   }
 
@@ -192,24 +197,11 @@ public final class ExperimentRunner {
       List<List<String>> table) {
     StringBuilder sb = new StringBuilder();
     sb.append("# ").append(plan.name()).append("\n\n").append(plan.description()).append("\n\n");
-    sb.append(markdownTable(header, table)).append('\n');
+    sb.append(Markdown.table(header, table)).append('\n');
     if (plan.note() != null && !plan.note().isEmpty()) {
       sb.append(plan.note()).append('\n');
     }
     sb.append("\nWall-clock seconds (\"wall s\") measure this host and are not model output.\n");
-    return sb.toString();
-  }
-
-  static String markdownTable(List<String> header, List<List<String>> table) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
-    for (int i = 0; i < header.size(); i++) {
-      sb.append(i == 0 ? "---|" : "---:|");
-    }
-    sb.append('\n');
-    for (List<String> row : table) {
-      sb.append("| ").append(String.join(" | ", row)).append(" |\n");
-    }
     return sb.toString();
   }
 }

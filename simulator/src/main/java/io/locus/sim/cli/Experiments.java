@@ -2,10 +2,11 @@ package io.locus.sim.cli;
 
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.SimulationConfig.Provisioning;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.AbstractModel;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.Numbers;
-import io.locus.sim.metrics.SimulationResult;
 import io.locus.sim.provision.LrmConfig;
 import io.locus.workloads.Stacking;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The experiment matrices of data-diffusion spec §5, by name. Each plan is a list of cases (a
@@ -26,7 +28,35 @@ public final class Experiments {
       SimulationConfig config, Map<String, String> tags) {}
 
   /** A measured case with its derived, set-relative values. */
-  public record Row(Case c, SimulationResult r, double speedup, double pi) {}
+  public record Row(Case c, RunResult<DiffusionMetrics> run, double speedup, double pi) {
+    /** The run's data-diffusion measures. */
+    public DiffusionMetrics r() {
+      return run.detail();
+    }
+  }
+
+  /**
+   * A row of a plan's table: a label, a workload with its parameters, what the row changes on the
+   * plan's base configuration, and tags for the columns. Rows apply in order to one builder, so a
+   * setting a row makes stays for the rows after it unless they set it again.
+   */
+  private record CaseRow(String label, String workload, Map<String, String> workloadParams,
+      UnaryOperator<SimulationConfig.Builder> config, Map<String, String> tags) {}
+
+  private static CaseRow row(String label, String workload,
+      UnaryOperator<SimulationConfig.Builder> config) {
+    return new CaseRow(label, workload, Map.of(), config, Map.of());
+  }
+
+  /** The rows' cases on a base configuration (each labelled with its row's label). */
+  private static List<Case> cases(SimulationConfig.Builder base, List<CaseRow> rows) {
+    List<Case> cases = new ArrayList<>(rows.size());
+    for (CaseRow r : rows) {
+      cases.add(new Case(r.label(), r.workload(), r.workloadParams(),
+          r.config().apply(base).label(r.label()).build(), r.tags()));
+    }
+    return cases;
+  }
 
   /** A result-table column. */
   public record Column(String name, Function<Row, String> value) {}
@@ -84,21 +114,17 @@ public final class Experiments {
     SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).minNodes(1).slots(2)
         .provisioning(Provisioning.DRP).exec(ExecConfig.defaults(4.0)).window(2500).theta(0.9)
         .seed(seed);
-    List<Case> cases = new ArrayList<>();
-    cases.add(mi("FA", base.policy("FA").cacheGb(4).label("FA").build()));
-    for (double gb : new double[] {1, 1.5, 2, 4}) {
-      String label = "GCC-" + Numbers.format(gb) + "GB";
-      cases.add(mi(label, base.policy("GCC").cacheGb(gb).label(label).build()));
-    }
-    cases.add(mi("MCH-4GB", base.policy("MCH").cacheGb(4).label("MCH-4GB").build()));
-    cases.add(mi("MCU-4GB", base.policy("MCU").cacheGb(4).label("MCU-4GB").build()));
+    List<Case> cases = cases(base, List.of(
+        row("FA", "mi", b -> b.policy("FA").cacheGb(4)),
+        row("GCC-1GB", "mi", b -> b.policy("GCC").cacheGb(1)),
+        row("GCC-1.5GB", "mi", b -> b.policy("GCC").cacheGb(1.5)),
+        row("GCC-2GB", "mi", b -> b.policy("GCC").cacheGb(2)),
+        row("GCC-4GB", "mi", b -> b.policy("GCC").cacheGb(4)),
+        row("MCH-4GB", "mi", b -> b.policy("MCH").cacheGb(4)),
+        row("MCU-4GB", "mi", b -> b.policy("MCU").cacheGb(4))));
     return new Plan("dd1-mi", "DD1 (spec §5): MI, DRP up to 64 nodes x 2 slots, B_fs = 4 Gb/s, "
         + "W = 2500, theta = 0.9, LRU, cold caches", cases, "FA", true, ioColumns(),
         "Speedup is T(FA) / T(config); PI = (SP / CPU_T) / max over the set.");
-  }
-
-  private static Case mi(String label, SimulationConfig cfg) {
-    return new Case(label, "mi", Map.of(), cfg, Map.of());
   }
 
   // ------------------------------------------------------------------ DD2
@@ -106,18 +132,14 @@ public final class Experiments {
   private static Plan dd2(long seed) {
     SimulationConfig.Builder base = SimulationConfig.builder().nodes(100).minNodes(1).slots(2)
         .exec(ExecConfig.defaults(8.0)).window(2500).theta(0.9).cacheGb(50).seed(seed);
-    List<Case> cases = List.of(
-        sw("FA-SRP", base.policy("FA").provisioning(Provisioning.SRP).label("FA-SRP").build()),
-        sw("GCC-SRP", base.policy("GCC").provisioning(Provisioning.SRP).label("GCC-SRP").build()),
-        sw("GCC-DRP", base.policy("GCC").provisioning(Provisioning.DRP).label("GCC-DRP").build()));
+    List<Case> cases = cases(base, List.of(
+        row("FA-SRP", "sw", b -> b.policy("FA").provisioning(Provisioning.SRP)),
+        row("GCC-SRP", "sw", b -> b.policy("GCC").provisioning(Provisioning.SRP)),
+        row("GCC-DRP", "sw", b -> b.policy("GCC").provisioning(Provisioning.DRP))));
     return new Plan("dd2-sw", "DD2 (spec §5): SW, 100 nodes x 2 slots, B_fs = 8 Gb/s, 50 GB cache "
         + "per node, W = 2500, theta = 0.9; DRP <= 100 nodes, idle release 30 s, cache reset",
         cases, "FA-SRP", true, ioColumns(),
         "Speedup is T(FA-SRP) / T(config); PI = (SP / CPU_T) / max over the set.");
-  }
-
-  private static Case sw(String label, SimulationConfig cfg) {
-    return new Case(label, "sw", Map.of(), cfg, Map.of());
   }
 
   private static List<Column> ioColumns() {
@@ -137,24 +159,23 @@ public final class Experiments {
   private static Plan dd5(long seed) {
     SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).slots(2)
         .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(4.0)).cacheGb(50).seed(seed);
-    List<Case> cases = new ArrayList<>();
+    List<CaseRow> rows = new ArrayList<>(); // the grid format x locality x policy
     for (String format : List.of("gz", "fit")) {
       for (Stacking.Row row : Stacking.TABLE) {
         for (String policy : List.of("FA", "MCU")) {
-          String label = policy + "-" + format + "-L" + row.locality();
-          cases.add(new Case(label, "stacking",
-              Map.of("locality", row.locality(), "format", format),
-              base.policy(policy).label(label).build(),
+          rows.add(new CaseRow(policy + "-" + format + "-L" + row.locality(), "stacking",
+              Map.of("locality", row.locality(), "format", format), b -> b.policy(policy),
               Map.of("locality", row.locality(), "format", format,
                   "ratio", Double.toString(row.ratio()))));
         }
       }
     }
+    List<Case> cases = cases(base, rows);
     List<Column> cols = List.of(
         new Column("L", row -> row.c().tags().get("locality")),
         new Column("format", row -> row.c().tags().get("format")),
         new Column("ms/stack/CPU", row -> Numbers.fixed(1000 * row.r().times().completionTime()
-            * row.r().run().nodes() * row.r().run().slots() / row.r().tasks().completed(), 2)),
+            * row.r().setup().nodes() * row.r().setup().slots() / row.r().tasks().completed(), 2)),
         new Column("hit ratio", row -> Numbers.fixed(row.r().io().hitRatio(), 4)),
         new Column("ideal hit", row -> Numbers.fixed(AbstractModel.idealHitRatio(
             Double.parseDouble(row.c().tags().get("ratio"))), 4)),
@@ -175,20 +196,18 @@ public final class Experiments {
     SimulationConfig.Builder base = SimulationConfig.builder().nodes(32).slots(2)
         .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(4.0)).window(3200).theta(0.8)
         .cacheGb(4).seed(seed).measureSchedulerCpu(true);
-    List<Case> cases = List.of(
-        new Case("FA-no-IO", "sched-micro", Map.of("io", "false"),
-            base.policy("FA").label("FA-no-IO").build(), Map.of()),
-        new Case("FA-FS", "sched-micro", Map.of(), base.policy("FA").label("FA-FS").build(),
+    List<Case> cases = cases(base, List.of(
+        new CaseRow("FA-no-IO", "sched-micro", Map.of("io", "false"), b -> b.policy("FA"),
             Map.of()),
-        new Case("MCU", "sched-micro", Map.of(), base.policy("MCU").label("MCU").build(), Map.of()),
-        new Case("MCH", "sched-micro", Map.of(), base.policy("MCH").label("MCH").build(), Map.of()),
-        new Case("GCC", "sched-micro", Map.of(), base.policy("GCC").label("GCC").build(),
-            Map.of()));
+        row("FA-FS", "sched-micro", b -> b.policy("FA")),
+        row("MCU", "sched-micro", b -> b.policy("MCU")),
+        row("MCH", "sched-micro", b -> b.policy("MCH")),
+        row("GCC", "sched-micro", b -> b.policy("GCC"))));
     List<Column> cols = List.of(
         new Column("decisions", row -> Long.toString(row.r().scheduling().decisions())),
-        new Column("sched CPU s", row -> Numbers.fixed(row.r().scheduling().cpuSeconds(), 3)),
+        new Column("sched CPU s", row -> Numbers.fixed(row.run().schedulerCpuSeconds(), 3)),
         new Column("decisions/CPU-s", row -> Numbers.fixed(
-            row.r().scheduling().decisionsPerCpuSecond(), 0)));
+            DiffusionMetrics.decisionsPerCpuSecond(row.run()), 0)));
     return new Plan("dd6-sched-micro", "DD6 (spec §5): SCHED_MICRO (250,000 tasks at t = 0 over "
         + "10,000 files of 1 B), 32 nodes x 2 slots, W = 3200, theta = 0.8", cases, null, false,
         cols, "Scheduler CPU time is the JVM thread CPU time spent in the scheduler on this host: "
@@ -202,15 +221,14 @@ public final class Experiments {
     SimulationConfig.Builder base = SimulationConfig.builder().nodes(32).minNodes(0).slots(1)
         .policy("FA").cacheGb(0).lrm(LrmConfig.withCapacity(100)).exec(ExecConfig.defaults(4.0))
         .seed(seed);
-    List<Case> cases = new ArrayList<>();
-    cases.add(st("LRM_PER_TASK", base.provisioning(Provisioning.LRM_PER_TASK)
-        .label("LRM_PER_TASK").build()));
-    for (int idle : new int[] {15, 60, 120, 180}) {
-      String label = "DRP-idle" + idle;
-      cases.add(st(label, base.provisioning(Provisioning.DRP).idleSeconds(idle).label(label)
-          .build()));
-    }
-    cases.add(st("SRP-32", base.provisioning(Provisioning.SRP).label("SRP-32").build()));
+    List<Case> cases = cases(base, List.of(
+        row("LRM_PER_TASK", "stages18", b -> b.provisioning(Provisioning.LRM_PER_TASK)),
+        row("DRP-idle15", "stages18", b -> b.provisioning(Provisioning.DRP).idleSeconds(15)),
+        row("DRP-idle60", "stages18", b -> b.provisioning(Provisioning.DRP).idleSeconds(60)),
+        row("DRP-idle120", "stages18", b -> b.provisioning(Provisioning.DRP).idleSeconds(120)),
+        row("DRP-idle180", "stages18", b -> b.provisioning(Provisioning.DRP).idleSeconds(180)),
+        // idle release stays at 180 s, as for the row before; SRP does not release
+        row("SRP-32", "stages18", b -> b.provisioning(Provisioning.SRP))));
     List<Column> cols = List.of(
         new Column("queue s", row -> Numbers.fixed(row.r().times().meanQueue(), 2)),
         new Column("exec s", row -> Numbers.fixed(row.r().times().meanExec(), 2)),
@@ -225,9 +243,5 @@ public final class Experiments {
         + "all-at-once, LRM with 100 machines (U[30, 60] s, 0.5 requests/s)", cases, null, false,
         cols, "SRP-32 is 'DRP with 32 machines pre-provisioned and held': registered at t = 0, "
             + "so allocation time is excluded. Ideal time 1,260 s (E10).");
-  }
-
-  private static Case st(String label, SimulationConfig cfg) {
-    return new Case(label, "stages18", Map.of(), cfg, Map.of());
   }
 }

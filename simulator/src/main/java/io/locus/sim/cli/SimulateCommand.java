@@ -3,8 +3,9 @@ package io.locus.sim.cli;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
-import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
@@ -160,7 +161,7 @@ public final class SimulateCommand implements Callable<Integer> {
         cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
             : cfg.policy().toUpperCase(Locale.ROOT), cfg.provisioning().cliName());
     long wall0 = System.nanoTime();
-    SimulationResult r = Simulation.run(cfg, w, quiet ? Simulation.Progress.NONE
+    RunResult<DiffusionMetrics> r = Simulation.run(cfg, w, quiet ? Simulation.Progress.NONE
         : (t, done, released, queue, nodes) -> {
       o.printf(Locale.ROOT, "  t = %7.0f s: %d of %d tasks done, queue %d, %d nodes (%.1f s)%n",
           t, done, w.size(), queue, nodes, (System.nanoTime() - wall0) / 1e9);
@@ -168,25 +169,26 @@ public final class SimulateCommand implements Callable<Integer> {
     });
     SummaryTable.print(o, List.of(r));
     if (faTime != null) {
-      o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.times().completionTime());
+      o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
     }
     List<Path> files = write(r);
     o.println("Wrote " + files.size() + " files to " + out.toAbsolutePath().normalize());
     o.flush();
-    return r.tasks().truncated() ? 1 : 0;
+    return r.complete() ? 0 : 1;
   }
 
-  List<Path> write(SimulationResult r) throws IOException {
+  List<Path> write(RunResult<DiffusionMetrics> r) throws IOException {
     Files.createDirectories(out);
     List<Path> files = new ArrayList<>();
     files.add(out.resolve("summary.csv"));
     ResultFiles.summary(files.get(0), List.of(r));
     files.add(out.resolve("series.csv"));
-    ResultFiles.series(files.get(1), r.series());
+    ResultFiles.series(files.get(1), r.detail().series());
     files.add(out.resolve("slowdown.csv"));
-    ResultFiles.slowdown(files.get(2), r);
+    ResultFiles.slowdown(files.get(2), r.detail());
     if (!noPlots) {
-      files.addAll(Plots.run(out, r.run().label() + " on " + r.run().workload(), r.series()));
+      files.addAll(Plots.run(out, r.label() + " on " + r.detail().setup().workload(),
+          r.detail().series()));
     }
     return files;
   }

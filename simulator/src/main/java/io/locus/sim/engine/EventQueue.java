@@ -4,7 +4,8 @@ import java.util.PriorityQueue;
 
 /**
  * Timed actions in virtual time, ordered by (time, insertion sequence): equal times run in the order
- * they were scheduled, so a run is reproducible. Daemon events (polls, samples) do not keep a
+ * they were scheduled, so a run is reproducible. The {@link Engine} runs them; models and their
+ * parts schedule on {@link Engine#queue()}. Daemon events (polls, samples) do not keep a
  * simulation alive; {@link #live()} counts the others. Cancelling is lazy and O(1).
  */
 public final class EventQueue {

@@ -2,9 +2,9 @@ package io.locus.sim.exec;
 
 import io.locus.core.cache.EvictionPolicies;
 import io.locus.core.cache.NodeCache;
+import io.locus.core.model.InputFetch;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.InputSource;
-import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.sim.engine.EventQueue;
 import io.locus.sim.flow.Flow;
@@ -145,7 +145,7 @@ public final class Cluster {
     if (r.waitingFor != null && r.waitingFor.waiters != null) {
       r.waitingFor.waiters.remove(r);
     }
-    Fetch f = r.fetch;
+    RemoteRead f = r.fetch;
     if (f != null) {
       f.owner = null;
       if (!f.caching) {
@@ -171,7 +171,7 @@ public final class Cluster {
     for (TaskRun r : cancelled) {
       cancel(r, now);
     }
-    for (Fetch f : new ArrayList<>(e.inflight.values())) {
+    for (RemoteRead f : new ArrayList<>(e.inflight.values())) {
       abortFlow(f, now);
       for (TaskRun w : f.waiters == null ? List.<TaskRun>of() : f.waiters) {
         w.waitingFor = null;
@@ -180,7 +180,7 @@ public final class Cluster {
     e.inflight.clear();
     e.alive = false;
     e.releasedAt = now;
-    for (Fetch f : new ArrayList<>(e.serving)) {
+    for (RemoteRead f : new ArrayList<>(e.serving)) {
       abortFlow(f, now);
       resolve(f, now); // §3.4: the next holder, then storage
     }
@@ -211,7 +211,7 @@ public final class Cluster {
     if (e == null || !e.alive || e.cache.contains(unit.id()) || e.inflight.containsKey(unit.id())) {
       return;
     }
-    Fetch f = new Fetch(this, e, unit, true, null, peer);
+    RemoteRead f = new RemoteRead(this, e, unit, true, null, peer);
     e.inflight.put(unit.id(), f);
     resolve(f, now);
   }
@@ -233,7 +233,7 @@ public final class Cluster {
     InputFile u = in.unit();
     String file = u.id();
     if (!in.cache()) { // FA (D30): storage, never cached, never shared
-      Fetch f = new Fetch(this, e, u, false, r, null);
+      RemoteRead f = new RemoteRead(this, e, u, false, r, null);
       r.fetch = f;
       startFlow(f, null, now);
       return;
@@ -244,21 +244,21 @@ public final class Cluster {
       r.localFlow = flows.start(now, e.diskOnly, u.bytes(), LOCAL, r);
       return;
     }
-    Fetch pending = e.inflight.get(file);
+    RemoteRead pending = e.inflight.get(file);
     if (pending != null) { // D29: one transfer per file and node
       pending.addWaiter(r);
       r.waitingFor = pending;
       dedupWaits++;
       return;
     }
-    Fetch f = new Fetch(this, e, u, true, r, in.source() == InputSource.PEER ? in.peer() : null);
+    RemoteRead f = new RemoteRead(this, e, u, true, r, in.source() == InputSource.PEER ? in.peer() : null);
     e.inflight.put(file, f);
     r.fetch = f;
     resolve(f, now);
   }
 
   /** Picks the fetch's source: the hinted peer, else the least busy holder (D9), else storage. */
-  private void resolve(Fetch f, double now) {
+  private void resolve(RemoteRead f, double now) {
     Executor src = null;
     String file = f.unit.id();
     if (f.hint != null && !f.tried.contains(f.hint)) {
@@ -298,11 +298,11 @@ public final class Cluster {
     startFlow(f, src, now);
   }
 
-  private static boolean holds(Executor h, Fetch f) {
+  private static boolean holds(Executor h, RemoteRead f) {
     return h != null && h.alive && h != f.dest && h.cache.contains(f.unit.id());
   }
 
-  private void startFlow(Fetch f, Executor src, double now) {
+  private void startFlow(RemoteRead f, Executor src, double now) {
     f.source = src;
     if (src == null) {
       f.flow = flows.start(now, new int[] {fs, f.dest.nicIn}, f.unit.bytes(), STORAGE, f);
@@ -315,14 +315,14 @@ public final class Cluster {
     }
   }
 
-  private void abortFlow(Fetch f, double now) {
+  private void abortFlow(RemoteRead f, double now) {
     if (f.flow != null && f.flow.active()) {
       listener.bytesAborted(f.source == null ? STORAGE : PEER, flows.cancel(f.flow, now), now);
     }
     releaseSource(f);
   }
 
-  private void releaseSource(Fetch f) {
+  private void releaseSource(RemoteRead f) {
     Executor src = f.source;
     if (src != null) {
       src.cache.unpin(f.unit.id());
@@ -332,7 +332,7 @@ public final class Cluster {
     }
   }
 
-  void fetchDone(Fetch f, double now) {
+  void remoteReadDone(RemoteRead f, double now) {
     int category = f.source == null ? STORAGE : PEER;
     releaseSource(f);
     Executor e = f.dest;

@@ -27,9 +27,9 @@ public final class Executor {
   boolean alive = true;
   long cacheSeq;
   /** Fetches into this node's cache in progress, by file: later readers wait for them (D29). */
-  final Map<String, Fetch> inflight = new HashMap<>();
+  final Map<String, RemoteRead> inflight = new HashMap<>();
   /** Peer reads other nodes are making from this node's cache. */
-  final Set<Fetch> serving = new LinkedHashSet<>();
+  final Set<RemoteRead> serving = new LinkedHashSet<>();
   int outboundActive;
   final List<TaskRun> running = new ArrayList<>(2);
 

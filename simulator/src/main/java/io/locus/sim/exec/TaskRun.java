@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * A task attempt running on an executor slot (spec §1.3): its inputs are read one after the other,
  * then it computes, then its result is delivered. Files it uses stay pinned in the cache until it
- * ends. It owns its local-read flows; remote reads go through a {@link Fetch}.
+ * ends. It owns its local-read flows; remote reads go through a {@link RemoteRead}.
  */
 public final class TaskRun implements FlowOwner {
   final Cluster cluster;
@@ -24,8 +24,8 @@ public final class TaskRun implements FlowOwner {
   final int[] accesses = new int[3];
   final List<String> pinned = new ArrayList<>(2);
   Flow localFlow;
-  Fetch fetch;
-  Fetch waitingFor;
+  RemoteRead fetch;
+  RemoteRead waitingFor;
   EventQueue.Event endEvent;
   double readsDoneAt = Double.NaN;
   boolean cancelled;

@@ -1,14 +1,16 @@
 package io.locus.sim.hybrid;
 
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.NodeChoice;
-import io.locus.core.hybrid.OnlineFifoHead;
-import io.locus.core.hybrid.OnlineFirstFit;
-import io.locus.core.hybrid.OnlineGreedySortMerge;
-import io.locus.core.hybrid.OnlineScheduler;
-import io.locus.core.hybrid.PowerModel;
-import io.locus.core.hybrid.Resource;
+import io.locus.core.model.Resource;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.hybrid.cluster.NodeChoice;
+import io.locus.sim.hybrid.cluster.OnlineFifoHead;
+import io.locus.sim.hybrid.cluster.OnlineFirstFit;
+import io.locus.sim.hybrid.cluster.OnlineGreedySortMerge;
+import io.locus.sim.hybrid.cluster.OnlineScheduler;
+import io.locus.sim.hybrid.cluster.PowerModel;
+import io.locus.sim.hybrid.cluster.ProfileBlindSlots;
 import io.locus.sim.output.Csv;
+import io.locus.workloads.HybridJob;
 import io.locus.workloads.HybridMix;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -70,8 +72,13 @@ public final class ClusterExperiment {
   }
 
   /** A measured run and its energy over the equal window. */
-  public record Run(double load, long seed, String policy, ClusterSimulation.Result result,
-      double window, double energyKwh) {}
+  public record Run(double load, long seed, String policy,
+      RunResult<ClusterSimulation.Metrics> result, double window, double energyKwh) {
+    /** The run's cluster-mode measures. */
+    public ClusterSimulation.Metrics metrics() {
+      return result.detail();
+    }
+  }
 
   private ClusterExperiment() {}
 
@@ -83,21 +90,21 @@ public final class ClusterExperiment {
         long seed = firstSeed + s;
         List<HybridJob> js = HybridMix.jobs(HybridMix.workload(new HybridMix.Options(
             HybridMix.Kind.NOISY, jobs, 0.5, rate(load), MEAN_DURATION, true), seed), 1);
-        List<ClusterSimulation.Result> rs = new ArrayList<>();
+        List<RunResult<ClusterSimulation.Metrics>> rs = new ArrayList<>();
         for (Policy p : policies) {
           rs.add(ClusterSimulation.run(js, p.make().get(),
               new ClusterSimulation.Config(NODES, p.headroom())));
         }
-        double window = rs.stream().mapToDouble(ClusterSimulation.Result::makespan).max()
+        double window = rs.stream().mapToDouble(RunResult::endTime).max()
             .orElse(0);
         for (int i = 0; i < policies.size(); i++) {
-          ClusterSimulation.Result r = rs.get(i);
+          RunResult<ClusterSimulation.Metrics> r = rs.get(i);
           if (r.jobs() != jobs) {
             throw new IllegalStateException(policies.get(i).label() + " completed " + r.jobs()
                 + " of " + jobs);
           }
           out.add(new Run(load, seed, policies.get(i).label(), r, window,
-              r.energyJoules(PowerModel.LINEAR, window) / 3.6e6));
+              ClusterSimulation.energyJoules(r, PowerModel.LINEAR, window) / 3.6e6));
         }
       }
     }
@@ -133,15 +140,15 @@ public final class ClusterExperiment {
       for (Map.Entry<String, List<Run>> e : m.entrySet()) {
         List<Run> rs = e.getValue();
         md.append("| ").append(e.getKey()).append(" | ")
-            .append(stat(rs, r -> r.result().meanResponse()).meanSd(0)).append(" | ")
-            .append(stat(rs, r -> r.result().meanWait()).meanSd(0)).append(" | ")
-            .append(stat(rs, r -> r.result().makespan() / 3600).meanSd(2)).append(" | ")
-            .append(stat(rs, r -> r.result().meanSlowdown()).meanSd(3)).append(" | ")
-            .append(stat(rs, r -> 100 * r.result().utilisation().get(Resource.CPU)).meanSd(1))
+            .append(stat(rs, r -> r.metrics().meanResponse()).meanSd(0)).append(" | ")
+            .append(stat(rs, r -> r.metrics().meanWait()).meanSd(0)).append(" | ")
+            .append(stat(rs, r -> r.result().endTime() / 3600).meanSd(2)).append(" | ")
+            .append(stat(rs, r -> r.metrics().meanSlowdown()).meanSd(3)).append(" | ")
+            .append(stat(rs, r -> 100 * r.metrics().utilisation().get(Resource.CPU)).meanSd(1))
             .append(" | ")
-            .append(stat(rs, r -> 100 * r.result().utilisation().get(Resource.DISK)).meanSd(1))
+            .append(stat(rs, r -> 100 * r.metrics().utilisation().get(Resource.DISK)).meanSd(1))
             .append(" | ")
-            .append(stat(rs, r -> 100 * r.result().utilisation().get(Resource.MEM)).meanSd(1))
+            .append(stat(rs, r -> 100 * r.metrics().utilisation().get(Resource.MEM)).meanSd(1))
             .append(" | ")
             .append(stat(rs, Run::energyKwh).meanSd(2)).append(" |\n");
       }
@@ -152,10 +159,10 @@ public final class ClusterExperiment {
   static void csv(Path dir, List<Run> runs) throws IOException {
     List<List<String>> rows = new ArrayList<>();
     for (Run r : runs) {
-      ClusterSimulation.Result x = r.result();
+      ClusterSimulation.Metrics x = r.metrics();
       rows.add(List.of(Csv.num(r.load()), Long.toString(r.seed()), r.policy(),
-          Integer.toString(x.jobs()), Csv.num(x.meanResponse()), Csv.num(x.meanWait()),
-          Csv.num(x.makespan()), Csv.num(x.meanSlowdown()), Csv.num(x.maxSlowdown()),
+          Long.toString(r.result().jobs()), Csv.num(x.meanResponse()), Csv.num(x.meanWait()),
+          Csv.num(r.result().endTime()), Csv.num(x.meanSlowdown()), Csv.num(x.maxSlowdown()),
           Csv.num(x.utilisation().get(Resource.CPU)), Csv.num(x.utilisation().get(Resource.DISK)),
           Csv.num(x.utilisation().get(Resource.MEM)), Csv.num(x.utilisation().get(Resource.NET)),
           Csv.num(x.busyNodeSeconds()), Csv.num(r.window()), Csv.num(r.energyKwh())));
@@ -169,7 +176,7 @@ public final class ClusterExperiment {
   static void plots(Path dir, List<Run> runs, double[] loads) throws IOException {
     plot(dir.resolve("cluster-response.png"), "Cluster mode: mean response vs offered load "
         + "(12 nodes, NOISY_MIX, mean ± sd)", "mean response (s)", runs, loads,
-        r -> r.result().meanResponse());
+        r -> r.metrics().meanResponse());
     plot(dir.resolve("cluster-energy.png"), "Cluster mode: energy over equal windows "
         + "(116 W per busy node + 572 W)", "kWh", runs, loads, Run::energyKwh);
   }

@@ -1,31 +1,41 @@
 package io.locus.sim.hybrid;
 
-import io.locus.core.hybrid.FluidModel;
-import io.locus.core.hybrid.HybridCluster;
-import io.locus.core.hybrid.HybridJob;
-import io.locus.core.hybrid.OnlineScheduler;
-import io.locus.core.hybrid.PowerModel;
-import io.locus.core.hybrid.Resource;
-import io.locus.core.hybrid.ResourceVector;
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
+import io.locus.sim.engine.Engine;
+import io.locus.sim.engine.Model;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.hybrid.cluster.FluidModel;
+import io.locus.sim.hybrid.cluster.HybridCluster;
+import io.locus.sim.hybrid.cluster.OnlineScheduler;
+import io.locus.sim.hybrid.cluster.PowerModel;
+import io.locus.workloads.HybridJob;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Cluster mode (§2.4, §2.5, D5): jobs arrive over time on N nodes of capacity ⟨1, 1, 1, 1⟩ with
- * headroom h; an {@link OnlineScheduler} starts them; the {@link FluidModel} (κ = 1, D6) advances
- * them; capacity is freed at completion. Events at equal times are applied together (completions,
- * then arrivals) before one dispatch. Deterministic: no clock, no randomness.
+ * Cluster mode (§2.4, §2.5, D5) as a {@link Model} of the {@link Engine}: jobs arrive over time on
+ * N nodes of capacity ⟨1, 1, 1, 1⟩ with headroom h; an {@link OnlineScheduler} starts them; the
+ * {@link FluidModel} (κ = 1, D6) advances them; capacity is freed at completion. Arrivals are
+ * events; completions are the fluid model's own timetable ({@link #nextDue}, {@link #runDue}).
+ * Everything of one instant is applied before one dispatch. Deterministic: no clock, no
+ * randomness.
  *
  * <p>Measured: response (completion − arrival), wait (start − arrival), slowdown (run time /
- * standalone duration; above 1 only where the fluid model slows co-located jobs), makespan (last
- * completion; the first arrival is at ≥ 0), utilisation per resource (time average over
- * [0, makespan] of Σ_k min(1, load_k[r]) / N: delivered, so an overcommitted node counts as 100 %),
- * and busy node-seconds (time with at least one job, per node) for the energy of §1.6.
+ * standalone duration; above 1 only where the fluid model slows co-located jobs), makespan (the
+ * run's end time, the last completion; the first arrival is at ≥ 0), utilisation per resource (time
+ * average over [0, makespan] of Σ_k min(1, load_k[r]) / N: delivered, so an overcommitted node
+ * counts as 100 %), and busy node-seconds (time with at least one job, per node) for the energy of
+ * §1.6.
  */
-public final class ClusterSimulation {
+public final class ClusterSimulation implements Model<ClusterSimulation.Metrics> {
+  /** The simulator model name in {@link RunResult#model()}. */
+  public static final String MODEL = "hybrid-cluster";
+
   /** The cluster: {@code nodes} nodes of unit capacity, headroom {@code h} in every dimension. */
   public record Config(int nodes, double headroom) {
     public Config {
@@ -38,107 +48,149 @@ public final class ClusterSimulation {
     }
   }
 
-  /** What a run measured. */
-  public record Result(String policy, int jobs, double makespan, double meanResponse,
-      double meanWait, double meanSlowdown, double maxSlowdown, Map<Resource, Double> utilisation,
-      double busyNodeSeconds, int nodes) {
-    /**
-     * E over a window ≥ the makespan with the §1.6 model, powering only nodes with a running job
-     * (idle nodes off; chassis always on): ∫ P(x(t)) dt for the linear model is a0·W + a1·busy
-     * node-seconds. In joules (W·s).
-     */
-    public double energyJoules(PowerModel model, double window) {
-      if (window < makespan - 1e-9) {
-        throw new IllegalArgumentException("window " + window + " shorter than the makespan "
-            + makespan);
-      }
-      if (model.a2() != 0) {
-        throw new IllegalArgumentException("only the linear model is integrable from busy "
-            + "node-seconds");
-      }
-      return model.a0() * window + model.a1() * busyNodeSeconds;
-    }
+  /** What a run measured beyond the {@link RunResult} (whose end time is the makespan). */
+  public record Metrics(double meanResponse, double meanWait, double meanSlowdown,
+      double maxSlowdown, Map<Resource, Double> utilisation, double busyNodeSeconds, int nodes) {}
 
-    public double throughputPerHour() {
-      return makespan == 0 ? 0 : jobs / makespan * 3600;
+  private final List<HybridJob> jobs;
+  private final OnlineScheduler scheduler;
+  private final Config cfg;
+  private final HybridCluster cluster;
+  private final List<HybridCluster.Node> nodes;
+  private final FluidModel fluid = new FluidModel();
+  private final Map<String, HybridJob> byId = new HashMap<>();
+  private final Map<String, Double> started = new HashMap<>();
+  private final double[] usage = new double[Resource.values().length];
+  private double busy;
+  private double sumResponse;
+  private double sumWait;
+  private double sumSlowdown;
+  private double maxSlowdown;
+  private int done;
+  private int arrived;
+
+  private ClusterSimulation(List<HybridJob> jobs, OnlineScheduler scheduler, Config cfg) {
+    this.jobs = jobs;
+    this.scheduler = scheduler;
+    this.cfg = cfg;
+    this.cluster = new HybridCluster(cfg.nodes(), ResourceVector.uniform(1),
+        ResourceVector.uniform(cfg.headroom()));
+    this.nodes = cluster.nodes();
+    for (HybridCluster.Node n : nodes) {
+      fluid.addNode(n.id(), n.capacity());
     }
   }
 
-  private ClusterSimulation() {}
+  public static RunResult<Metrics> run(List<HybridJob> jobs, OnlineScheduler scheduler,
+      Config cfg) {
+    return new Engine().run(new ClusterSimulation(jobs, scheduler, cfg));
+  }
 
-  public static Result run(List<HybridJob> jobs, OnlineScheduler scheduler, Config cfg) {
+  /** Arrivals as events, by arrival time then submission order. */
+  @Override
+  public void start(Engine engine) {
     List<HybridJob> byArrival = new ArrayList<>(jobs);
     byArrival.sort(Comparator.comparingDouble(HybridJob::arrival)
         .thenComparingLong(HybridJob::seq));
-    ResourceVector unit = ResourceVector.uniform(1);
-    HybridCluster cluster = new HybridCluster(cfg.nodes(), unit,
-        ResourceVector.uniform(cfg.headroom()));
-    FluidModel fluid = new FluidModel();
-    for (HybridCluster.Node n : cluster.nodes()) {
-      fluid.addNode(n.id(), n.capacity());
+    for (HybridJob j : byArrival) {
+      engine.queue().schedule(j.arrival(), () -> {
+        arrived++;
+        byId.put(j.id(), j);
+        scheduler.arrive(j);
+      });
     }
-    Map<String, HybridJob> byId = new HashMap<>();
-    Map<String, Double> started = new HashMap<>();
-    double[] usage = new double[Resource.values().length];
-    double busy = 0;
-    double sumResponse = 0;
-    double sumWait = 0;
-    double sumSlowdown = 0;
-    double maxSlowdown = 0;
-    int done = 0;
-    int next = 0;
-    double t = 0;
-    List<HybridCluster.Node> nodes = cluster.nodes();
-    while (next < byArrival.size() || fluid.running() > 0 || scheduler.waiting() > 0) {
-      double tArrival = next < byArrival.size() ? byArrival.get(next).arrival()
-          : Double.POSITIVE_INFINITY;
-      double tEnd = fluid.nextCompletion();
-      double tn = Math.min(tArrival, tEnd);
-      if (Double.isInfinite(tn)) {
-        throw new IllegalStateException(scheduler.name() + ": " + scheduler.waiting()
-            + " jobs wait on an idle cluster; they fit no node");
-      }
-      double dt = tn - t;
-      if (dt > 0) {
-        for (HybridCluster.Node n : nodes) {
-          if (n.jobs() > 0) {
-            busy += dt;
-            ResourceVector share = n.share();
-            for (Resource r : Resource.values()) {
-              usage[r.ordinal()] += Math.min(1, share.get(r)) * dt;
-            }
+  }
+
+  @Override
+  public boolean finished() {
+    return arrived == jobs.size() && fluid.running() == 0 && scheduler.waiting() == 0;
+  }
+
+  @Override
+  public double nextDue() {
+    return fluid.nextCompletion();
+  }
+
+  @Override
+  public boolean busy() {
+    return fluid.running() > 0;
+  }
+
+  /** Busy node-seconds and delivered utilisation over a stretch without events. */
+  @Override
+  public void elapse(double from, double to) {
+    double dt = to - from;
+    if (dt > 0) {
+      for (HybridCluster.Node n : nodes) {
+        if (n.jobs() > 0) {
+          busy += dt;
+          ResourceVector share = n.share();
+          for (Resource r : Resource.values()) {
+            usage[r.ordinal()] += Math.min(1, share.get(r)) * dt;
           }
         }
       }
-      t = tn;
-      for (String id : fluid.advanceTo(t)) {
-        cluster.finish(id);
-        HybridJob j = byId.get(id);
-        double start = started.get(id);
-        sumResponse += t - j.arrival();
-        sumWait += start - j.arrival();
-        double slowdown = j.duration() == 0 ? 1 : (t - start) / j.duration();
-        sumSlowdown += slowdown;
-        maxSlowdown = Math.max(maxSlowdown, slowdown);
-        done++;
-      }
-      while (next < byArrival.size() && byArrival.get(next).arrival() <= t) {
-        HybridJob j = byArrival.get(next++);
-        byId.put(j.id(), j);
-        scheduler.arrive(j);
-      }
-      for (OnlineScheduler.Start s : scheduler.dispatch(cluster, t)) {
-        HybridJob j = s.job();
-        started.put(j.id(), t);
-        fluid.start(j.id(), s.node(), j.demand(), j.duration(), j.kappa(), t);
-      }
     }
-    Map<Resource, Double> util = new java.util.EnumMap<>(Resource.class);
+  }
+
+  /** The fluid model's completions by {@code t} (it moves to every instant), in start order. */
+  @Override
+  public boolean runDue(double t) {
+    List<String> ended = fluid.advanceTo(t);
+    for (String id : ended) {
+      cluster.finish(id);
+      HybridJob j = byId.get(id);
+      double start = started.get(id);
+      sumResponse += t - j.arrival();
+      sumWait += start - j.arrival();
+      double slowdown = j.duration() == 0 ? 1 : (t - start) / j.duration();
+      sumSlowdown += slowdown;
+      maxSlowdown = Math.max(maxSlowdown, slowdown);
+      done++;
+    }
+    return !ended.isEmpty();
+  }
+
+  @Override
+  public void afterInstant(double t) {
+    for (OnlineScheduler.Start s : scheduler.dispatch(cluster, t)) {
+      HybridJob j = s.job();
+      started.put(j.id(), t);
+      fluid.start(j.id(), s.node(), j.demand(), j.duration(), j.kappa(), t);
+    }
+  }
+
+  @Override
+  public RunResult<Metrics> result(Engine.Outcome outcome) {
+    if (!finished()) {
+      throw new IllegalStateException(scheduler.name() + ": " + scheduler.waiting()
+          + " jobs wait on an idle cluster; they fit no node");
+    }
+    double t = outcome.endTime();
+    Map<Resource, Double> util = new EnumMap<>(Resource.class);
     for (Resource r : Resource.values()) {
       util.put(r, t == 0 ? 0 : usage[r.ordinal()] / (t * cfg.nodes()));
     }
     int n = Math.max(1, done);
-    return new Result(scheduler.name(), done, t, sumResponse / n, sumWait / n, sumSlowdown / n,
-        maxSlowdown, util, busy, cfg.nodes());
+    return RunResult.of(MODEL, scheduler.name(), scheduler.name(), outcome, done, Double.NaN,
+        new Metrics(sumResponse / n, sumWait / n, sumSlowdown / n, maxSlowdown, util, busy,
+            cfg.nodes()));
+  }
+
+  /**
+   * E over a window ≥ the makespan with the §1.6 model, powering only nodes with a running job
+   * (idle nodes off; chassis always on): ∫ P(x(t)) dt for the linear model is a0·W + a1·busy
+   * node-seconds. In joules (W·s).
+   */
+  public static double energyJoules(RunResult<Metrics> r, PowerModel model, double window) {
+    if (window < r.endTime() - 1e-9) {
+      throw new IllegalArgumentException("window " + window + " shorter than the makespan "
+          + r.endTime());
+    }
+    if (model.a2() != 0) {
+      throw new IllegalArgumentException("only the linear model is integrable from busy "
+          + "node-seconds");
+    }
+    return model.a0() * window + model.a1() * r.detail().busyNodeSeconds();
   }
 }

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code locus experiment hybrid}: H3 (the epoch-model scheduler simulation) and the cluster-mode
@@ -14,7 +16,22 @@ import java.util.List;
  * are not simulated.
  */
 public final class HybridExperiments {
-  public static final List<String> NAMES = List.of("hybrid", "hybrid-h3", "hybrid-cluster");
+  /** The parts of the hybrid experiments. */
+  private enum Part {
+    H3,
+    CLUSTER
+  }
+
+  /** Each experiment name and the parts it runs, in order. */
+  private static final Map<String, List<Part>> PARTS = new LinkedHashMap<>();
+
+  static {
+    PARTS.put("hybrid", List.of(Part.H3, Part.CLUSTER));
+    PARTS.put("hybrid-h3", List.of(Part.H3));
+    PARTS.put("hybrid-cluster", List.of(Part.CLUSTER));
+  }
+
+  public static final List<String> NAMES = List.copyOf(PARTS.keySet());
 
   private final Path out;
   private final int clusterSeeds;
@@ -54,11 +71,8 @@ public final class HybridExperiments {
     }
     Files.createDirectories(out);
     StringBuilder md = new StringBuilder();
-    if (!name.equals("hybrid-cluster")) {
-      md.append(h3());
-    }
-    if (!name.equals("hybrid-h3")) {
-      md.append(cluster());
+    for (Part p : PARTS.get(name)) {
+      md.append(p == Part.H3 ? h3() : cluster());
     }
     Files.writeString(out.resolve("results.md"), md.toString());
     log.print(md);

@@ -2,40 +2,43 @@ package io.locus.sim.khanna;
 
 import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
+import io.locus.core.model.InputFetch;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.InputSource;
-import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Policies;
 import io.locus.core.staging.CostModel;
 import io.locus.core.staging.TransferEngine;
 import io.locus.core.state.PoolState;
+import io.locus.sim.engine.Engine;
+import io.locus.sim.engine.EventQueue;
+import io.locus.sim.engine.Model;
+import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * The Khanna execution model (hypergraph spec §1.4, D34) in virtual time, driving the policy core
- * exactly as the {@link Scheduler} javadoc prescribes: Gantt-reserved transfers run exactly in
- * their reserved intervals; JDPDLL's transfers and replicas go through the FIFO
- * {@link TransferEngine} (one transfer per storage node and per destination ingress); a job reads
- * and computes once all its files are on its node; events of one instant are applied before one
- * dispatch (D1). Deterministic: no clock or randomness enters the model (the scheduler CPU time is
- * measured, not used).
+ * The Khanna execution model (hypergraph spec §1.4, D34) in virtual time, a {@link Model} of the
+ * {@link Engine}, driving the policy core exactly as the {@link Scheduler} javadoc prescribes:
+ * Gantt-reserved transfers run exactly in their reserved intervals; JDPDLL's transfers and replicas
+ * go through the FIFO {@link TransferEngine} (one transfer per storage node and per destination
+ * ingress); a job reads and computes once all its files are on its node; events of one instant
+ * (arrivals, completions, transfer ends, in scheduling order) are applied before one dispatch (D1).
+ * Deterministic: no clock or randomness enters the model (the scheduler CPU time is measured, not
+ * used).
  */
-public final class KhannaSimulation {
-  private static final int TRANSFER_END = 0;
-  private static final int COMPLETION = 1;
-  private static final int ARRIVAL = 2;
+public final class KhannaSimulation implements Model<KhannaSimulation.Metrics> {
+  /** The simulator model name in {@link RunResult#model()}. */
+  public static final String MODEL = "khanna";
 
   /** One run's settings: a policy by name with its parameters, P compute nodes, cache size. */
   public record Config(String policy, Map<String, String> params, int computeNodes,
@@ -68,25 +71,21 @@ public final class KhannaSimulation {
     }
   }
 
-  /** What a run measured (spec §6). */
-  public record Result(String policy, int jobs, double averageResponse, double averageWait,
-      double averageExec, double lastCompletion, long stagingTransfers,
-      long replicationTransfers, long evictedFiles, double schedulerCpuSeconds,
+  /** What a run measured (spec §6) beyond the {@link RunResult}'s common fields. */
+  public record Metrics(double averageResponse, double averageWait, double averageExec,
+      double lastCompletion, long stagingTransfers, long replicationTransfers, long evictedFiles,
       List<JobTimes> perJob) {
     public long remoteTransfers() {
       return stagingTransfers + replicationTransfers;
     }
   }
 
-  private record Ev(double time, long seq, int kind, String file, String node, Task task,
-      TransferEngine.Transfer transfer) {}
-
+  private final Config cfg;
+  private final Iterable<TraceJob> jobs;
   private final Scheduler sched;
   private final CostModel cost;
-  private final TransferEngine engine;
-  private final PriorityQueue<Ev> events =
-      new PriorityQueue<>(Comparator.comparingDouble(Ev::time).thenComparingLong(Ev::seq));
-  private long evSeq;
+  private final TransferEngine transfers;
+  private EventQueue events;
   private final Map<String, Set<String>> present = new HashMap<>();
   private final Map<String, Set<String>> inFlight = new HashMap<>();
   private final Map<String, Task> runningOn = new HashMap<>();
@@ -99,43 +98,61 @@ public final class KhannaSimulation {
   private long staging;
   private long replicas;
   private long evicted;
-  private double now;
   private long cpuNanos;
   private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
 
-  private KhannaSimulation(Scheduler sched, CostModel cost) {
-    this.sched = sched;
-    this.cost = cost;
-    this.engine = new TransferEngine(cost);
+  private KhannaSimulation(Config cfg, Iterable<TraceJob> jobs) {
+    this.cfg = cfg;
+    this.jobs = jobs;
+    this.cost = CostModel.fromParams(cfg.params());
+    this.sched = new Scheduler("khanna", new PoolState(),
+        Policies.create(cfg.policy(), cfg.params()));
+    this.transfers = new TransferEngine(cost);
   }
 
   /** Runs every job of the trace to completion (D30) and returns the spec's metrics. */
-  public static Result run(Iterable<TraceJob> jobs, Config cfg) {
-    CostModel cost = CostModel.fromParams(cfg.params());
-    Scheduler s = new Scheduler("khanna", new PoolState(),
-        Policies.create(cfg.policy(), cfg.params()));
+  public static RunResult<Metrics> run(Iterable<TraceJob> jobs, Config cfg) {
+    return new Engine().run(new KhannaSimulation(cfg, jobs));
+  }
+
+  @Override
+  public void start(Engine engine) {
+    events = engine.queue();
     for (int k = 1; k <= cfg.computeNodes(); k++) {
-      s.onNodeRegistered("n" + k, 1, cfg.cacheBytes(), null, 0);
+      sched.onNodeRegistered("n" + k, 1, cfg.cacheBytes(), null, 0);
     }
-    KhannaSimulation sim = new KhannaSimulation(s, cost);
     long seq = 0;
     for (TraceJob j : jobs) {
       Task t = new Task(j.jobId(), j.jobId(), 0, ++seq, j.inputs(), 0.0, j.arrival(), null,
           List.of(), 0);
-      sim.arrival.put(t.taskId(), j.arrival());
-      sim.push(j.arrival(), ARRIVAL, null, null, t, null);
+      arrival.put(t.taskId(), j.arrival());
+      events.schedule(j.arrival(), () -> timed(() -> sched.applyJobArrival(t)));
     }
-    while (!sim.events.isEmpty()) {
-      sim.step();
-    }
-    if (sim.done.size() != sim.arrival.size()) {
-      throw new IllegalStateException("only " + sim.done.size() + " of " + sim.arrival.size()
-          + " jobs completed under " + cfg.policy());
-    }
-    return sim.result(s.policy().name());
   }
 
-  private Result result(String policy) {
+  /** Done when nothing is pending: replicas may still land after the last completion. */
+  @Override
+  public boolean finished() {
+    return events.live() == 0;
+  }
+
+  /** The one dispatch of the instant; then the transfer engine starts what it can. */
+  @Override
+  public void afterInstant(double t) {
+    List<Command> cmds = timed(() -> sched.dispatch(t));
+    execute(cmds, t);
+    for (TransferEngine.Transfer tr : transfers.start(t)) {
+      start.putIfAbsent(jobFetching(tr.node(), tr.file()), tr.start());
+      events.schedule(tr.end(), () -> transferEnded(tr.file(), tr.node(), tr, tr.end()));
+    }
+  }
+
+  @Override
+  public RunResult<Metrics> result(Engine.Outcome outcome) {
+    if (done.size() != arrival.size()) {
+      throw new IllegalStateException("only " + done.size() + " of " + arrival.size()
+          + " jobs completed under " + cfg.policy());
+    }
     List<JobTimes> times = new ArrayList<>(done.values());
     double resp = 0;
     double wait = 0;
@@ -148,47 +165,35 @@ public final class KhannaSimulation {
       last = Math.max(last, t.completion());
     }
     int n = times.size();
-    return new Result(policy, n, resp / n, wait / n, exec / n, last, staging, replicas, evicted,
-        cpuNanos / 1e9, times);
+    String policy = sched.policy().name();
+    return RunResult.of(MODEL, policy, policy, outcome, n, cpuNanos / 1e9,
+        new Metrics(resp / n, wait / n, exec / n, last, staging, replicas, evicted, times));
   }
 
-  private void push(double time, int kind, String file, String node, Task task,
-      TransferEngine.Transfer tr) {
-    events.add(new Ev(time, evSeq++, kind, file, node, task, tr));
+  /** Scheduler CPU time: every call into the policy core (host measurement, never used). */
+  private <T> T timed(Supplier<T> call) {
+    long t0 = mx.getCurrentThreadCpuTime();
+    T r = call.get();
+    cpuNanos += mx.getCurrentThreadCpuTime() - t0;
+    return r;
   }
 
   private Set<String> set(Map<String, Set<String>> m, String node) {
     return m.computeIfAbsent(node, k -> new HashSet<>());
   }
 
-  private void step() {
-    double t = events.peek().time();
-    now = t;
-    long cpu0 = mx.getCurrentThreadCpuTime();
-    while (!events.isEmpty() && events.peek().time() == t) {
-      Ev e = events.poll();
-      switch (e.kind()) {
-        case TRANSFER_END -> transferEnded(e, t);
-        case COMPLETION -> {
-          Task job = e.task();
-          if (sched.applyTaskCompleted(job.taskId(), job.attempt(), e.node(), 0, 0, 0)
-              != PoolState.EndOutcome.COMPLETED) {
-            throw new IllegalStateException("completion of " + job.taskId() + " not accepted");
-          }
-          runningOn.remove(e.node());
-          done.put(job.taskId(), new JobTimes(job.taskId(), arrival.get(job.taskId()),
-              start.get(job.taskId()), t));
-        }
-        default -> sched.applyJobArrival(e.task());
-      }
+  private void completed(Task job, String node, double t) {
+    if (timed(() -> sched.applyTaskCompleted(job.taskId(), job.attempt(), node, 0, 0, 0))
+        != PoolState.EndOutcome.COMPLETED) {
+      throw new IllegalStateException("completion of " + job.taskId() + " not accepted");
     }
-    List<Command> cmds = sched.dispatch(t);
-    cpuNanos += mx.getCurrentThreadCpuTime() - cpu0;
-    execute(cmds, t);
-    for (TransferEngine.Transfer tr : engine.start(t)) {
-      start.putIfAbsent(jobFetching(tr.node(), tr.file()), tr.start());
-      push(tr.end(), TRANSFER_END, tr.file(), tr.node(), null, tr);
-    }
+    runningOn.remove(node);
+    done.put(job.taskId(), new JobTimes(job.taskId(), arrival.get(job.taskId()),
+        start.get(job.taskId()), t));
+  }
+
+  private void completeAt(double time, Task job, String node) {
+    events.schedule(time, () -> completed(job, node, time));
   }
 
   /** The job a transfer is for; a replica is for no job and starts nobody. */
@@ -201,20 +206,20 @@ public final class KhannaSimulation {
     return "\u0000replica";
   }
 
-  private void transferEnded(Ev e, double t) {
-    if (e.transfer() != null) {
-      engine.finish(e.transfer());
+  private void transferEnded(String file, String node, TransferEngine.Transfer tr, double t) {
+    if (tr != null) {
+      transfers.finish(tr);
     }
-    if (!set(inFlight, e.node()).remove(e.file())) {
-      throw new IllegalStateException(e.file() + " was not in flight to " + e.node());
+    if (!set(inFlight, node).remove(file)) {
+      throw new IllegalStateException(file + " was not in flight to " + node);
     }
-    set(present, e.node()).add(e.file());
-    sched.applyTransferEnd(e.file(), e.node());
-    Set<String> w = waitingFor.get(e.node());
-    if (w != null && w.remove(e.file()) && w.isEmpty()) {
-      waitingFor.remove(e.node());
-      Task job = runningOn.get(e.node());
-      push(t + cost.readComputeSeconds(job.totalBytes()), COMPLETION, null, e.node(), job, null);
+    set(present, node).add(file);
+    timed(() -> sched.applyTransferEnd(file, node));
+    Set<String> w = waitingFor.get(node);
+    if (w != null && w.remove(file) && w.isEmpty()) {
+      waitingFor.remove(node);
+      Task job = runningOn.get(node);
+      completeAt(t + cost.readComputeSeconds(job.totalBytes()), job, node);
     }
   }
 
@@ -238,7 +243,8 @@ public final class KhannaSimulation {
         }
       } else if (c instanceof Command.Replicate rep) {
         set(inFlight, rep.node()).add(rep.unit().id());
-        engine.submit(rep.unit().id(), rep.unit().bytes(), cost.storageOf(rep.unit()), rep.node());
+        transfers.submit(rep.unit().id(), rep.unit().bytes(), cost.storageOf(rep.unit()),
+            rep.node());
         replicas++;
       } else {
         throw new IllegalStateException("unexpected command " + c);
@@ -255,12 +261,13 @@ public final class KhannaSimulation {
       }
       InputFetch.Reservation res = in.reservation();
       set(inFlight, r.node()).add(in.unit().id());
-      push(res.end(), TRANSFER_END, in.unit().id(), r.node(), null, null);
+      String file = in.unit().id();
+      events.schedule(res.end(), () -> transferEnded(file, r.node(), null, res.end()));
       first = Math.min(first, res.start());
       staging++;
     }
     start.put(r.task().taskId(), first == Double.POSITIVE_INFINITY ? t : first);
-    push(r.plannedCompletion(), COMPLETION, null, r.node(), r.task(), null);
+    completeAt(r.plannedCompletion(), r.task(), r.node());
   }
 
   /** JDPDLL: missing inputs through the FIFO engine; read + compute once all are on the node. */
@@ -271,7 +278,7 @@ public final class KhannaSimulation {
       InputFile u = in.unit();
       if (in.source() == InputSource.STORAGE) {
         set(inFlight, r.node()).add(u.id());
-        engine.submit(u.id(), u.bytes(), cost.storageOf(u), r.node());
+        transfers.submit(u.id(), u.bytes(), cost.storageOf(u), r.node());
         waiting.add(u.id());
         own.add(u.id());
         staging++;
@@ -284,8 +291,7 @@ public final class KhannaSimulation {
       start.put(r.task().taskId(), t); // nothing to fetch: Start = now (§2.7)
     }
     if (waiting.isEmpty()) {
-      push(t + cost.readComputeSeconds(r.task().totalBytes()), COMPLETION, null, r.node(),
-          r.task(), null);
+      completeAt(t + cost.readComputeSeconds(r.task().totalBytes()), r.task(), r.node());
     } else {
       waitingFor.put(r.node(), waiting);
     }

@@ -193,10 +193,10 @@ public final class MetricsRecorder {
     return arrivedBytes;
   }
 
-  public SimulationResult.Times times(double firstArrival, double idealTime) {
+  public DiffusionMetrics.Times times(double firstArrival, double idealTime) {
     double tn = lastCompletion - firstArrival;
     double n = completed;
-    return new SimulationResult.Times(firstArrival, lastCompletion, tn, idealTime, idealTime / tn,
+    return new DiffusionMetrics.Times(firstArrival, lastCompletion, tn, idealTime, idealTime / tn,
         completed == 0 ? Double.NaN : sumResponse / n, completed == 0 ? Double.NaN : sumQueue / n,
         completed == 0 ? Double.NaN : sumExec / n,
         completed == 0 ? Double.NaN : sumExecShare / n);

@@ -1,6 +1,7 @@
 package io.locus.sim.output;
 
-import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.TimeSeries;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,15 +12,16 @@ import java.util.List;
 public final class ResultFiles {
   private ResultFiles() {}
 
-  /** {@code summary.csv}: one row per result, the columns of {@link SimulationResult#summary()}. */
-  public static void summary(Path file, List<SimulationResult> results) throws IOException {
+  /** {@code summary.csv}: one row per run, the columns of {@link DiffusionMetrics#summary}. */
+  public static void summary(Path file, List<RunResult<DiffusionMetrics>> results)
+      throws IOException {
     if (results.isEmpty()) {
       throw new IllegalArgumentException("no results to write");
     }
-    List<String> header = new ArrayList<>(results.get(0).summary().keySet());
+    List<String> header = new ArrayList<>(DiffusionMetrics.summary(results.get(0)).keySet());
     List<List<String>> rows = new ArrayList<>();
-    for (SimulationResult r : results) {
-      rows.add(new ArrayList<>(r.summary().values()));
+    for (RunResult<DiffusionMetrics> r : results) {
+      rows.add(new ArrayList<>(DiffusionMetrics.summary(r).values()));
     }
     Csv.write(file, header, rows);
   }
@@ -43,7 +45,7 @@ public final class ResultFiles {
   }
 
   /** {@code slowdown.csv}: SL_i per arrival step (empty for a step without tasks). */
-  public static void slowdown(Path file, SimulationResult r) throws IOException {
+  public static void slowdown(Path file, DiffusionMetrics r) throws IOException {
     double step = r.slowdown().stepSeconds();
     double[] sl = r.slowdown().perStep();
     List<List<String>> rows = new ArrayList<>();

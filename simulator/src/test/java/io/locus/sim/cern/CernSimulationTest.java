@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workloads;
 import java.io.PrintWriter;
@@ -29,8 +30,8 @@ class CernSimulationTest {
         Double.toString(load)), seed).toList();
   }
 
-  private static CernSimulation.Result run(String policy, Map<String, String> params, int n,
-      double load, long seed) {
+  private static RunResult<CernSimulation.Metrics> run(String policy, Map<String, String> params,
+      int n, double load, long seed) {
     List<TraceJob> js = jobs(n, load, seed);
     double last = js.get(js.size() - 1).arrival();
     return CernSimulation.run(new CernSimulation.Config(policy, params, 10, false), js,
@@ -39,48 +40,49 @@ class CernSimulationTest {
 
   @Test
   void farmJobsRunWholeFromTapeAtSpeedupOne() {
-    CernSimulation.Result r = run("FARM", Map.of(), 300, 0.3, 1);
-    assertThat(r.measured()).isNotEmpty().allSatisfy(m -> {
+    RunResult<CernSimulation.Metrics> r = run("FARM", Map.of(), 300, 0.3, 1);
+    assertThat(r.detail().measured()).isNotEmpty().allSatisfy(m -> {
       assertThat(m.speedup()).isCloseTo(1.0, within(1e-9)); // processing = N x 0.8 s
       assertThat(m.tape()).isEqualTo(m.events());
       assertThat(m.waitIncl()).isGreaterThanOrEqualTo(0);
     });
-    assertThat(r.overloaded()).isFalse();
+    assertThat(r.detail().overloaded()).isFalse();
   }
 
   @Test
   void aFarmAboveItsCapacityIsOverloaded() {
     // capacity n * 3600 / (40,000 * 0.8) = 1.125 jobs/h (spec §1.4)
-    CernSimulation.Result r = run("FARM", Map.of(), 600, 1.6, 2);
-    assertThat(r.overloaded()).isTrue();
-    assertThat(r.meanWaitQ4()).isGreaterThan(2 * r.meanWaitQ2() + 3600);
-    assertThat(r.meanBacklogQ4()).isGreaterThan(1.8 * r.meanBacklogQ2()); // grows (base: running)
-    assertThat(run("FARM", Map.of(), 600, 0.5, 2).backlogOverloaded()).isFalse();
+    RunResult<CernSimulation.Metrics> r = run("FARM", Map.of(), 600, 1.6, 2);
+    assertThat(r.detail().overloaded()).isTrue();
+    assertThat(r.detail().meanWaitQ4()).isGreaterThan(2 * r.detail().meanWaitQ2() + 3600);
+    // grows (base: running)
+    assertThat(r.detail().meanBacklogQ4()).isGreaterThan(1.8 * r.detail().meanBacklogQ2());
+    assertThat(run("FARM", Map.of(), 600, 0.5, 2).detail().backlogOverloaded()).isFalse();
   }
 
   @Test
   void theBacklogTestSeesOverloadWhereJobsOvertakeEachOther() {
     // far above the maximal theoretical load (3.46 jobs/h): out-of-order service keeps waiting
     // times from growing across the window, the backlog still grows
-    CernSimulation.Result r = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 1500, 12, 3);
-    assertThat(r.backlogOverloaded()).isTrue();
-    assertThat(r.meanBacklogQ4()).isGreaterThan(2 * r.meanBacklogQ2());
+    RunResult<CernSimulation.Metrics> r = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 1500, 12, 3);
+    assertThat(r.detail().backlogOverloaded()).isTrue();
+    assertThat(r.detail().meanBacklogQ4()).isGreaterThan(2 * r.detail().meanBacklogQ2());
   }
 
   @Test
   void sameSeedSameResult() {
-    CernSimulation.Result a = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 3);
-    CernSimulation.Result b = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 3);
-    assertThat(a.measured()).isEqualTo(b.measured());
+    RunResult<CernSimulation.Metrics> a = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 3);
+    RunResult<CernSimulation.Metrics> b = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 3);
+    assertThat(a.detail().measured()).isEqualTo(b.detail().measured());
     assertThat(a.events()).isEqualTo(b.events());
-    CernSimulation.Result c = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 4);
-    assertThat(c.measured()).isNotEqualTo(a.measured());
+    RunResult<CernSimulation.Metrics> c = run("OUT_OF_ORDER", Map.of("cacheGb", "50"), 250, 1.0, 4);
+    assertThat(c.detail().measured()).isNotEqualTo(a.detail().measured());
   }
 
   @Test
   void cachingPoliciesReadFromTheCacheAndSplit() {
     for (String p : List.of("CACHE_JOB_SPLITTING", "OUT_OF_ORDER", "DELAYED")) {
-      CernSimulation.Result r = run(p, Map.of("cacheGb", "200"), 250, 0.5, 5);
+      RunResult<CernSimulation.Metrics> r = run(p, Map.of("cacheGb", "200"), 250, 0.5, 5);
       RunStats s = RunStats.of(List.of(r));
       assertThat(s.hitRatio()).as(p).isGreaterThan(0.05).isLessThanOrEqualTo(1);
       // upper bound: every event from the cache on all n nodes: n * 0.8 / 0.26
@@ -93,11 +95,11 @@ class CernSimulationTest {
 
   @Test
   void replicationReadsRemotelyAndCountsUsage() {
-    CernSimulation.Result r = run("OUT_OF_ORDER", Map.of("cacheGb", "100",
+    RunResult<CernSimulation.Metrics> r = run("OUT_OF_ORDER", Map.of("cacheGb", "100",
         "replication", "true"), 300, 1.0, 6);
     RunStats s = RunStats.of(List.of(r));
     assertThat(s.remoteRatio()).isGreaterThan(0);
-    assertThat(r.replications()).isPositive();
+    assertThat(r.detail().replications()).isPositive();
     assertThat(s.replicationShare()).isGreaterThan(0).isLessThanOrEqualTo(1);
   }
 

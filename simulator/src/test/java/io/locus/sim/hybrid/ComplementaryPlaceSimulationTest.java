@@ -6,8 +6,9 @@ import io.locus.core.model.Command;
 import io.locus.core.model.InputFile;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
+import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
-import io.locus.sim.metrics.SimulationResult;
+import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ class ComplementaryPlaceSimulationTest {
     return out;
   }
 
-  private static SimulationResult run(List<TraceJob> jobs, List<String> log) {
+  private static RunResult<DiffusionMetrics> run(List<TraceJob> jobs, List<String> log) {
     SimulationConfig cfg = SimulationConfig.builder().policy("complementary_place").nodes(4)
         .minNodes(4).slots(3).cacheGb(1).exec(ExecConfig.defaults(1.0)).seed(1).build();
     return Simulation.run(cfg, "cp-test", jobs.iterator(), (t, c) -> {
@@ -49,19 +50,20 @@ class ComplementaryPlaceSimulationTest {
     List<String> a = new ArrayList<>();
     List<String> b = new ArrayList<>();
     List<String> cold = new ArrayList<>();
-    SimulationResult ra = run(jobs(true), a);
-    SimulationResult rb = run(jobs(true), b);
-    SimulationResult rc = run(jobs(false), cold);
-    assertThat(ra.tasks().completed()).isEqualTo(200);
-    assertThat(ra.tasks().truncated()).isFalse();
-    assertThat(rc.tasks().completed()).isEqualTo(200);
+    RunResult<DiffusionMetrics> ra = run(jobs(true), a);
+    RunResult<DiffusionMetrics> rb = run(jobs(true), b);
+    RunResult<DiffusionMetrics> rc = run(jobs(false), cold);
+    assertThat(ra.detail().tasks().completed()).isEqualTo(200);
+    assertThat(ra.complete()).isTrue();
+    assertThat(rc.detail().tasks().completed()).isEqualTo(200);
     assertThat(b).isEqualTo(a);
-    assertThat(rb.scheduling().digest()).isEqualTo(ra.scheduling().digest());
+    assertThat(rb.detail().scheduling().digest()).isEqualTo(ra.detail().scheduling().digest());
     assertThat(a).allMatch(l -> l.endsWith(" COMPLEMENTARY_PLACE"));
     // without profiles every task is a cold start and runs alone: one busy slot per node at most,
     // so the run is no shorter than with profiles, where two tasks share a node
-    assertThat(rc.times().completionTime()).isGreaterThanOrEqualTo(ra.times().completionTime());
-    assertThat(rc.scheduling().digest()).isNotEqualTo(ra.scheduling().digest());
-    assertThat(ra.io().localShare()).isGreaterThan(0.0);
+    assertThat(rc.detail().times().completionTime())
+        .isGreaterThanOrEqualTo(ra.detail().times().completionTime());
+    assertThat(rc.detail().scheduling().digest()).isNotEqualTo(ra.detail().scheduling().digest());
+    assertThat(ra.detail().io().localShare()).isGreaterThan(0.0);
   }
 }

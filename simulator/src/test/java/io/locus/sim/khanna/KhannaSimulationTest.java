@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.locus.core.staging.CostModel;
+import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workloads;
 import java.util.List;
@@ -21,13 +22,14 @@ class KhannaSimulationTest {
   @ValueSource(strings = {"ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL"})
   void everyJobCompletesWithConsistentTimes(String policy) {
     List<TraceJob> jobs = trace(200, 3);
-    KhannaSimulation.Result r = KhannaSimulation.run(jobs, KhannaSimulation.Config.of(policy, 4));
+    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(jobs,
+        KhannaSimulation.Config.of(policy, 4));
     assertThat(r.jobs()).isEqualTo(200);
-    assertThat(r.perJob()).hasSize(200);
+    assertThat(r.detail().perJob()).hasSize(200);
     CostModel c = CostModel.DEFAULT;
     Map<String, TraceJob> byId = new java.util.HashMap<>();
     jobs.forEach(j -> byId.put(j.jobId(), j));
-    for (KhannaSimulation.JobTimes t : r.perJob()) {
+    for (KhannaSimulation.JobTimes t : r.detail().perJob()) {
       assertThat(t.waitTime()).isGreaterThanOrEqualTo(-1e-9);
       // exec ≥ reading and computing every file once (§1.4): staging can only add to it
       double readCompute = c.readComputeSeconds(byId.get(t.jobId()).totalBytes());
@@ -35,34 +37,35 @@ class KhannaSimulationTest {
       assertThat(t.response()).isCloseTo(t.waitTime() + t.execTime(), within(1e-9));
       assertThat(t.arrival()).isEqualTo(byId.get(t.jobId()).arrival());
     }
-    double mean = r.perJob().stream().mapToDouble(KhannaSimulation.JobTimes::response)
+    double mean = r.detail().perJob().stream().mapToDouble(KhannaSimulation.JobTimes::response)
         .average().orElseThrow();
-    assertThat(r.averageResponse()).isCloseTo(mean, within(1e-9));
-    assertThat(r.stagingTransfers()).isPositive();
-    assertThat(r.replicationTransfers() > 0).isEqualTo(policy.equals("JDPDLL"));
+    assertThat(r.detail().averageResponse()).isCloseTo(mean, within(1e-9));
+    assertThat(r.detail().stagingTransfers()).isPositive();
+    assertThat(r.detail().replicationTransfers() > 0).isEqualTo(policy.equals("JDPDLL"));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"ONLINE_HPS", "SA", "JDPDLL"})
   void sameTraceSameResult(String policy) {
-    KhannaSimulation.Result a = KhannaSimulation.run(trace(200, 5),
+    RunResult<KhannaSimulation.Metrics> a = KhannaSimulation.run(trace(200, 5),
         KhannaSimulation.Config.of(policy, 4));
-    KhannaSimulation.Result b = KhannaSimulation.run(trace(200, 5),
+    RunResult<KhannaSimulation.Metrics> b = KhannaSimulation.run(trace(200, 5),
         KhannaSimulation.Config.of(policy, 4));
-    assertThat(a.perJob()).isEqualTo(b.perJob());
-    assertThat(a.remoteTransfers()).isEqualTo(b.remoteTransfers());
+    assertThat(a.detail().perJob()).isEqualTo(b.detail().perJob());
+    assertThat(a.detail().remoteTransfers()).isEqualTo(b.detail().remoteTransfers());
   }
 
   @Test
   void aJobAloneTakesItsExecutionEstimate() {
     // one job on an empty cluster: staging of every file (serialised ingress) + read + compute
     List<TraceJob> one = trace(20, 1).subList(0, 1);
-    KhannaSimulation.Result r = KhannaSimulation.run(one, KhannaSimulation.Config.of("MCT", 4));
+    RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(one,
+        KhannaSimulation.Config.of("MCT", 4));
     TraceJob j = one.get(0);
     CostModel c = CostModel.DEFAULT;
     double expected = c.exec(j.totalBytes(), j.totalBytes());
-    assertThat(r.perJob().get(0).execTime()).isCloseTo(expected, within(1e-6));
-    assertThat(r.perJob().get(0).waitTime()).isCloseTo(0, within(1e-9));
+    assertThat(r.detail().perJob().get(0).execTime()).isCloseTo(expected, within(1e-6));
+    assertThat(r.detail().perJob().get(0).waitTime()).isCloseTo(0, within(1e-9));
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.locus.core.hybrid;
 
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Ids;
+import io.locus.core.model.Resource;
+import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.StatefulPolicy;
@@ -65,6 +67,11 @@ public final class ComplementaryPlace implements StatefulPolicy {
   public static final double DEFAULT_HEADROOM = 0.9;
   public static final double DEFAULT_D_NODE = 3.0;
   public static final double DEFAULT_D_RACK = 6.0;
+  /**
+   * D14: a task waiting longer than 10 minutes heads every list. The simulator's cluster-mode
+   * GREEDY_SORT_MERGE ages its jobs by the same constant.
+   */
+  public static final double DEFAULT_AGING_SECONDS = 600.0;
 
   /** How the locality requirement treats tasks whose data no node holds at the required level. */
   public enum Delay {
@@ -115,7 +122,7 @@ public final class ComplementaryPlace implements StatefulPolicy {
         "a finite number of seconds >= 0");
     double dRack = number(lower, "d_rack", Math.max(DEFAULT_D_RACK, dNode), dNode, false,
         Double.MAX_VALUE, "a finite number of seconds >= D_node (" + dNode + ")");
-    double aging = number(lower, "aging", OnlineGreedySortMerge.DEFAULT_AGING_SECONDS, 0, true,
+    double aging = number(lower, "aging", DEFAULT_AGING_SECONDS, 0, true,
         Double.POSITIVE_INFINITY, "a number of seconds > 0 (Infinity turns aging off)");
     String d = lower.getOrDefault("delay", "capped").trim().toLowerCase(Locale.ROOT);
     Delay delay = switch (d) {

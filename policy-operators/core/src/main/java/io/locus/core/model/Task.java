@@ -1,6 +1,5 @@
 package io.locus.core.model;
 
-import io.locus.core.hybrid.ResourceVector;
 import java.util.List;
 
 /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
 import io.locus.core.model.InputFile;
+import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Policies;
 import io.locus.core.policy.Policy;

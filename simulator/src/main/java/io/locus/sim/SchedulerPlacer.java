@@ -1,0 +1,391 @@
+package io.locus.sim;
+
+import io.locus.core.Scheduler;
+import io.locus.core.model.Command;
+import io.locus.core.model.Task;
+import io.locus.core.policy.Policies;
+import io.locus.core.provision.Provisioner;
+import io.locus.core.state.PoolState;
+import io.locus.core.state.StateJournal;
+import io.locus.sim.engine.EventQueue;
+import io.locus.sim.exec.Cluster;
+import io.locus.sim.exec.Executor;
+import io.locus.sim.exec.TaskRun;
+import io.locus.sim.provision.Lrm;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Drives the policy core. Every event is applied as it happens through the {@link Scheduler}
+ * facade's {@code apply*} methods (arrivals, completions, failures, registrations, releases with
+ * their CacheReset, cache deltas), never on the pool state directly; then {@link
+ * Scheduler#dispatch} runs once per batch of equal-time events and its commands are carried out on
+ * the cluster. SRP registers every node at t = 0; DRP polls the core's {@link Provisioner} every
+ * poll interval and turns its Acquire and Release commands into LRM requests and node releases
+ * (spec §2.4).
+ *
+ * <p>Dispatches that provably decide nothing are skipped by a {@link DispatchGate}; that changes no
+ * decision and saves MCH (and GCC at or above θ) most of their window rescans.
+ */
+final class SchedulerPlacer implements TaskPlacer {
+  private final Simulation sim;
+  private final SimulationConfig cfg;
+  private final Cluster cluster;
+  private final Lrm lrm;
+  private final EventQueue events;
+  private final PoolState state;
+  private final Scheduler scheduler;
+  private final Provisioner provisioner;
+  private final Map<String, TaskRun> runs = new HashMap<>();
+  private final Map<String, EventQueue.Event> timeouts = new HashMap<>();
+  private final Set<String> lrmNodes = new HashSet<>();
+  private final Map<String, ArrayDeque<Double>> recentFailures = new HashMap<>();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private final DispatchGate gate;
+  private double dispatcherFreeAt;
+  private int nodeCounter;
+  private long pollCount;
+  private long releases;
+  private long timeoutCount;
+  private long injected;
+  private long dispatchCalls;
+  private long cpuNanos;
+
+  SchedulerPlacer(Simulation sim) {
+    this.sim = sim;
+    this.cfg = sim.config();
+    this.cluster = sim.cluster();
+    this.lrm = sim.lrm();
+    this.events = sim.events();
+    this.state = new PoolState(StateJournal.NONE, cfg.maxRetries());
+    this.scheduler = new Scheduler(cfg.pool(), state, Policies.create(cfg.policy(),
+        cfg.policyParams()));
+    this.provisioner = cfg.provisioning() == SimulationConfig.Provisioning.DRP
+        ? new Provisioner(cfg.drp())
+        : null;
+    this.gate = new DispatchGate(cfg);
+    cluster.setDirectory(state::holders);
+  }
+
+  long skippedDispatches() {
+    return gate.skipped();
+  }
+
+  PoolState state() {
+    return state;
+  }
+
+  long dispatchCalls() {
+    return dispatchCalls;
+  }
+
+  double schedulerCpuSeconds() {
+    return cpuNanos / 1e9;
+  }
+
+  @Override
+  public void setup(double now) {
+    int initial = provisioner == null ? cfg.nodes() : cfg.minNodes();
+    for (int i = 0; i < initial; i++) {
+      registerNode(now, false);
+    }
+    if (provisioner != null) {
+      events.scheduleDaemon(now, () -> poll(now));
+    }
+  }
+
+  // ------------------------------------------------------------------ events
+
+  @Override
+  public void released(Task task, double now) {
+    int before = state.queueLength();
+    long t0 = cpuStart();
+    scheduler.applyJobArrival(task);
+    cpuEnd(t0);
+    gate.arrived(before);
+  }
+
+  @Override
+  public void cacheChanged(Executor node, long seq, Map<String, Long> added, List<String> removed,
+      double now) {
+    long t0 = cpuStart();
+    scheduler.applyCacheDelta(node.id(), seq, added, removed);
+    cpuEnd(t0);
+    var view = state.node(node.id());
+    gate.cacheChanged(view != null && view.freeSlots() > 0 && !view.draining(),
+        !removed.isEmpty());
+  }
+
+  @Override
+  public void taskDone(TaskRun run, double now) {
+    Task t = run.task();
+    String id = t.taskId();
+    runs.remove(id);
+    events.cancel(timeouts.remove(id));
+    if (cfg.replay().failureInjection()
+        && sim.failureRng().nextDouble() < cfg.replay().failureProbability()) {
+      injected++;
+      failed(run, now);
+      return;
+    }
+    var view = state.node(run.node());
+    boolean wasFree = view != null && view.freeSlots() > 0 && !view.draining();
+    long t0 = cpuStart();
+    PoolState.EndOutcome o = scheduler.applyTaskCompleted(id, t.attempt(), run.node(),
+        run.bytesLocal(), run.bytesPeer(), run.bytesStorage());
+    cpuEnd(t0);
+    gate.completed(wasFree, state);
+    if (o == PoolState.EndOutcome.COMPLETED) {
+      sim.jobEnded(t, run, true, now);
+    }
+  }
+
+  /** The attempt failed (injected) or timed out: the core re-queues it or gives up (§2.3). */
+  private void failed(TaskRun run, double now) {
+    Task t = run.task();
+    long t0 = cpuStart();
+    PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node());
+    cpuEnd(t0);
+    gate.changed();
+    if (o == PoolState.EndOutcome.FAILED_PERMANENTLY) {
+      sim.jobEnded(t, run, false, now);
+    }
+    noteFailure(run.node(), now);
+  }
+
+  private void timeout(TaskRun run, double now) {
+    timeouts.remove(run.task().taskId());
+    if (run.cancelled() || runs.get(run.task().taskId()) != run) {
+      return;
+    }
+    timeoutCount++;
+    runs.remove(run.task().taskId());
+    cluster.cancel(run, now);
+    failed(run, now);
+  }
+
+  /** Suspends (releases) an executor with too many recent failures (§2.3). */
+  private void noteFailure(String node, double now) {
+    ArrayDeque<Double> times = recentFailures.computeIfAbsent(node, n -> new ArrayDeque<>());
+    times.addLast(now);
+    while (!times.isEmpty() && times.peekFirst() < now - cfg.replay().suspendWindowSeconds()) {
+      times.removeFirst();
+    }
+    if (times.size() >= cfg.replay().suspendAfter()) {
+      recentFailures.remove(node);
+      releaseNode(node, now, "suspended");
+    }
+  }
+
+  // ------------------------------------------------------------------ dispatch
+
+  @Override
+  public void afterBatch(double now) {
+    if (!gate.open()) {
+      return;
+    }
+    long t0 = cpuStart();
+    List<Command> cmds = scheduler.dispatch(now);
+    cpuEnd(t0);
+    dispatchCalls++;
+    gate.dispatched(state);
+    for (Command c : cmds) {
+      execute(c, now);
+    }
+  }
+
+  private void execute(Command c, double now) {
+    sim.recordDecision(now, c);
+    if (c instanceof Command.Run run) {
+      startRun(run, now);
+    } else if (c instanceof Command.Acquire a) {
+      acquire(a.nodes(), now);
+    } else if (c instanceof Command.Release r) {
+      releaseNode(r.node(), now, r.reason());
+    } else if (c instanceof Command.Evict e) {
+      cluster.evict(e.node(), e.files(), now);
+    } else if (c instanceof Command.Replicate r) {
+      cluster.replicate(r.node(), r.unit(), r.peer(), now);
+    } else if (c instanceof Command.Cancel x) {
+      TaskRun run = runs.get(x.taskId());
+      if (run != null && run.task().attempt() == x.attempt()) {
+        cluster.cancel(run, now); // the policy owns the state change; the attempt just stops here
+        runs.remove(x.taskId());
+      }
+    }
+  }
+
+  /** τ_dispatch: the dispatcher handles one placement at a time, each costing τ (spec §1.2). */
+  private void startRun(Command.Run run, double now) {
+    double tau = cfg.tauDispatch();
+    if (tau <= 0) {
+      begin(run, now);
+      return;
+    }
+    double at = Math.max(now, dispatcherFreeAt) + tau;
+    dispatcherFreeAt = at;
+    events.schedule(at, () -> begin(run, at));
+  }
+
+  private void begin(Command.Run run, double now) {
+    Task t = run.task();
+    var current = state.running(t.taskId());
+    if (current == null || current.task().attempt() != t.attempt()
+        || !current.node().equals(run.node())) {
+      return; // the node left (or the attempt ended) between decision and start
+    }
+    TaskRun r = cluster.start(t, run.inputs(), run.node(), now);
+    runs.put(t.taskId(), r);
+    if (cfg.replay().timeouts()) {
+      double limit = Math.max(cfg.replay().minTimeoutSeconds(),
+          cfg.replay().runtimeFactor() * estimatedRuntime(t));
+      timeouts.put(t.taskId(), events.scheduleDaemon(now + limit, () -> timeout(r, now + limit)));
+    }
+  }
+
+  private double estimatedRuntime(Task t) {
+    double bw = Math.min(cfg.exec().nicInBytesPerSecond(), cfg.exec().fsBytesPerSecond());
+    return t.totalComputeSeconds() + t.totalBytes() / bw;
+  }
+
+  // ------------------------------------------------------------------ provisioning
+
+  private void poll(double now) {
+    for (Command c : provisioner.poll(state, now, lrm.freeCapacity(now))) {
+      execute(c, now);
+    }
+    double next = ++pollCount * cfg.pollSeconds();
+    events.scheduleDaemon(next, () -> poll(next));
+  }
+
+  private void acquire(int nodes, double now) {
+    lrm.submit(nodes, now, new Lrm.Callback() {
+      @Override
+      public void granted(int n, double at) {
+        for (int i = 0; i < n; i++) {
+          registerNode(at, true); // all nodes of a request register together (§1.2)
+        }
+      }
+
+      @Override
+      public void refused(int n, double at) {
+        if (provisioner != null) {
+          provisioner.onRequestFailed(n);
+        }
+      }
+    });
+  }
+
+  private void registerNode(double now, boolean fromLrm) {
+    String id = String.format(Locale.ROOT, "n%05d", ++nodeCounter);
+    cluster.addExecutor(id, cfg.slots(), cfg.cacheBytes(), now);
+    long t0 = cpuStart();
+    scheduler.applyNodeRegistered(id, cfg.slots(), cfg.cacheBytes(), null, now);
+    cpuEnd(t0);
+    if (provisioner != null) {
+      provisioner.onNodeRegistered(id, now);
+    }
+    if (fromLrm) {
+      lrmNodes.add(id);
+    }
+    gate.registered(state);
+    sim.metrics().nodesNow(state.nodes().size());
+  }
+
+  /** Release (or suspension): the cache is reset and the index forgets the node (CacheReset). */
+  private void releaseNode(String id, double now, String why) {
+    if (state.node(id) == null) {
+      return;
+    }
+    List<TaskRun> cancelled = cluster.release(id, now);
+    for (TaskRun r : cancelled) {
+      runs.remove(r.task().taskId());
+      events.cancel(timeouts.remove(r.task().taskId()));
+    }
+    long t0 = cpuStart();
+    scheduler.applyNodeReleased(id); // re-queues what ran there (normally nothing: only idle nodes go)
+    cpuEnd(t0);
+    for (TaskRun r : cancelled) {
+      if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null) {
+        sim.jobEnded(r.task(), r, false, now); // out of retries
+      }
+    }
+    if (provisioner != null) {
+      provisioner.onNodeReleased(id);
+    }
+    if (lrmNodes.remove(id)) {
+      lrm.release(1, now);
+    }
+    releases++;
+    gate.changed();
+  }
+
+  /**
+   * Scheduler CPU time (--measure-scheduler, DD6) counts the dispatches and the events applied to
+   * the pool state: both are the dispatcher's work, and the data-aware policies' queue index is
+   * kept up to date while events are applied.
+   */
+  private long cpuStart() {
+    return cfg.measureSchedulerCpu() ? threads.getCurrentThreadCpuTime() : 0L;
+  }
+
+  private void cpuEnd(long t0) {
+    if (cfg.measureSchedulerCpu()) {
+      cpuNanos += threads.getCurrentThreadCpuTime() - t0;
+    }
+  }
+
+  // ------------------------------------------------------------------ gauges and counters
+
+  @Override
+  public int queueLength() {
+    return state.queueLength();
+  }
+
+  @Override
+  public int busySlots() {
+    return state.busySlots();
+  }
+
+  @Override
+  public int registeredSlots() {
+    return state.registeredSlots();
+  }
+
+  @Override
+  public int registeredNodes() {
+    return state.nodes().size();
+  }
+
+  @Override
+  public int pendingNodes() {
+    return lrm.pendingNodes();
+  }
+
+  @Override
+  public long releases() {
+    return releases;
+  }
+
+  @Override
+  public long retries() {
+    return state.counters().retries;
+  }
+
+  @Override
+  public long timeouts() {
+    return timeoutCount;
+  }
+
+  @Override
+  public long injectedFailures() {
+    return injected;
+  }
+}
