@@ -401,15 +401,15 @@ public final class NodeAgent implements AutoCloseable {
   private void fetch(RunningTask t, InputPlan in, FetchSource source, String peer) {
     Step step = new Step();
     t.step = step;
-    Fetch fx = new Fetch(nodeId(), in.getFileId(), in.getBytes(), source, peer, in.getLocation(),
-        in.getChecksum());
+    StageRequest fx = new StageRequest(nodeId(), in.getFileId(), in.getBytes(), source, peer,
+        in.getLocation(), in.getChecksum());
     // The stager never calls back from inside fetch(), and the callback needs this lock, so the
     // handle is set before the callback can look at the step.
     step.handle = stager.fetch(fx, outcome -> onFetched(t, step, in, fx, outcome));
   }
 
-  private synchronized void onFetched(RunningTask t, Step step, InputPlan in, Fetch fx,
-      Fetch.Outcome outcome) {
+  private synchronized void onFetched(RunningTask t, Step step, InputPlan in, StageRequest fx,
+      StageRequest.Outcome outcome) {
     if (t.finished || t.step != step || state != State.STARTED) {
       // Nobody will use what this fetch brought (the task ended meanwhile).
       store.discard(fx);
@@ -825,13 +825,13 @@ public final class NodeAgent implements AutoCloseable {
     Step step = new Step();
     rep.step = step;
     ReplicateFile r = rep.request;
-    Fetch fx = new Fetch(nodeId(), r.getFileId(), r.getBytes(), source, peer, r.getLocation(),
-        null);
+    StageRequest fx = new StageRequest(nodeId(), r.getFileId(), r.getBytes(), source, peer,
+        r.getLocation(), null);
     step.handle = stager.fetch(fx, outcome -> onReplicated(rep, step, fx, outcome));
   }
 
-  private synchronized void onReplicated(Replication rep, Step step, Fetch fx,
-      Fetch.Outcome outcome) {
+  private synchronized void onReplicated(Replication rep, Step step, StageRequest fx,
+      StageRequest.Outcome outcome) {
     FetchSource source = fx.source();
     if (rep.step != step || state != State.STARTED) {
       store.discard(fx);
@@ -839,13 +839,13 @@ public final class NodeAgent implements AutoCloseable {
     }
     rep.step = null;
     String f = rep.request.getFileId();
-    if (outcome == Fetch.Outcome.NOT_FOUND && source == FetchSource.PEER) {
+    if (outcome == StageRequest.Outcome.NOT_FOUND && source == FetchSource.PEER) {
       peerFallbacks++;
       replicationFetch(rep, FetchSource.STORAGE, null);
       return;
     }
     replications.remove(rep);
-    if (outcome == Fetch.Outcome.DONE) {
+    if (outcome == StageRequest.Outcome.DONE) {
       replicatedBytes += rep.request.getBytes();
       Delta delta = new Delta();
       if (!insertFetched(delta, fx)) {
@@ -861,7 +861,7 @@ public final class NodeAgent implements AutoCloseable {
   // ---- cache bookkeeping -----------------------------------------------------------------------
 
   /** Inserts a fetched file into the cache; false when it does not fit (the caller streams it). */
-  private boolean insertFetched(Delta delta, Fetch fx) {
+  private boolean insertFetched(Delta delta, StageRequest fx) {
     String f = fx.fileId();
     long bytes = fx.bytes();
     boolean present = cache.contains(f);
