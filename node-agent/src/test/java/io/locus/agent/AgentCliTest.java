@@ -2,8 +2,6 @@ package io.locus.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.real.RealHostConfig;
-import io.locus.agent.sim.HostConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,17 +21,18 @@ class AgentCliTest {
         "--nodes", "3", "--node-prefix", "w", "--time-scale", "0.01", "--isolation", "read_uncommitted", "--no-create-topics",
         "--from", "earliest", "--cache-bytes", "2000000000");
     HostConfig cfg = sim.hostConfig();
+    AgentConfig agent = sim.agentConfig();
 
     assertThat(cfg.bootstrapServers()).isEqualTo("k:9092");
-    assertThat(cfg.pool()).isEqualTo("batch");
+    assertThat(agent.pool()).isEqualTo("batch");
     assertThat(cfg.nodeIds()).containsExactly("w00", "w01", "w02");
     assertThat(cfg.readCommitted()).isFalse();
     assertThat(cfg.ensureTopics()).isFalse();
     assertThat(cfg.startFrom()).isEqualTo(HostConfig.StartFrom.EARLIEST);
-    assertThat(cfg.agentTemplate().timeScale()).isEqualTo(0.01);
-    assertThat(cfg.agentTemplate().cacheCapacityBytes()).isEqualTo(2_000_000_000L);
-    assertThat(cfg.agentTemplate().slots()).isEqualTo(2);
-    assertThat(cfg.agentTemplate().storageBandwidth()).isEqualTo(125e6);
+    assertThat(agent.timeScale()).isEqualTo(0.01);
+    assertThat(agent.cacheCapacityBytes()).isEqualTo(2_000_000_000L);
+    assertThat(agent.slots()).isEqualTo(2);
+    assertThat(agent.storageBandwidth()).isEqualTo(125e6);
   }
 
   @Test
@@ -68,13 +67,13 @@ class AgentCliTest {
         ""));
     AgentCli.Real real = new AgentCli.Real();
     new CommandLine(real).parseArgs("--config", cfg.toString(), "--node-id", "n7");
-    RealHostConfig h = real.hostConfig();
+    HostConfig h = real.hostConfig();
     assertThat(h.bootstrapServers()).isEqualTo("k:9092");
     assertThat(h.nodeIds()).containsExactly("n7");
-    assertThat(h.pool()).isEqualTo("batch");
+    assertThat(real.agentConfig().pool()).isEqualTo("batch");
     assertThat(h.readCommitted()).isFalse();
     assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.EARLIEST);
-    assertThat(h.agentTemplate().cacheDir()).isEqualTo(tmp.resolve("data/cache"));
+    assertThat(real.agentConfig().cacheDir()).isEqualTo(tmp.resolve("data/cache"));
 
     AgentCli.Real other = new AgentCli.Real();
     new CommandLine(other).parseArgs("--config", cfg.toString(), "--bootstrap-servers", "x:1");

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.locus.agent.AgentConfig;
 import io.locus.agent.security.DecisionSigner;
 import io.locus.agent.security.Secrets;
-import io.locus.agent.sim.HostConfig;
+import io.locus.agent.HostConfig;
 import io.locus.kafka.ClientConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,19 +60,24 @@ public final class AgentConfigFile {
       boolean createTopics, Duration peerLookback) {
 
     /** A host of this one agent, with the given bootstrap servers (null: the file's). */
-    public RealHostConfig hostConfig(String bootstrapOverride) {
+    public HostConfig hostConfig(String bootstrapOverride) {
       String bootstrap = bootstrapOverride != null ? bootstrapOverride : bootstrapServers;
       if (bootstrap == null) {
         throw new IllegalArgumentException(
             "no Kafka bootstrap servers: set kafka.bootstrap-servers or --bootstrap-servers");
       }
-      return RealHostConfig.builder(bootstrap, agent)
+      return HostConfig.builder(bootstrap)
+          .nodeIds(List.of(agent.nodeId()))
           .readCommitted(readCommitted)
           .startFrom(startFrom)
           .ensureTopics(createTopics)
           .clientOverrides(clientOverrides)
-          .peerLookback(peerLookback)
           .build();
+    }
+
+    /** The factory of this one agent, with its own directories and port. */
+    public RealAgents agents() {
+      return new RealAgents(agent, null, peerLookback);
     }
   }
 

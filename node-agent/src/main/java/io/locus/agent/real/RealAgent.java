@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #create} binds the HTTP server (so the endpoint is known), rescans the cache
  * directory (dropping partial downloads) and preloads what it found; {@link #start()} then
  * registers, and the REGISTER is followed by a CACHE_SNAPSHOT of the recovered files. Hosts
- * ({@link RealAgentHost}) start the inner agent themselves.
+ * ({@link io.locus.agent.AgentHost} with {@link RealAgents}) start the inner agent themselves.
  */
 public final class RealAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RealAgent.class);

@@ -3,7 +3,7 @@ package io.locus.agent.real;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locus.agent.sim.HostConfig;
+import io.locus.agent.HostConfig;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +57,7 @@ class AgentConfigFileTest {
     assertThat(l.clientOverrides()).containsEntry("security.protocol", "SSL");
     assertThat(l.createTopics()).isFalse();
     assertThat(l.peerLookback()).isEqualTo(Duration.ofMinutes(2));
-    RealHostConfig h = l.hostConfig("other:9092");
+    HostConfig h = l.hostConfig("other:9092");
     assertThat(h.bootstrapServers()).isEqualTo("other:9092");
     assertThat(h.nodeIds()).containsExactly("node-a");
     assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.LATEST);
