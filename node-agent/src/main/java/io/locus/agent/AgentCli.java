@@ -233,9 +233,13 @@ public final class AgentCli implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      AgentConfigFile.Loaded loaded;
+      AgentConfigFile loaded;
+      HostConfig cfg;
       try {
         loaded = AgentConfigFile.load(config, nodeId);
+        // The machine too: a storage root that is not there would fail every read later.
+        loaded.checkPaths();
+        cfg = check ? null : loaded.hostConfig(bootstrap);
       } catch (IllegalArgumentException | UncheckedIOException e) {
         System.err.println("locus-agent: " + e.getMessage());
         return 2;
@@ -245,19 +249,12 @@ public final class AgentCli implements Runnable {
         String kafka = bootstrap != null ? bootstrap : loaded.bootstrapServers();
         System.out.printf("config OK: node %s of pool %s, %d slots, cache %s (%d bytes), work %s,"
             + " storage %s, templates %s%s, decisions %s, kafka %s%n", a.nodeId(), a.pool(),
-            a.agent().slots(), a.cacheDir(), a.agent().cacheCapacityBytes(), a.workDir(),
-            a.storageRoot(), new TreeSet<>(a.templates().keySet()),
+            a.agent().slots(), a.cacheDir(), a.agent().cacheCapacityBytes(), a.work().dir(),
+            a.storage().root(), new TreeSet<>(a.templates().keySet()),
             a.defaultTemplate() == null ? "" : " (default " + a.defaultTemplate() + ")",
             a.signer() == null ? "unsigned" : "HMAC-signed",
             kafka != null ? kafka : "not set (give --bootstrap-servers)");
         return 0;
-      }
-      HostConfig cfg;
-      try {
-        cfg = loaded.hostConfig(bootstrap);
-      } catch (IllegalArgumentException e) {
-        System.err.println("locus-agent: " + e.getMessage());
-        return 2;
       }
       CountDownLatch stopped = new CountDownLatch(1);
       try (AgentHost<RealAgent> host = AgentHost.start(cfg, loaded.agents())) {

@@ -102,4 +102,44 @@ class AgentCliTest {
     assertThat(new CommandLine(new AgentCli()).execute("real", "--config",
         tmp.resolve("missing.yaml").toString())).isEqualTo(2);
   }
+
+  /** What `real --check` says of {@code config}: exit code and stderr. */
+  private static String check(Path config, int expectedExit) {
+    PrintStream old = System.err;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(new CommandLine(new AgentCli()).execute("real", "--config", config.toString(),
+          "--check")).isEqualTo(expectedExit);
+    } finally {
+      System.setErr(old);
+    }
+    return buf.toString(StandardCharsets.UTF_8).strip();
+  }
+
+  @Test
+  void realCheckNoLongerPassesWhatANewUserGotWrong(@TempDir Path tmp) throws Exception {
+    Files.createDirectory(tmp.resolve("storage"));
+    String head = "pool: p\nnode-id: n\ndata-dir: d\n";
+    Path good = Files.writeString(tmp.resolve("good.yaml"),
+        head + "storage: {root: storage}\ncache: {quota: 12MB}\n");
+    assertThat(check(good, 0)).isEmpty();
+
+    Path eviction = Files.writeString(tmp.resolve("eviction.yaml"), head + "eviction: BOGUS\n");
+    assertThat(check(eviction, 2)).isEqualTo("locus-agent: " + eviction + ":4: eviction: 'BOGUS'"
+        + " is not an eviction policy an agent can use; use one of [LRU, FIFO, LFU, RANDOM]");
+
+    Path root = Files.writeString(tmp.resolve("root.yaml"), head + "storage: {root: nowhere}\n");
+    assertThat(check(root, 2)).isEqualTo("locus-agent: " + root + ":4: storage.root: "
+        + tmp.resolve("nowhere") + " does not exist");
+
+    Path twice = Files.writeString(tmp.resolve("twice.yaml"), head + "slots: 3\nslots: 4\n");
+    assertThat(check(twice, 2)).isEqualTo("locus-agent: " + twice
+        + ":5: slots: given twice (first at line 4); a key may appear once");
+
+    Path bits = Files.writeString(tmp.resolve("bits.yaml"), head + "cache: {quota: 12Mb}\n");
+    assertThat(check(bits, 2)).startsWith("locus-agent: " + bits + ":4: cache.quota: not a size:"
+        + " '12Mb': 'Mb' is not a unit; units are case-sensitive; a lowercase b means bits:"
+        + " did you mean MB?");
+  }
 }

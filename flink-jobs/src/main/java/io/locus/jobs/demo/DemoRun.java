@@ -5,6 +5,8 @@ import io.locus.agent.AgentHost;
 import io.locus.agent.HostConfig;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.RealAgents;
+import io.locus.agent.real.StorageSettings;
+import io.locus.agent.real.TaskTemplate;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.kafka.ClientConfigs;
@@ -155,11 +157,9 @@ public final class DemoRun {
     if (cfg.realStorage() == null) {
       h = AgentHost.start(host, new SimulatedAgents(template));
     } else {
-      RealAgentConfig real = RealAgentConfig.builder(template)
-          .storageRoot(cfg.realStorage().toUri())
-          .template("checksum", "sha256sum", "{inputs}")
-          .defaultTemplate("checksum")
-          .build();
+      RealAgentConfig real = RealAgentConfig.of(template)
+          .withStorage(StorageSettings.rootedAt(cfg.realStorage().toUri()))
+          .withTemplate(TaskTemplate.of("checksum", List.of("sha256sum", "{inputs}")), true);
       h = AgentHost.start(host,
           new RealAgents(real, cfg.realStorage().resolveSibling(cfg.pool() + "-nodes")));
     }

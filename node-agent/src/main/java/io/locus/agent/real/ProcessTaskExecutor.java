@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * still alive after the kill grace period.
  *
  * <p><b>Event-range tasks</b> (issue 5) run their template once per batch of
- * {@link RealAgentConfig#eventBatch()} events, one batch after the other, in one work directory
+ * {@link TaskSettings#eventBatch()} events, one batch after the other, in one work directory
  * (stdout and stderr are appended), with the placeholders {@code {dataset}}, {@code {batch-start}},
  * {@code {batch-end}} and the variables LOCUS_DATASET, LOCUS_BATCH_START, LOCUS_BATCH_END. A batch
  * is done when its process exits 0; a non-zero exit or a timeout (per batch) ends the task FAILED
@@ -89,7 +89,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     this.disk = disk;
     this.launcher = launcher;
     this.scheduler = scheduler;
-    this.workRoot = config.workDir().toAbsolutePath();
+    this.workRoot = config.work().dir().toAbsolutePath();
     try {
       Files.createDirectories(workRoot);
     } catch (IOException e) {
@@ -200,7 +200,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     for (BatchRun b : batchRuns.values()) {
       b.suspend();
     }
-    long deadline = System.nanoTime() + config.killGrace().toNanos();
+    long deadline = System.nanoTime() + config.tasks().killGrace().toNanos();
     for (ProcessHandle h : List.copyOf(spawned)) {
       h.destroy();
     }
@@ -212,7 +212,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     }
     for (ProcessHandle h : List.copyOf(spawned)) {
       if (isRunning(h)) {
-        LOG.warn("process {} ignored SIGTERM for {}; killing it", h.pid(), config.killGrace());
+        LOG.warn("process {} ignored SIGTERM for {}; killing it", h.pid(), config.tasks().killGrace());
         h.destroyForcibly();
       }
       spawned.remove(h);
@@ -221,7 +221,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
 
   private void retain(Path dir) {
     finishedDirs.addLast(dir);
-    while (finishedDirs.size() > config.keepWorkDirs()) {
+    while (finishedDirs.size() > config.work().keep()) {
       Path old = finishedDirs.removeFirst();
       dirOfKey.values().remove(old);
       DiskCache.deleteTree(old);
@@ -282,11 +282,11 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         .redirectError(append ? ProcessBuilder.Redirect.appendTo(stderr)
             : ProcessBuilder.Redirect.to(stderr));
     Map<String, String> env = pb.environment();
-    if (!config.inheritEnv()) {
+    if (!config.tasks().inheritEnv()) {
       env.clear();
     }
     env.putIfAbsent("PATH", DEFAULT_PATH);
-    env.putAll(config.taskEnv());
+    env.putAll(config.tasks().env());
     env.putAll(t.env());
     env.put("HOME", wd.toString());
     env.put("TMPDIR", wd.resolve("tmp").toString());
@@ -311,7 +311,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     for (ProcessHandle h : all) {
       h.destroy();
     }
-    scheduler.schedule(config.killGrace().toNanos(), () -> {
+    scheduler.schedule(config.tasks().killGrace().toNanos(), () -> {
       for (ProcessHandle h : all) {
         if (isRunning(h)) {
           LOG.warn("{}: pid {} of {} ignored SIGTERM; killing it", node, h.pid(), key);
@@ -398,7 +398,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         process = p;
         spawned.add(p.toHandle());
       }
-      Duration limit = t.timeout() != null ? t.timeout() : config.taskTimeout();
+      Duration limit = t.timeout() != null ? t.timeout() : config.tasks().timeout();
       LOG.debug("{}: {} started pid {}: {}", node, key, p.pid(), argv);
       synchronized (this) {
         timeout = scheduler.schedule(limit.toNanos(), () -> {
@@ -562,7 +562,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
           argv = null;
           to = pos;
         } else {
-          batchEnd = Math.min(end, pos + config.eventBatch());
+          batchEnd = Math.min(end, pos + config.tasks().eventBatch());
           to = batchEnd;
           Path wd = workDir;
           argv = template.expand(new TaskTemplate.Context(inputs, task.getArgs(),
@@ -573,7 +573,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
               "LOCUS_DATASET", dataset,
               "LOCUS_BATCH_START", Long.toString(from),
               "LOCUS_BATCH_END", Long.toString(to)));
-          limit = template.timeout() != null ? template.timeout() : config.taskTimeout();
+          limit = template.timeout() != null ? template.timeout() : config.tasks().timeout();
           try {
             // Started under the lock: a suspend comes either before (nothing starts) or after
             // (and sees the process to kill).
@@ -743,7 +743,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
 
   /** The last bytes of stderr as text, trimmed; "" when there are none. */
   String stderrTail(Path stderr) {
-    int max = config.stderrTailBytes();
+    int max = (int) config.tasks().stderrTailBytes().bytes();
     if (max <= 0) {
       return "";
     }

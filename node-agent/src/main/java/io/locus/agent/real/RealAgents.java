@@ -6,7 +6,6 @@ import io.locus.agent.AgentScheduler;
 import io.locus.agent.NodeAgent;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -31,40 +30,29 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class RealAgents implements AgentFactory<RealAgent> {
-  /** How far back node-reports are read to learn peers' endpoints unless configured: many heartbeats. */
-  public static final Duration DEFAULT_PEER_LOOKBACK = Duration.ofMinutes(2);
-
   private final RealAgentConfig template;
   private final Path nodesDir;
-  private final Duration peerLookback;
   private final PeerEndpoints peers;
   private final Set<String> local = ConcurrentHashMap.newKeySet();
   private HttpClient client;
-
-  /** {@link #RealAgents(RealAgentConfig, Path, Duration)} with the default look-back. */
-  public RealAgents(RealAgentConfig template, Path nodesDir) {
-    this(template, nodesDir, DEFAULT_PEER_LOOKBACK);
-  }
 
   /**
    * @param template every agent's settings; node id, directories and port are per agent
    * @param nodesDir when set, agent N keeps its cache in {@code nodesDir/N/cache} and its work
    *     directories in {@code nodesDir/N/work} and listens on a free port; when null the host may
    *     have one agent only, which uses the template's directories and port
-   * @param peerLookback how far back node-reports are read to learn peers' endpoints
    */
-  public RealAgents(RealAgentConfig template, Path nodesDir, Duration peerLookback) {
+  public RealAgents(RealAgentConfig template, Path nodesDir) {
     this.template = Objects.requireNonNull(template, "template");
     this.nodesDir = nodesDir;
-    this.peerLookback = Objects.requireNonNull(peerLookback, "peerLookback");
-    this.peers = new PeerEndpoints(template.staticPeers());
+    this.peers = new PeerEndpoints(template.peers().endpoints());
   }
 
   /** The settings of agent {@code node}. */
   public RealAgentConfig configOf(String node) {
     return nodesDir != null
         ? template.forNode(node, nodesDir.resolve(node))
-        : template.toBuilder().nodeId(node).build();
+        : template.withNodeId(node);
   }
 
   /** Peers' endpoints: this host's agents and those learnt from node-reports. */
@@ -121,7 +109,7 @@ public final class RealAgents implements AgentFactory<RealAgent> {
       if (!local.contains(r.getNode())) {
         peers.onReport(r);
       }
-    }, peerLookback);
+    }, template.peers().lookback());
   }
 
   /** Stops the agent's processes, HTTP server and pools; cached files stay for the next start. */

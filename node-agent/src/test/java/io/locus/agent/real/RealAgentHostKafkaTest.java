@@ -110,7 +110,10 @@ class RealAgentHostKafkaTest {
   }
 
   private RealAgentConfig template() {
-    return RealAgentConfig.builder(pool)
+    // A host's template: each agent gets its own node id, directories and port.
+    return new TestAgentConfig(pool, tmp)
+        .nodeId("template")
+        .dataDir(tmp.resolve("template"))
         .heartbeatMs(500)
         .cacheCapacityBytes(10_000_000)
         .storageRoot(storageDir.toUri())
