@@ -82,7 +82,7 @@ final class CacheRequests {
   }
 
   private void read(Replication rep, FetchSource source, String peer) {
-    Step step = new Step();
+    RunStep step = new RunStep();
     rep.step = step;
     ReplicateFile r = rep.request;
     StageRequest request = new StageRequest(ctx.nodeId(), r.getFileId(), r.getBytes(), source,
@@ -91,7 +91,7 @@ final class CacheRequests {
         outcome -> ctx.locked(() -> onRead(rep, step, request, outcome)));
   }
 
-  private void onRead(Replication rep, Step step, StageRequest request,
+  private void onRead(Replication rep, RunStep step, StageRequest request,
       StageRequest.Outcome outcome) {
     if (rep.step != step || !ctx.live()) {
       ctx.cache.discard(request);
@@ -130,7 +130,7 @@ final class CacheRequests {
 
   private static final class Replication {
     final ReplicateFile request;
-    Step step;
+    RunStep step;
 
     Replication(ReplicateFile request) {
       this.request = request;

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Parts.</b>
  * <ul>
- *   <li>{@link TaskRunner}: PlaceTask and CancelTask; each placement is a {@link TaskRun} that goes
+ *   <li>{@link TaskRunner}: PlaceTask and CancelTask; each placement is a {@link AttemptRun} that goes
  *       STAGING → COMPUTING → ENDED (staging along the read path of spec §1.3, pins, shared
  *       fetches).
  *   <li>{@link RangeControl}: ShrinkTask and SuspendTask of event-range tasks, and their
@@ -252,7 +252,7 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   private void cancel(CancelTask c) {
-    TaskRun t = runner.get(taskKey(c.getTaskId(), c.getAttempt()));
+    AttemptRun t = runner.get(taskKey(c.getTaskId(), c.getAttempt()));
     if (t == null) {
       // Finished already, or never placed here: nothing to stop, and no event to confuse the
       // scheduler with.

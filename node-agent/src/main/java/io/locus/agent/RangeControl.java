@@ -39,7 +39,7 @@ final class RangeControl {
   }
 
   void shrink(Decision d, ShrinkTask s) {
-    TaskRun t = rangeRun(d, TaskAttempt.of(s), "shrink");
+    AttemptRun t = rangeRun(d, TaskAttempt.of(s), "shrink");
     if (t == null) {
       return;
     }
@@ -55,7 +55,7 @@ final class RangeControl {
   }
 
   void suspend(Decision d, SuspendTask s) {
-    TaskRun t = rangeRun(d, TaskAttempt.of(s), "suspend");
+    AttemptRun t = rangeRun(d, TaskAttempt.of(s), "suspend");
     if (t == null) {
       return;
     }
@@ -83,9 +83,9 @@ final class RangeControl {
    * The running event-range attempt {@code d} names; null when there is none, after answering:
    * SHRUNK when it ended here recently, else REFUSED.
    */
-  private TaskRun rangeRun(Decision d, TaskAttempt a, String what) {
+  private AttemptRun rangeRun(Decision d, TaskAttempt a, String what) {
     String key = a.key();
-    TaskRun t = runner.get(key);
+    AttemptRun t = runner.get(key);
     if (t == null) {
       Long end = ledger.endOf(key);
       if (end != null) {

@@ -38,7 +38,7 @@ final class RangeLedger {
    * @param processedEnd the first event not processed, as the run or its stop said
    * @return the range processed, [start, processedEnd) clamped to the placed range
    */
-  EventRange ended(TaskRun t, long processedEnd, TaskEventType how) {
+  EventRange ended(AttemptRun t, long processedEnd, TaskEventType how) {
     EventRange r = t.range;
     long end = Math.max(r.getStart(), Math.min(processedEnd, r.getEnd()));
     endedAt.put(t.key, end);

@@ -25,7 +25,7 @@ final class TaskEventWriter {
     this.counters = counters;
   }
 
-  void started(TaskRun t) {
+  void started(AttemptRun t) {
     counters.tasksStarted++;
     output.taskEvent(about(t, TaskEventType.STARTED).build());
   }
@@ -36,7 +36,7 @@ final class TaskEventWriter {
    * @param processed event-range task: the events processed; null for a file task
    * @param answered the SuspendTask that ended the run; null when it ended by itself
    */
-  void ended(TaskRun t, TaskEventType type, int exitCode, String message, EventRange processed,
+  void ended(AttemptRun t, TaskEventType type, int exitCode, String message, EventRange processed,
       Decision answered) {
     switch (type) {
       case COMPLETED -> counters.tasksCompleted++;
@@ -86,7 +86,7 @@ final class TaskEventWriter {
         .build());
   }
 
-  private TaskEvent.Builder about(TaskRun t, TaskEventType type) {
+  private TaskEvent.Builder about(AttemptRun t, TaskEventType type) {
     return answer(t.decision, t.attempt, type)
         .setTimeMs(t.startMs)
         .setStartTimeMs(t.startMs);

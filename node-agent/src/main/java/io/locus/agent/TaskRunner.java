@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the placed tasks of one agent through their phases ({@link TaskRun}): stages each input
+ * Runs the placed tasks of one agent through their phases ({@link AttemptRun}): stages each input
  * along the read path of spec §1.3 (own cache, then the hinted peer, then persistent storage),
  * computes, and ends each run with exactly one final event.
  *
@@ -45,7 +45,7 @@ final class TaskRunner {
   private final SharedFetches shared;
   private final RangeLedger ledger;
   private final Runnable onEnded;
-  private final Map<String, TaskRun> running = new LinkedHashMap<>();
+  private final Map<String, AttemptRun> running = new LinkedHashMap<>();
 
   /** @param onEnded called after each run's final event (a drain may be done) */
   TaskRunner(AgentContext ctx, Stager stager, TaskExecutor executor, SharedFetches shared,
@@ -65,7 +65,7 @@ final class TaskRunner {
 
   /** Starts an admitted placement: STARTED, pins its inputs, stages the first one. */
   void start(Decision d, PlaceTask p) {
-    TaskRun t = new TaskRun(d, p, ctx.clock.nowMs(), ctx.cache.openDelta());
+    AttemptRun t = new AttemptRun(d, p, ctx.clock.nowMs(), ctx.cache.openDelta());
     running.put(t.key, t);
     ctx.events.started(t);
     for (InputPlan in : t.inputs()) {
@@ -74,7 +74,7 @@ final class TaskRunner {
     stageNext(t);
   }
 
-  TaskRun get(String key) {
+  AttemptRun get(String key) {
     return running.get(key);
   }
 
@@ -92,7 +92,7 @@ final class TaskRunner {
 
   // ---- STAGING ---------------------------------------------------------------------------------
 
-  private void stageNext(TaskRun t) {
+  private void stageNext(AttemptRun t) {
     if (t.ended() || !ctx.live()) {
       return;
     }
@@ -127,8 +127,8 @@ final class TaskRunner {
     }
   }
 
-  private void read(TaskRun t, InputPlan in, FetchSource source, String peer) {
-    Step step = new Step();
+  private void read(AttemptRun t, InputPlan in, FetchSource source, String peer) {
+    RunStep step = new RunStep();
     t.step = step;
     StageRequest request = new StageRequest(ctx.nodeId(), in.getFileId(), in.getBytes(), source,
         peer, in.getLocation(), in.getChecksum());
@@ -138,7 +138,7 @@ final class TaskRunner {
         outcome -> ctx.locked(() -> onRead(t, step, in, request, outcome)));
   }
 
-  private void onRead(TaskRun t, Step step, InputPlan in, StageRequest request,
+  private void onRead(AttemptRun t, RunStep step, InputPlan in, StageRequest request,
       StageRequest.Outcome outcome) {
     if (t.ended() || t.step != step || !ctx.live()) {
       // Nobody will use what this read brought (the run ended meanwhile).
@@ -185,7 +185,7 @@ final class TaskRunner {
   }
 
   /** Ends this run's role as the fetcher of a file and lets the runs waiting for it go on. */
-  private void releaseFetch(TaskRun t) {
+  private void releaseFetch(AttemptRun t) {
     if (t.fetching != null) {
       String f = t.fetching;
       t.fetching = null;
@@ -195,10 +195,10 @@ final class TaskRunner {
 
   // ---- COMPUTING -------------------------------------------------------------------------------
 
-  private void compute(TaskRun t) {
+  private void compute(AttemptRun t) {
     ctx.reports.send(t.delta);
     t.computing();
-    Step step = new Step();
+    RunStep step = new RunStep();
     t.step = step;
     if (t.range != null) {
       RangeRun run = executor.executeRange(ctx.nodeId(), t.place, t.rangeEnd,
@@ -211,7 +211,8 @@ final class TaskRunner {
         r -> ctx.locked(() -> onComputed(t, step, r.exitCode(), r.message(), t.rangeStart())));
   }
 
-  private void onComputed(TaskRun t, Step step, int exitCode, String message, long processedEnd) {
+  private void onComputed(AttemptRun t, RunStep step, int exitCode, String message,
+      long processedEnd) {
     if (t.ended() || t.step != step || !ctx.live()) {
       return;
     }
@@ -231,7 +232,7 @@ final class TaskRunner {
    * Stops a run's current step. For an event-range run computing, returns the first event not
    * processed (the run is suspended); otherwise the range start (nothing processed yet).
    */
-  long stopStep(TaskRun t) {
+  long stopStep(AttemptRun t) {
     long processedEnd = t.rangeStart();
     if (t.rangeRun != null) {
       processedEnd = t.rangeRun.suspend().stopAt();
@@ -244,7 +245,7 @@ final class TaskRunner {
   }
 
   /** Ends a run early (cancel, staging failure): stops its step, FAILED. */
-  void abort(TaskRun t, String message) {
+  void abort(AttemptRun t, String message) {
     if (t.ended()) {
       return;
     }
@@ -256,7 +257,7 @@ final class TaskRunner {
    * Ends a run whose step is already stopped: the runs waiting for its fetch fetch the file
    * themselves, its partial cache changes are reported, then its final event.
    */
-  void endEarly(TaskRun t, TaskEventType type, int exitCode, String message, long processedEnd,
+  void endEarly(AttemptRun t, TaskEventType type, int exitCode, String message, long processedEnd,
       Decision answered) {
     t.end();
     releaseFetch(t);
@@ -266,7 +267,7 @@ final class TaskRunner {
 
   /** The agent stops: every run ends FAILED with {@code message}; nobody waits for fetches. */
   void stopAll(String message) {
-    for (TaskRun t : new ArrayList<>(running.values())) {
+    for (AttemptRun t : new ArrayList<>(running.values())) {
       long processedEnd = stopStep(t);
       t.end();
       t.fetching = null;
@@ -281,7 +282,7 @@ final class TaskRunner {
    * @param processedEnd event-range run: the first event not processed (ignored otherwise)
    * @param answered the SuspendTask that ended it; null when it ended otherwise
    */
-  private void finish(TaskRun t, TaskEventType type, int exitCode, String message,
+  private void finish(AttemptRun t, TaskEventType type, int exitCode, String message,
       long processedEnd, Decision answered) {
     t.end();
     running.remove(t.key);

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class RangeLedgerTest {
   private final AgentCounters counters = new AgentCounters();
 
-  private static TaskRun run(String taskId, long start, long end) {
+  private static AttemptRun run(String taskId, long start, long end) {
     PlaceTask p = rangeTask(taskId, start, end, 1.0);
-    return new TaskRun(decision("d-" + taskId, 1, "p", "n1", p), p, 0, new CacheDelta());
+    return new AttemptRun(decision("d-" + taskId, 1, "p", "n1", p), p, 0, new CacheDelta());
   }
 
   @Test

@@ -57,8 +57,8 @@ class TaskRunnerTest {
   @Test
   void aRunStagesItsInputsInOrderThenComputesThenEnds() {
     start(task("t1", 1, storage("a", MB), storage("b", MB)));
-    TaskRun t = runner.get("t1#0");
-    assertThat(t.phase()).isEqualTo(TaskRun.Phase.STAGING);
+    AttemptRun t = runner.get("t1#0");
+    assertThat(t.phase()).isEqualTo(AttemptRun.Phase.STAGING);
     assertThat(reads).extracting(r -> r.request().fileId()).containsExactly("a");
     assertThat(ctx.cache.isPinned("a")).isTrue();
     assertThat(ctx.cache.isPinned("b")).isTrue();
@@ -67,7 +67,7 @@ class TaskRunnerTest {
     assertThat(reads).extracting(r -> r.request().fileId()).containsExactly("a", "b");
     assertThat(runs).isEmpty();
     reads.get(1).done().accept(StageRequest.Outcome.DONE);
-    assertThat(t.phase()).isEqualTo(TaskRun.Phase.COMPUTING);
+    assertThat(t.phase()).isEqualTo(AttemptRun.Phase.COMPUTING);
     assertThat(runs).hasSize(1);
 
     runs.get(0).accept(0);
@@ -104,7 +104,7 @@ class TaskRunnerTest {
     assertThat(reads.get(1).request().fileId()).isEqualTo("a");
 
     reads.get(1).done().accept(StageRequest.Outcome.DONE);
-    assertThat(runner.get("t2#0").phase()).isEqualTo(TaskRun.Phase.COMPUTING);
+    assertThat(runner.get("t2#0").phase()).isEqualTo(AttemptRun.Phase.COMPUTING);
     assertThat(ctx.cache.contains("a")).isTrue();
   }
 

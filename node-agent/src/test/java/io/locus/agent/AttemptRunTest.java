@@ -8,20 +8,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-class TaskRunTest {
-  private static TaskRun run(io.locus.schemas.PlaceTask p) {
-    return new TaskRun(decision("d1", 1, "p", "n1", p), p, 5, new CacheDelta());
+class AttemptRunTest {
+  private static AttemptRun run(io.locus.schemas.PlaceTask p) {
+    return new AttemptRun(decision("d1", 1, "p", "n1", p), p, 5, new CacheDelta());
   }
 
   @Test
   void aRunOnlyGoesForward() {
-    TaskRun t = run(task("t1", 1));
-    assertThat(t.phase()).isEqualTo(TaskRun.Phase.STAGING);
+    AttemptRun t = run(task("t1", 1));
+    assertThat(t.phase()).isEqualTo(AttemptRun.Phase.STAGING);
     assertThat(t.key).isEqualTo("t1#0");
     assertThat(t.attempt).isEqualTo(new TaskAttempt("t1", "job-t1", 0));
 
     t.computing();
-    assertThat(t.phase()).isEqualTo(TaskRun.Phase.COMPUTING);
+    assertThat(t.phase()).isEqualTo(AttemptRun.Phase.COMPUTING);
     assertThatThrownBy(t::computing).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("t1#0 cannot start computing: it is COMPUTING");
 
@@ -33,18 +33,18 @@ class TaskRunTest {
 
   @Test
   void aRunCanEndWhileStaging() {
-    TaskRun t = run(task("t1", 1));
+    AttemptRun t = run(task("t1", 1));
     t.end();
-    assertThat(t.phase()).isEqualTo(TaskRun.Phase.ENDED);
+    assertThat(t.phase()).isEqualTo(AttemptRun.Phase.ENDED);
   }
 
   @Test
   void aRangeRunStartsAtItsPlacedEndAndReportsItsStartWhenNothingIsProcessed() {
-    TaskRun file = run(task("f", 1));
+    AttemptRun file = run(task("f", 1));
     assertThat(file.range).isNull();
     assertThat(file.rangeStart()).isZero();
 
-    TaskRun range = run(rangeTask("r", 100, 250, 0.5));
+    AttemptRun range = run(rangeTask("r", 100, 250, 0.5));
     assertThat(range.rangeStart()).isEqualTo(100);
     assertThat(range.rangeEnd).isEqualTo(250);
   }

@@ -19,7 +19,7 @@ import java.util.List;
  * another's read of the same file; while COMPUTING it is the executor's run. Guarded by the agent's
  * monitor.
  */
-final class TaskRun {
+final class AttemptRun {
   enum Phase { STAGING, COMPUTING, ENDED }
 
   final Decision decision;
@@ -35,7 +35,7 @@ final class TaskRun {
   private Phase phase = Phase.STAGING;
   /** Index of the input being staged (STAGING). */
   int next;
-  Step step;
+  RunStep step;
   /** The file this run is fetching into the cache for itself and for waiters, or null. */
   String fetching;
   /** Event-range task: the end it will stop at (placed, or acknowledged by a shrink). */
@@ -45,7 +45,7 @@ final class TaskRun {
   /** The bytes of its inputs by where they were read, for its final event. */
   final InputBytes bytes = new InputBytes();
 
-  TaskRun(Decision decision, PlaceTask place, long startMs, CacheDelta delta) {
+  AttemptRun(Decision decision, PlaceTask place, long startMs, CacheDelta delta) {
     this.decision = decision;
     this.place = place;
     this.attempt = TaskAttempt.of(place);
