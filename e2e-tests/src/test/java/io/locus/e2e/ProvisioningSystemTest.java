@@ -3,8 +3,10 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.AgentConfig;
-import io.locus.agent.sim.HostConfig;
-import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
+import io.locus.agent.NodeAgent;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.jobs.EmbeddedLocus;
@@ -45,7 +47,7 @@ class ProvisioningSystemTest {
         3.0, 0, 1.0);
     SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("MCH", Map.of()),
         Map.of(), 500, 3, ProvisioningConfig.staticPool(), Map.of(POOL, drp));
-    Map<String, SimulatedAgentHost> nodes = new LinkedHashMap<>();
+    Map<String, AgentHost<NodeAgent>> nodes = new LinkedHashMap<>();
     List<ScaleRequest> requests = new ArrayList<>();
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
@@ -80,7 +82,7 @@ class ProvisioningSystemTest {
               nodes.put(id, startNode(locus, id));
             }
           } else {
-            SimulatedAgentHost h = nodes.remove(req.getNode());
+            AgentHost<NodeAgent> h = nodes.remove(req.getNode());
             if (h != null) {
               h.close(); // sends LEAVE
             }
@@ -97,16 +99,16 @@ class ProvisioningSystemTest {
       assertThat(released).as("an idle node was asked back: %s", requests).isTrue();
       assertThat(requests).extracting(ScaleRequest::getRequestId).doesNotHaveDuplicates();
     } finally {
-      nodes.values().forEach(SimulatedAgentHost::close);
+      nodes.values().forEach(AgentHost::close);
     }
   }
 
-  private static SimulatedAgentHost startNode(EmbeddedLocus locus, String id) throws Exception {
+  private static AgentHost<NodeAgent> startNode(EmbeddedLocus locus, String id) throws Exception {
     AgentConfig template = AgentConfig.builder(POOL).slots(2).cacheCapacityBytes(1_000_000_000L)
         .timeScale(0.005).heartbeatMs(500).build();
-    SimulatedAgentHost h = SimulatedAgentHost.start(HostConfig.builder(locus.bootstrapServers(),
-        template).nodeIds(List.of(id)).startFrom(HostConfig.StartFrom.EARLIEST)
-        .ensureTopics(false).build());
+    AgentHost<NodeAgent> h = AgentHost.start(HostConfig.builder(locus.bootstrapServers())
+        .nodeIds(List.of(id)).startFrom(HostConfig.StartFrom.EARLIEST).ensureTopics(false)
+        .build(), new SimulatedAgents(template));
     assertThat(h.awaitRegistered(Duration.ofSeconds(30))).isTrue();
     return h;
   }

@@ -3,9 +3,10 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
 import io.locus.agent.NodeAgent;
-import io.locus.agent.sim.HostConfig;
-import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.jobs.demo.EventRangeLedger;
@@ -215,14 +216,15 @@ class SplitPoolSystemTest {
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()));
-        SimulatedAgentHost agents = SimulatedAgentHost.start(HostConfig.builder(
-                locus.bootstrapServers(),
-                AgentConfig.builder(POOL).slots(1).timeScale(1.0).heartbeatMs(100).build())
-            .nodeIds(HostConfig.nodeIds(POOL + "-node-", NODES))
-            .readCommitted(false)
-            .startFrom(HostConfig.StartFrom.EARLIEST)
-            .ensureTopics(false)
-            .build())) {
+        AgentHost<NodeAgent> agents = AgentHost.start(
+            HostConfig.builder(locus.bootstrapServers())
+                .nodeIds(HostConfig.nodeIds(POOL + "-node-", NODES))
+                .readCommitted(false)
+                .startFrom(HostConfig.StartFrom.EARLIEST)
+                .ensureTopics(false)
+                .build(),
+            new SimulatedAgents(
+                AgentConfig.builder(POOL).slots(1).timeScale(1.0).heartbeatMs(100).build()))) {
       assertThat(agents.awaitRegistered(Duration.ofSeconds(30))).isTrue();
       await("the scheduler to register every node", Duration.ofSeconds(60), locus,
           () -> rec.metrics != null && rec.metrics.getRegisteredNodes() == NODES);

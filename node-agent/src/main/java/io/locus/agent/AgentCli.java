@@ -2,10 +2,8 @@ package io.locus.agent;
 
 import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
-import io.locus.agent.real.RealAgentHost;
-import io.locus.agent.real.RealHostConfig;
-import io.locus.agent.sim.HostConfig;
-import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.agent.real.RealAgentConfig;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -133,9 +131,9 @@ public final class AgentCli implements Runnable {
       };
     }
 
-    /** The host's settings from the options (no connection made). */
-    public HostConfig hostConfig() {
-      AgentConfig template = AgentConfig.builder(pool)
+    /** Every agent's settings from the options. */
+    public AgentConfig agentConfig() {
+      return AgentConfig.builder(pool)
           .slots(slots)
           .cacheCapacityBytes(cacheBytes)
           .storageBandwidth(storageBandwidth)
@@ -144,12 +142,16 @@ public final class AgentCli implements Runnable {
           .timeScale(timeScale)
           .heartbeatMs(heartbeatMs)
           .build();
+    }
+
+    /** The host's settings from the options (no connection made). */
+    public HostConfig hostConfig() {
       Map<String, String> overrides = new TreeMap<>();
       if (kafkaProperties != null) {
         Properties p = ClientConfigs.withOverrides(new Properties(), kafkaProperties);
         p.stringPropertyNames().forEach(k -> overrides.put(k, p.getProperty(k)));
       }
-      return HostConfig.builder(bootstrap, template)
+      return HostConfig.builder(bootstrap)
           .nodeIds(explicitNodes != null && !explicitNodes.isEmpty()
               ? explicitNodes : HostConfig.nodeIds(nodePrefix, nodes))
           .readCommitted(readCommitted())
@@ -164,7 +166,8 @@ public final class AgentCli implements Runnable {
     public Integer call() throws Exception {
       HostConfig cfg = hostConfig();
       CountDownLatch stopped = new CountDownLatch(1);
-      try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+      AgentConfig template = agentConfig();
+      try (AgentHost<NodeAgent> host = AgentHost.start(cfg, new SimulatedAgents(template))) {
         Thread hook = new Thread(() -> {
           host.close();
           stopped.countDown();
@@ -175,7 +178,7 @@ public final class AgentCli implements Runnable {
           return 1;
         }
         System.out.printf("%d simulated agents of pool %s registered (decisions partitions %s)%n",
-            cfg.nodeIds().size(), cfg.pool(), host.partitions());
+            cfg.nodeIds().size(), template.pool(), host.partitions());
         long every = statsInterval.toMillis();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
@@ -219,15 +222,24 @@ public final class AgentCli implements Runnable {
     Duration statsInterval;
 
     /** The host's settings from the options and the config file (no connection made). */
-    public RealHostConfig hostConfig() {
+    public HostConfig hostConfig() {
       return AgentConfigFile.load(config, nodeId).hostConfig(bootstrap);
+    }
+
+    /** The agent's settings from the config file and --node-id. */
+    public RealAgentConfig agentConfig() {
+      return AgentConfigFile.load(config, nodeId).agent();
     }
 
     @Override
     public Integer call() throws Exception {
-      AgentConfigFile.Loaded loaded;
+      AgentConfigFile loaded;
+      HostConfig cfg;
       try {
         loaded = AgentConfigFile.load(config, nodeId);
+        // The machine too: a storage root that is not there would fail every read later.
+        loaded.checkPaths();
+        cfg = check ? null : loaded.hostConfig(bootstrap);
       } catch (IllegalArgumentException | UncheckedIOException e) {
         System.err.println("locus-agent: " + e.getMessage());
         return 2;
@@ -237,22 +249,15 @@ public final class AgentCli implements Runnable {
         String kafka = bootstrap != null ? bootstrap : loaded.bootstrapServers();
         System.out.printf("config OK: node %s of pool %s, %d slots, cache %s (%d bytes), work %s,"
             + " storage %s, templates %s%s, decisions %s, kafka %s%n", a.nodeId(), a.pool(),
-            a.agent().slots(), a.cacheDir(), a.agent().cacheCapacityBytes(), a.workDir(),
-            a.storageRoot(), new TreeSet<>(a.templates().keySet()),
+            a.agent().slots(), a.cacheDir(), a.agent().cacheCapacityBytes(), a.work().dir(),
+            a.storage().root(), new TreeSet<>(a.templates().keySet()),
             a.defaultTemplate() == null ? "" : " (default " + a.defaultTemplate() + ")",
             a.signer() == null ? "unsigned" : "HMAC-signed",
             kafka != null ? kafka : "not set (give --bootstrap-servers)");
         return 0;
       }
-      RealHostConfig cfg;
-      try {
-        cfg = loaded.hostConfig(bootstrap);
-      } catch (IllegalArgumentException e) {
-        System.err.println("locus-agent: " + e.getMessage());
-        return 2;
-      }
       CountDownLatch stopped = new CountDownLatch(1);
-      try (RealAgentHost host = RealAgentHost.start(cfg)) {
+      try (AgentHost<RealAgent> host = AgentHost.start(cfg, loaded.agents())) {
         Thread hook = new Thread(() -> {
           try {
             if (!host.drain(a.drainTimeout())) {

@@ -1,5 +1,8 @@
 package io.locus.agent;
 
+import io.locus.core.cache.EvictionPolicies;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -50,6 +53,20 @@ public record AgentConfig(
   public static final long DEFAULT_HEARTBEAT_MS = 1000;
   public static final int DEFAULT_DEDUPE_WINDOW = 100_000;
 
+  /**
+   * The eviction policies an agent can run (case does not matter): those of
+   * {@link EvictionPolicies} that need no pool-wide statistics.
+   */
+  public static final List<String> EVICTION_POLICIES = EvictionPolicies.NAMES.stream()
+      .filter(n -> {
+        try {
+          EvictionPolicies.create(n, 0);
+          return true;
+        } catch (IllegalArgumentException e) {
+          return false;
+        }
+      }).toList();
+
   public AgentConfig {
     Objects.requireNonNull(pool, "pool");
     Objects.requireNonNull(nodeId, "nodeId");
@@ -73,6 +90,22 @@ public record AgentConfig(
     if (dedupeWindow < 1) {
       throw new IllegalArgumentException("dedupeWindow must be >= 1");
     }
+    // An agent makes its policy when it is created: a bad name must fail here, not there.
+    String bad = evictionProblem(evictionPolicy);
+    if (bad != null) {
+      throw new IllegalArgumentException("evictionPolicy: " + bad);
+    }
+  }
+
+  /** What is wrong with {@code name} as an agent's eviction policy; null when nothing is. */
+  public static String evictionProblem(String name) {
+    if (EVICTION_POLICIES.contains(name.toUpperCase(Locale.ROOT))) {
+      return null;
+    }
+    return "'" + name + "' is not an eviction policy an agent can use; use one of "
+        + EVICTION_POLICIES
+        + (EvictionPolicies.NAMES.contains(name.toUpperCase(Locale.ROOT))
+            ? " (" + name + " needs the pool's statistics, which only the scheduler has)" : "");
   }
 
   private static void positive(String name, double v) {

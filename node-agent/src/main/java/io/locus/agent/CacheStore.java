@@ -10,20 +10,20 @@ package io.locus.agent;
  * every victim before {@link #commit} is called for the newcomer, so the directory never holds more
  * than the quota, not even for a moment.
  *
- * <p>A {@link Fetch} passed here is the very instance given to {@link Stager#fetch}: a store keyed
- * by identity can find the bytes that fetch landed.
+ * <p>A {@link StageRequest} passed here is the very instance given to {@link Stager#fetch}: a
+ * store keyed by identity can find the bytes that fetch landed.
  */
 public interface CacheStore {
   CacheStore NONE = new CacheStore() { };
 
   /** The bytes {@code fetch} landed become the cache entry of its file. */
-  default void commit(Fetch fetch) {}
+  default void commit(StageRequest fetch) {}
 
   /** The bytes {@code fetch} landed are not cached; the task {@code taskKey} uses them until it ends. */
-  default void attach(String taskKey, Fetch fetch) {}
+  default void attach(String taskKey, StageRequest fetch) {}
 
   /** The agent does not use the bytes {@code fetch} landed (if any): drop them. Idempotent. */
-  default void discard(Fetch fetch) {}
+  default void discard(StageRequest fetch) {}
 
   /** The file left the cache accounting (evicted, removed on request, found missing). */
   default void evicted(String fileId) {}

@@ -12,13 +12,13 @@ import java.util.function.Consumer;
  * any thread, and never from inside {@code fetch} itself.
  */
 public interface Stager {
-  Cancellable fetch(Fetch fetch, Consumer<Fetch.Outcome> done);
+  Cancellable fetch(StageRequest fetch, Consumer<StageRequest.Outcome> done);
 
   /**
    * Why {@code fetch} ended FAILED (checksum mismatch, HTTP status...), for the task event; asked
    * once, right after the FAILED outcome. Null when there is nothing to add.
    */
-  default String failureReason(Fetch fetch) {
+  default String failureReason(StageRequest fetch) {
     return null;
   }
 }

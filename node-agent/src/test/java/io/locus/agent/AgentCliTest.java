@@ -2,8 +2,6 @@ package io.locus.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.real.RealHostConfig;
-import io.locus.agent.sim.HostConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,17 +21,18 @@ class AgentCliTest {
         "--nodes", "3", "--node-prefix", "w", "--time-scale", "0.01", "--isolation", "read_uncommitted", "--no-create-topics",
         "--from", "earliest", "--cache-bytes", "2000000000");
     HostConfig cfg = sim.hostConfig();
+    AgentConfig agent = sim.agentConfig();
 
     assertThat(cfg.bootstrapServers()).isEqualTo("k:9092");
-    assertThat(cfg.pool()).isEqualTo("batch");
+    assertThat(agent.pool()).isEqualTo("batch");
     assertThat(cfg.nodeIds()).containsExactly("w00", "w01", "w02");
     assertThat(cfg.readCommitted()).isFalse();
     assertThat(cfg.ensureTopics()).isFalse();
     assertThat(cfg.startFrom()).isEqualTo(HostConfig.StartFrom.EARLIEST);
-    assertThat(cfg.agentTemplate().timeScale()).isEqualTo(0.01);
-    assertThat(cfg.agentTemplate().cacheCapacityBytes()).isEqualTo(2_000_000_000L);
-    assertThat(cfg.agentTemplate().slots()).isEqualTo(2);
-    assertThat(cfg.agentTemplate().storageBandwidth()).isEqualTo(125e6);
+    assertThat(agent.timeScale()).isEqualTo(0.01);
+    assertThat(agent.cacheCapacityBytes()).isEqualTo(2_000_000_000L);
+    assertThat(agent.slots()).isEqualTo(2);
+    assertThat(agent.storageBandwidth()).isEqualTo(125e6);
   }
 
   @Test
@@ -68,13 +67,13 @@ class AgentCliTest {
         ""));
     AgentCli.Real real = new AgentCli.Real();
     new CommandLine(real).parseArgs("--config", cfg.toString(), "--node-id", "n7");
-    RealHostConfig h = real.hostConfig();
+    HostConfig h = real.hostConfig();
     assertThat(h.bootstrapServers()).isEqualTo("k:9092");
     assertThat(h.nodeIds()).containsExactly("n7");
-    assertThat(h.pool()).isEqualTo("batch");
+    assertThat(real.agentConfig().pool()).isEqualTo("batch");
     assertThat(h.readCommitted()).isFalse();
     assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.EARLIEST);
-    assertThat(h.agentTemplate().cacheDir()).isEqualTo(tmp.resolve("data/cache"));
+    assertThat(real.agentConfig().cacheDir()).isEqualTo(tmp.resolve("data/cache"));
 
     AgentCli.Real other = new AgentCli.Real();
     new CommandLine(other).parseArgs("--config", cfg.toString(), "--bootstrap-servers", "x:1");
@@ -102,5 +101,45 @@ class AgentCliTest {
         .contains("unknown key [slotz]");
     assertThat(new CommandLine(new AgentCli()).execute("real", "--config",
         tmp.resolve("missing.yaml").toString())).isEqualTo(2);
+  }
+
+  /** What `real --check` says of {@code config}: exit code and stderr. */
+  private static String check(Path config, int expectedExit) {
+    PrintStream old = System.err;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(new CommandLine(new AgentCli()).execute("real", "--config", config.toString(),
+          "--check")).isEqualTo(expectedExit);
+    } finally {
+      System.setErr(old);
+    }
+    return buf.toString(StandardCharsets.UTF_8).strip();
+  }
+
+  @Test
+  void realCheckNoLongerPassesWhatANewUserGotWrong(@TempDir Path tmp) throws Exception {
+    Files.createDirectory(tmp.resolve("storage"));
+    String head = "pool: p\nnode-id: n\ndata-dir: d\n";
+    Path good = Files.writeString(tmp.resolve("good.yaml"),
+        head + "storage: {root: storage}\ncache: {quota: 12MB}\n");
+    assertThat(check(good, 0)).isEmpty();
+
+    Path eviction = Files.writeString(tmp.resolve("eviction.yaml"), head + "eviction: BOGUS\n");
+    assertThat(check(eviction, 2)).isEqualTo("locus-agent: " + eviction + ":4: eviction: 'BOGUS'"
+        + " is not an eviction policy an agent can use; use one of [LRU, FIFO, LFU, RANDOM]");
+
+    Path root = Files.writeString(tmp.resolve("root.yaml"), head + "storage: {root: nowhere}\n");
+    assertThat(check(root, 2)).isEqualTo("locus-agent: " + root + ":4: storage.root: "
+        + tmp.resolve("nowhere") + " does not exist");
+
+    Path twice = Files.writeString(tmp.resolve("twice.yaml"), head + "slots: 3\nslots: 4\n");
+    assertThat(check(twice, 2)).isEqualTo("locus-agent: " + twice
+        + ":5: slots: given twice (first at line 4); a key may appear once");
+
+    Path bits = Files.writeString(tmp.resolve("bits.yaml"), head + "cache: {quota: 12Mb}\n");
+    assertThat(check(bits, 2)).startsWith("locus-agent: " + bits + ":4: cache.quota: not a size:"
+        + " '12Mb': 'Mb' is not a unit; units are case-sensitive; a lowercase b means bits:"
+        + " did you mean MB?");
   }
 }

@@ -8,7 +8,6 @@ import static io.locus.agent.TestDecisions.storage;
 import static io.locus.agent.TestDecisions.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.sim.HostConfig;
 import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.schemas.CachedFile;

@@ -1,11 +1,13 @@
 package io.locus.jobs.demo;
 
 import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
 import io.locus.agent.real.RealAgentConfig;
-import io.locus.agent.real.RealAgentHost;
-import io.locus.agent.real.RealHostConfig;
-import io.locus.agent.sim.HostConfig;
-import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.agent.real.RealAgents;
+import io.locus.agent.real.StorageSettings;
+import io.locus.agent.real.TaskTemplate;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
@@ -145,28 +147,22 @@ public final class DemoRun {
         .localBandwidth(cfg.localBandwidth())
         .timeScale(cfg.timeScale())
         .build();
-    java.util.List<String> nodes = HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes());
-    if (cfg.realStorage() == null) {
-      SimulatedAgentHost h = SimulatedAgentHost.start(HostConfig.builder(bootstrap, template)
-          .nodeIds(nodes)
-          .readCommitted(cfg.readCommitted())
-          .startFrom(HostConfig.StartFrom.EARLIEST)
-          .ensureTopics(false)
-          .build());
-      return new Agents(h::awaitRegistered, h::consumerFailure, h::close);
-    }
-    RealAgentConfig real = RealAgentConfig.builder(template)
-        .storageRoot(cfg.realStorage().toUri())
-        .template("checksum", "sha256sum", "{inputs}")
-        .defaultTemplate("checksum")
-        .build();
-    RealAgentHost h = RealAgentHost.start(RealHostConfig.builder(bootstrap, real)
-        .nodeIds(nodes)
-        .nodesDir(cfg.realStorage().resolveSibling(cfg.pool() + "-nodes"))
+    HostConfig host = HostConfig.builder(bootstrap)
+        .nodeIds(HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes()))
         .readCommitted(cfg.readCommitted())
         .startFrom(HostConfig.StartFrom.EARLIEST)
         .ensureTopics(false)
-        .build());
+        .build();
+    AgentHost<?> h;
+    if (cfg.realStorage() == null) {
+      h = AgentHost.start(host, new SimulatedAgents(template));
+    } else {
+      RealAgentConfig real = RealAgentConfig.of(template)
+          .withStorage(StorageSettings.rootedAt(cfg.realStorage().toUri()))
+          .withTemplate(TaskTemplate.of("checksum", List.of("sha256sum", "{inputs}")), true);
+      h = AgentHost.start(host,
+          new RealAgents(real, cfg.realStorage().resolveSibling(cfg.pool() + "-nodes")));
+    }
     return new Agents(h::awaitRegistered, h::consumerFailure, h::close);
   }
 

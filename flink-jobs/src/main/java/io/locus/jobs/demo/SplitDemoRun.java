@@ -1,8 +1,10 @@
 package io.locus.jobs.demo;
 
 import io.locus.agent.AgentConfig;
-import io.locus.agent.sim.HostConfig;
-import io.locus.agent.sim.SimulatedAgentHost;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
+import io.locus.agent.NodeAgent;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
@@ -96,16 +98,17 @@ public final class SplitDemoRun {
     EventRangeLedger ledger = tracker.ledger(cfg.pool());
     long start = System.nanoTime();
     boolean settled;
-    try (SimulatedAgentHost agents = SimulatedAgentHost.start(HostConfig.builder(
-            locus.bootstrapServers(),
-            AgentConfig.builder(cfg.pool()).slots(1).timeScale(cfg.timeScale())
+    try (AgentHost<NodeAgent> agents = AgentHost.start(
+            HostConfig.builder(locus.bootstrapServers())
+                .nodeIds(HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes()))
+                .readCommitted(cfg.readCommitted())
+                .startFrom(HostConfig.StartFrom.EARLIEST)
+                .ensureTopics(false)
+                .build(),
+            new SimulatedAgents(AgentConfig.builder(cfg.pool()).slots(1)
+                .timeScale(cfg.timeScale())
                 // the pool's clock moves with its inputs: frequent heartbeats keep timers prompt
-                .heartbeatMs(250).build())
-        .nodeIds(HostConfig.nodeIds(cfg.pool() + "-node-", cfg.nodes()))
-        .readCommitted(cfg.readCommitted())
-        .startFrom(HostConfig.StartFrom.EARLIEST)
-        .ensureTopics(false)
-        .build());
+                .heartbeatMs(250).build()));
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()))) {
       if (!agents.awaitRegistered(Duration.ofSeconds(30))) {
@@ -165,14 +168,14 @@ public final class SplitDemoRun {
         ledger.counts(), s.failed, s.refused, settled, wall);
   }
 
-  private static void await(EmbeddedLocus locus, SimulatedAgentHost agents, Duration timeout,
+  private static void await(EmbeddedLocus locus, AgentHost<?> agents, Duration timeout,
       BooleanSupplier condition, String what) {
     if (!awaitQuietly(locus, agents, timeout, condition)) {
       throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
     }
   }
 
-  private static boolean awaitQuietly(EmbeddedLocus locus, SimulatedAgentHost agents,
+  private static boolean awaitQuietly(EmbeddedLocus locus, AgentHost<?> agents,
       Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {

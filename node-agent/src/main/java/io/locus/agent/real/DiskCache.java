@@ -1,7 +1,7 @@
 package io.locus.agent.real;
 
 import io.locus.agent.CacheStore;
-import io.locus.agent.Fetch;
+import io.locus.agent.StageRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -55,7 +55,7 @@ public final class DiskCache implements CacheStore {
   private final Path root;
   private final Path incoming;
   /** Bytes a fetch landed, by the identity of the fetch, until the agent says what they become. */
-  private final Map<Fetch, Path> landed = new IdentityHashMap<>();
+  private final Map<StageRequest, Path> landed = new IdentityHashMap<>();
   /** Task key → file id → the uncached copy the task reads. */
   private final Map<String, Map<String, Path>> attached = new HashMap<>();
 
@@ -157,7 +157,7 @@ public final class DiskCache implements CacheStore {
   }
 
   /** The fetch's verified bytes are at {@code file}; they wait for the agent's decision. */
-  public synchronized void landed(Fetch fetch, Path file) {
+  public synchronized void landed(StageRequest fetch, Path file) {
     Path old = landed.put(fetch, file);
     if (old != null && !old.equals(file)) {
       delete(old);
@@ -201,7 +201,7 @@ public final class DiskCache implements CacheStore {
   // ---- CacheStore ------------------------------------------------------------------------------
 
   @Override
-  public synchronized void commit(Fetch fetch) {
+  public synchronized void commit(StageRequest fetch) {
     Path src = landed.remove(fetch);
     if (src == null) {
       LOG.warn("cache {}: nothing landed for {}", root, fetch.fileId());
@@ -234,7 +234,7 @@ public final class DiskCache implements CacheStore {
   }
 
   @Override
-  public synchronized void attach(String taskKey, Fetch fetch) {
+  public synchronized void attach(String taskKey, StageRequest fetch) {
     Path src = landed.remove(fetch);
     if (src == null) {
       LOG.warn("cache {}: nothing landed for {} of {}", root, fetch.fileId(), taskKey);
@@ -247,7 +247,7 @@ public final class DiskCache implements CacheStore {
   }
 
   @Override
-  public synchronized void discard(Fetch fetch) {
+  public synchronized void discard(StageRequest fetch) {
     Path src = landed.remove(fetch);
     if (src != null) {
       delete(src);

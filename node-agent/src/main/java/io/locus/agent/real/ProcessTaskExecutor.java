@@ -9,31 +9,20 @@ import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
@@ -56,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * still alive after the kill grace period.
  *
  * <p><b>Event-range tasks</b> (issue 5) run their template once per batch of
- * {@link RealAgentConfig#eventBatch()} events, one batch after the other, in one work directory
+ * {@link TaskSettings#eventBatch()} events, one batch after the other, in one work directory
  * (stdout and stderr are appended), with the placeholders {@code {dataset}}, {@code {batch-start}},
  * {@code {batch-end}} and the variables LOCUS_DATASET, LOCUS_BATCH_START, LOCUS_BATCH_END. A batch
  * is done when its process exits 0; a non-zero exit or a timeout (per batch) ends the task FAILED
@@ -64,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * stops at its start); a shrink lets it finish and stops at max(newEnd, its end). The agent stages
  * no data for the range: the process reads its own events.
  *
- * <p>The last {@code keep-work-dirs} finished work directories are kept for inspection (older ones,
- * including those of a previous run of the agent, are deleted).
+ * <p>The last {@code work.keep} finished work directories are kept for inspection (older ones,
+ * including those of a previous run of the agent, are deleted; see {@link WorkDirs}).
  */
 public final class ProcessTaskExecutor implements TaskExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessTaskExecutor.class);
@@ -75,13 +64,10 @@ public final class ProcessTaskExecutor implements TaskExecutor {
   private final DiskCache disk;
   private final ExecutorService launcher;
   private final AgentScheduler scheduler;
-  private final Path workRoot;
+  private final WorkDirs workDirs;
+  private final ProcessTrees processes;
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
   private final Map<String, BatchRun> batchRuns = new ConcurrentHashMap<>();
-  /** Every process (and descendant) started and maybe still alive, for the final sweep. */
-  private final Set<ProcessHandle> spawned = ConcurrentHashMap.newKeySet();
-  private final Deque<Path> finishedDirs = new ArrayDeque<>();
-  private final Map<String, Path> dirOfKey = new LinkedHashMap<>();
 
   public ProcessTaskExecutor(RealAgentConfig config, DiskCache disk, ExecutorService launcher,
       AgentScheduler scheduler) {
@@ -89,31 +75,8 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     this.disk = disk;
     this.launcher = launcher;
     this.scheduler = scheduler;
-    this.workRoot = config.workDir().toAbsolutePath();
-    try {
-      Files.createDirectories(workRoot);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the work directory " + workRoot, e);
-    }
-    adoptOldWorkDirs();
-  }
-
-  /** Work dirs of a previous run count against the retention, oldest first. */
-  private void adoptOldWorkDirs() {
-    List<Path> old = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(workRoot)) {
-      for (Path p : ds) {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          old.add(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + workRoot, e);
-    }
-    old.sort(Comparator.comparing(p -> p.toFile().lastModified()));
-    synchronized (finishedDirs) {
-      old.forEach(this::retain);
-    }
+    this.workDirs = new WorkDirs(config.work().dir(), config.work().keep());
+    this.processes = new ProcessTrees(scheduler, config.tasks().killGrace());
   }
 
   @Override
@@ -179,9 +142,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     if (b != null && b.workDir != null) {
       return Optional.of(b.workDir);
     }
-    synchronized (finishedDirs) {
-      return Optional.ofNullable(dirOfKey.get(taskKey));
-    }
+    return workDirs.ofFinished(taskKey);
   }
 
   public TaskTemplate templateFor(PlaceTask task) {
@@ -200,62 +161,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     for (BatchRun b : batchRuns.values()) {
       b.suspend();
     }
-    long deadline = System.nanoTime() + config.killGrace().toNanos();
-    for (ProcessHandle h : List.copyOf(spawned)) {
-      h.destroy();
-    }
-    // isAlive, re-checked every few ms: onExit of a grandchild is polled by the JDK with growing
-    // intervals, which would stretch every shutdown to the whole grace period.
-    while (spawned.stream().anyMatch(ProcessTaskExecutor::isRunning)
-        && System.nanoTime() < deadline) {
-      LockSupport.parkNanos(5_000_000);
-    }
-    for (ProcessHandle h : List.copyOf(spawned)) {
-      if (isRunning(h)) {
-        LOG.warn("process {} ignored SIGTERM for {}; killing it", h.pid(), config.killGrace());
-        h.destroyForcibly();
-      }
-      spawned.remove(h);
-    }
-  }
-
-  private void retain(Path dir) {
-    finishedDirs.addLast(dir);
-    while (finishedDirs.size() > config.keepWorkDirs()) {
-      Path old = finishedDirs.removeFirst();
-      dirOfKey.values().remove(old);
-      DiskCache.deleteTree(old);
-    }
-  }
-
-  /** A finished run's work directory joins the retained ones. */
-  private void keepDir(String key, Path wd) {
-    if (wd != null) {
-      synchronized (finishedDirs) {
-        dirOfKey.remove(key);
-        dirOfKey.put(key, wd);
-        retain(wd);
-      }
-    }
-  }
-
-  private static String safeName(String s) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < s.length() && b.length() < 80; i++) {
-      char c = s.charAt(i);
-      b.append((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '-' || c == '_' ? c : '_');
-    }
-    return b.length() == 0 ? "task" : b.toString();
-  }
-
-  /** A fresh work directory with out/ and tmp/ for one task attempt. */
-  private Path newWorkDir(PlaceTask task) throws IOException {
-    Path wd = Files.createDirectory(workRoot.resolve(safeName(task.getTaskId()) + "."
-        + task.getAttempt() + "." + UUID.randomUUID().toString().substring(0, 8)));
-    Files.createDirectory(wd.resolve("out"));
-    Files.createDirectory(wd.resolve("tmp"));
-    return wd;
+    processes.stopAll();
   }
 
   private List<String> inputPaths(String key, PlaceTask task) throws IOException {
@@ -282,11 +188,11 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         .redirectError(append ? ProcessBuilder.Redirect.appendTo(stderr)
             : ProcessBuilder.Redirect.to(stderr));
     Map<String, String> env = pb.environment();
-    if (!config.inheritEnv()) {
+    if (!config.tasks().inheritEnv()) {
       env.clear();
     }
     env.putIfAbsent("PATH", DEFAULT_PATH);
-    env.putAll(config.taskEnv());
+    env.putAll(config.tasks().env());
     env.putAll(t.env());
     env.put("HOME", wd.toString());
     env.put("TMPDIR", wd.resolve("tmp").toString());
@@ -299,29 +205,6 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     env.put("LOCUS_OUTPUT_DIR", wd.resolve("out").toString());
     env.putAll(extraEnv);
     return pb;
-  }
-
-  /** SIGTERM to the process and its descendants now, SIGKILL to survivors after the grace. */
-  private void killTree(Process p, String node, String key) {
-    List<ProcessHandle> all = new ArrayList<>();
-    // Descendants first, while they are still the process's (an orphan is re-parented away).
-    p.descendants().forEach(all::add);
-    all.add(p.toHandle());
-    spawned.addAll(all);
-    for (ProcessHandle h : all) {
-      h.destroy();
-    }
-    scheduler.schedule(config.killGrace().toNanos(), () -> {
-      for (ProcessHandle h : all) {
-        if (isRunning(h)) {
-          LOG.warn("{}: pid {} of {} ignored SIGTERM; killing it", node, h.pid(), key);
-          h.destroyForcibly();
-        }
-      }
-    });
-    for (ProcessHandle h : all) {
-      h.onExit().thenRun(() -> spawned.remove(h));
-    }
   }
 
   private static String suffix(String tail) {
@@ -362,7 +245,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       }
       Path wd;
       try {
-        wd = newWorkDir(task);
+        wd = workDirs.create(task);
         workDir = wd;
       } catch (IOException e) {
         end(new Result(NodeAgent.ABORTED_EXIT_CODE, "cannot create a work directory: " + e));
@@ -396,9 +279,9 @@ public final class ProcessTaskExecutor implements TaskExecutor {
           return;
         }
         process = p;
-        spawned.add(p.toHandle());
+        processes.started(p);
       }
-      Duration limit = t.timeout() != null ? t.timeout() : config.taskTimeout();
+      Duration limit = t.timeout() != null ? t.timeout() : config.tasks().timeout();
       LOG.debug("{}: {} started pid {}: {}", node, key, p.pid(), argv);
       synchronized (this) {
         timeout = scheduler.schedule(limit.toNanos(), () -> {
@@ -414,7 +297,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       synchronized (this) {
         timeout.cancel();
       }
-      spawned.remove(p.toHandle());
+      processes.exited(p);
       int code = p.exitValue();
       String tail = stderrTail(workDir.resolve("stderr"));
       finishDir();
@@ -441,7 +324,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     }
 
     private void finishDir() {
-      keepDir(key, workDir);
+      workDirs.finished(key, workDir);
       runs.remove(key, this);
     }
 
@@ -459,7 +342,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     private void kill() {
       Process p = process;
       if (p != null) {
-        killTree(p, node, key);
+        processes.kill(p, node, key);
       }
     }
   }
@@ -514,7 +397,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       }
       Path wd;
       try {
-        wd = newWorkDir(task);
+        wd = workDirs.create(task);
       } catch (IOException e) {
         fail(NodeAgent.ABORTED_EXIT_CODE, "cannot create a work directory: " + e);
         return;
@@ -562,7 +445,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
           argv = null;
           to = pos;
         } else {
-          batchEnd = Math.min(end, pos + config.eventBatch());
+          batchEnd = Math.min(end, pos + config.tasks().eventBatch());
           to = batchEnd;
           Path wd = workDir;
           argv = template.expand(new TaskTemplate.Context(inputs, task.getArgs(),
@@ -573,13 +456,13 @@ public final class ProcessTaskExecutor implements TaskExecutor {
               "LOCUS_DATASET", dataset,
               "LOCUS_BATCH_START", Long.toString(from),
               "LOCUS_BATCH_END", Long.toString(to)));
-          limit = template.timeout() != null ? template.timeout() : config.taskTimeout();
+          limit = template.timeout() != null ? template.timeout() : config.tasks().timeout();
           try {
             // Started under the lock: a suspend comes either before (nothing starts) or after
             // (and sees the process to kill).
             p = pb.start();
             process = p;
-            spawned.add(p.toHandle());
+            processes.started(p);
             Process started = p;
             Duration l = limit;
             timeout = scheduler.schedule(limit.toNanos(), () -> timedOut(started, from, to, l));
@@ -609,11 +492,11 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         timedOut = true;
       }
       LOG.info("{}: {} batch [{}, {}) timed out after {}", node, key, from, to, limit);
-      killTree(p, node, key);
+      processes.kill(p, node, key);
     }
 
     private void exited(Process p, Duration limit) {
-      spawned.remove(p.toHandle());
+      processes.exited(p);
       int code = p.exitValue();
       long from;
       long to;
@@ -679,7 +562,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         }
         released = true;
       }
-      keepDir(key, workDir);
+      workDirs.finished(key, workDir);
       batchRuns.remove(key, this);
     }
 
@@ -710,7 +593,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       }
       if (p != null) {
         // Its exit callback releases the run (off the agent's lock: that does file work).
-        killTree(p, node, key);
+        processes.kill(p, node, key);
       } else {
         try {
           launcher.execute(this::release);
@@ -723,27 +606,15 @@ public final class ProcessTaskExecutor implements TaskExecutor {
   }
 
   /**
-   * Whether the process still runs. A zombie does not: an orphaned descendant that exited waits
-   * for its new parent (often PID 1) to reap it, and {@link ProcessHandle#isAlive()} says true
-   * until then.
+   * Whether the process still runs; a zombie does not (see {@link ProcessTrees#isRunning}).
    */
   public static boolean isRunning(ProcessHandle h) {
-    if (!h.isAlive()) {
-      return false;
-    }
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
-      // "pid (comm) S ...": the state follows the last ')' (comm may contain one).
-      int close = stat.lastIndexOf(')');
-      return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) != 'Z';
-    } catch (IOException | RuntimeException e) {
-      return h.isAlive();
-    }
+    return ProcessTrees.isRunning(h);
   }
 
   /** The last bytes of stderr as text, trimmed; "" when there are none. */
   String stderrTail(Path stderr) {
-    int max = config.stderrTailBytes();
+    int max = (int) config.tasks().stderrTailBytes().bytes();
     if (max <= 0) {
       return "";
     }

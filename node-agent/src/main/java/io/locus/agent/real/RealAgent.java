@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #create} binds the HTTP server (so the endpoint is known), rescans the cache
  * directory (dropping partial downloads) and preloads what it found; {@link #start()} then
  * registers, and the REGISTER is followed by a CACHE_SNAPSHOT of the recovered files. Hosts
- * ({@link RealAgentHost}) start the inner agent themselves.
+ * ({@link io.locus.agent.AgentHost} with {@link RealAgents}) start the inner agent themselves.
  */
 public final class RealAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RealAgent.class);
@@ -54,20 +54,20 @@ public final class RealAgent implements AutoCloseable {
     String node = config.nodeId();
     this.transfers = new TransferStats();
     this.disk = new DiskCache(config.cacheDir());
-    this.http = AgentHttpServer.start(config.httpBind(), config.httpPort(),
-        config.advertisedUrl(), config.httpThreads(), node);
-    this.transferPool = Executors.newFixedThreadPool(config.maxTransfers(),
+    HttpSettings h = config.http();
+    this.http = AgentHttpServer.start(h.bind(), h.port(), h.advertisedUrl(), h.threads(), node);
+    this.transferPool = Executors.newFixedThreadPool(config.storage().maxConcurrentTransfers(),
         daemon("locus-agent-" + node + "-transfer"));
     this.quickPool = Executors.newFixedThreadPool(2, daemon("locus-agent-" + node + "-io"));
     this.launcherPool = Executors.newCachedThreadPool(daemon("locus-agent-" + node + "-proc"));
     try {
-      StorageLocations storage = new StorageLocations(config.storageRoot(),
-          config.allowedLocations());
+      StorageLocations storage = config.storage().locations();
       PeerAuth auth = config.signer() == null ? null : new PeerAuth(config.signer());
       HttpClient client = httpClient != null ? httpClient : httpClient(config);
+      StorageSettings s = config.storage();
       RealStager stager = new RealStager(node, disk, storage, peers, client, transferPool,
-          quickPool, scheduler, transfers, auth, config.requestTimeout(),
-          config.transferTimeout(), config.transferAttempts());
+          quickPool, scheduler, transfers, auth, s.requestTimeout(), s.transferTimeout(),
+          s.attempts());
       this.executor = new ProcessTaskExecutor(config, disk, launcherPool, scheduler);
       this.agent = new NodeAgent(config.agent(), scheduler, stager, executor, output, http.url(),
           disk, new RealDecisionGuard(config, disk, storage));
@@ -95,7 +95,7 @@ public final class RealAgent implements AutoCloseable {
   /** An HTTP client for storage and peer reads: no redirects (see {@link RealStager}). */
   public static HttpClient httpClient(RealAgentConfig config) {
     return HttpClient.newBuilder()
-        .connectTimeout(config.requestTimeout())
+        .connectTimeout(config.storage().requestTimeout())
         .followRedirects(HttpClient.Redirect.NEVER)
         .version(HttpClient.Version.HTTP_1_1)
         .build();
@@ -111,6 +111,10 @@ public final class RealAgent implements AutoCloseable {
       AgentOutput output, PeerEndpoints peers, HttpClient httpClient) {
     if (AgentConfig.TEMPLATE_NODE.equals(config.nodeId())) {
       throw new IllegalArgumentException("a real agent needs a node id (node-id)");
+    }
+    if (config.cacheDir() == null || config.work().dir() == null) {
+      throw new IllegalArgumentException("a real agent needs its directories (cache.dir and"
+          + " work.dir, or data-dir)");
     }
     return new RealAgent(config, scheduler, output, peers, httpClient);
   }

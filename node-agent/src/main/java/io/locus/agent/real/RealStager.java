@@ -2,7 +2,7 @@ package io.locus.agent.real;
 
 import io.locus.agent.AgentScheduler;
 import io.locus.agent.Cancellable;
-import io.locus.agent.Fetch;
+import io.locus.agent.StageRequest;
 import io.locus.agent.Stager;
 import io.locus.agent.security.PeerAuth;
 import io.locus.schemas.FetchSource;
@@ -68,7 +68,7 @@ public final class RealStager implements Stager {
   private final Duration requestTimeout;
   private final Duration transferTimeout;
   private final int attempts;
-  private final Map<Fetch, String> failures = new IdentityHashMap<>();
+  private final Map<StageRequest, String> failures = new IdentityHashMap<>();
 
   /** Something the transfer cannot get around; the message goes to the task event. */
   private static final class Failed extends Exception {
@@ -105,7 +105,7 @@ public final class RealStager implements Stager {
   }
 
   @Override
-  public Cancellable fetch(Fetch fetch, Consumer<Fetch.Outcome> done) {
+  public Cancellable fetch(StageRequest fetch, Consumer<StageRequest.Outcome> done) {
     Transfer t = new Transfer(fetch, done);
     try {
       t.future = (fetch.source() == FetchSource.LOCAL ? quick : transfers).submit(t);
@@ -117,15 +117,15 @@ public final class RealStager implements Stager {
   }
 
   @Override
-  public String failureReason(Fetch fetch) {
+  public String failureReason(StageRequest fetch) {
     synchronized (failures) {
       return failures.remove(fetch);
     }
   }
 
   private final class Transfer implements Runnable, Cancellable {
-    final Fetch fetch;
-    final Consumer<Fetch.Outcome> done;
+    final StageRequest fetch;
+    final Consumer<StageRequest.Outcome> done;
     volatile Future<?> future;
     volatile boolean cancelled;
     volatile boolean timedOut;
@@ -134,7 +134,7 @@ public final class RealStager implements Stager {
     volatile long written;
     private long lastSeen = -1;
 
-    Transfer(Fetch fetch, Consumer<Fetch.Outcome> done) {
+    Transfer(StageRequest fetch, Consumer<StageRequest.Outcome> done) {
       this.fetch = fetch;
       this.done = done;
     }
@@ -160,7 +160,7 @@ public final class RealStager implements Stager {
         if (problem != null) {
           LOG.info("{}: cached copy of {} unusable: {}", node, fetch.fileId(), problem);
         }
-        finish(problem == null ? Fetch.Outcome.DONE : Fetch.Outcome.NOT_FOUND, null);
+        finish(problem == null ? StageRequest.Outcome.DONE : StageRequest.Outcome.NOT_FOUND, null);
         return;
       }
       stats.active.incrementAndGet();
@@ -179,7 +179,7 @@ public final class RealStager implements Stager {
         }
         lastSeen = w;
       });
-      Fetch.Outcome outcome;
+      StageRequest.Outcome outcome;
       String why = null;
       try {
         MessageDigest md = fetch.checksum() == null ? null : sha256();
@@ -194,17 +194,17 @@ public final class RealStager implements Stager {
         }
         verify(md);
         disk.landed(fetch, tmp);
-        outcome = Fetch.Outcome.DONE;
+        outcome = StageRequest.Outcome.DONE;
       } catch (Failed e) {
-        outcome = e.notFound ? Fetch.Outcome.NOT_FOUND : Fetch.Outcome.FAILED;
+        outcome = e.notFound ? StageRequest.Outcome.NOT_FOUND : StageRequest.Outcome.FAILED;
         why = e.getMessage();
       } catch (IOException | RuntimeException e) {
-        outcome = Fetch.Outcome.FAILED;
+        outcome = StageRequest.Outcome.FAILED;
         why = timedOut ? "timed out after " + transferTimeout
             : stalled ? "no data for " + requestTimeout + " (after " + written + " bytes)"
             : e instanceof IOException && e.getCause() != null ? e.getMessage() : describe(e);
       } catch (InterruptedException e) {
-        outcome = Fetch.Outcome.FAILED;
+        outcome = StageRequest.Outcome.FAILED;
         why = "interrupted";
       } finally {
         watchdog.cancel();
@@ -212,7 +212,7 @@ public final class RealStager implements Stager {
         stats.active.decrementAndGet();
         Thread.interrupted();   // a cancel's interrupt must not leak into the pool's next task
       }
-      if (outcome != Fetch.Outcome.DONE) {
+      if (outcome != StageRequest.Outcome.DONE) {
         DiskCache.delete(tmp);
       }
       (switch (outcome) {
@@ -220,26 +220,26 @@ public final class RealStager implements Stager {
         case NOT_FOUND -> stats.notFound;
         case FAILED -> stats.failed;
       }).get(fetch.source()).increment();
-      if (outcome == Fetch.Outcome.FAILED && !cancelled) {
+      if (outcome == StageRequest.Outcome.FAILED && !cancelled) {
         LOG.warn("{}: fetching {} from {} failed: {}", node, fetch.fileId(),
             fetch.source() == FetchSource.PEER ? "peer " + fetch.peerNode() : "storage", why);
-      } else if (outcome == Fetch.Outcome.NOT_FOUND) {
+      } else if (outcome == StageRequest.Outcome.NOT_FOUND) {
         LOG.debug("{}: {} not found at {}: {}", node, fetch.fileId(), fetch.source(), why);
       }
-      if (fetch.source() == FetchSource.PEER && outcome == Fetch.Outcome.FAILED) {
+      if (fetch.source() == FetchSource.PEER && outcome == StageRequest.Outcome.FAILED) {
         // A peer is a hint, storage the authority: a peer that is down, refuses us, or sends a
         // bad copy sends the agent to storage rather than failing the task.
-        outcome = Fetch.Outcome.NOT_FOUND;
+        outcome = StageRequest.Outcome.NOT_FOUND;
       }
       finish(outcome, why);
     }
 
-    private void finish(Fetch.Outcome outcome, String why) {
+    private void finish(StageRequest.Outcome outcome, String why) {
       if (cancelled) {
         disk.discard(fetch);
         return;
       }
-      if (why != null && outcome == Fetch.Outcome.FAILED) {
+      if (why != null && outcome == StageRequest.Outcome.FAILED) {
         synchronized (failures) {
           failures.put(fetch, why);
         }

@@ -1,22 +1,73 @@
 package io.locus.agent.sim;
 
 import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentFactory;
 import io.locus.agent.AgentOutput;
 import io.locus.agent.AgentScheduler;
 import io.locus.agent.NodeAgent;
+import java.util.Objects;
 
-/** Builds agents whose reads and runs are modelled in time. */
-public final class SimulatedAgents {
-  private SimulatedAgents() {}
+/**
+ * Makes agents whose reads and runs are modelled in time: many in one JVM, for scale tests, the
+ * demo and the end-to-end tests. Peer reads look holders up in a {@link LocalPeerDirectory} of the
+ * agents of this JVM instead of fetching over HTTP. As a host's factory:
+ * {@code AgentHost.start(hostConfig, new SimulatedAgents(template))}.
+ */
+public final class SimulatedAgents implements AgentFactory<NodeAgent> {
+  private final AgentConfig template;
+  private final LocalPeerDirectory peers;
+
+  /** Agents with {@code template}'s settings (its node id is replaced), peers of each other. */
+  public SimulatedAgents(AgentConfig template) {
+    this(template, new LocalPeerDirectory());
+  }
+
+  /** @param peers shared with other hosts to let their agents read from each other */
+  public SimulatedAgents(AgentConfig template, LocalPeerDirectory peers) {
+    this.template = Objects.requireNonNull(template, "template");
+    this.peers = Objects.requireNonNull(peers, "peers");
+  }
 
   /** The endpoint a simulated agent reports: there is nothing to connect to. */
   public static String endpointOf(String nodeId) {
     return "sim://" + nodeId;
   }
 
+  /** One simulated agent, not registered anywhere. */
   public static NodeAgent create(AgentConfig config, AgentScheduler scheduler, AgentOutput output,
       PeerDirectory peers) {
     return new NodeAgent(config, scheduler, new SimulatedStager(config, scheduler, peers),
         new SimulatedExecutor(config, scheduler), output, endpointOf(config.nodeId()));
+  }
+
+  public AgentConfig template() {
+    return template;
+  }
+
+  @Override
+  public String pool() {
+    return template.pool();
+  }
+
+  @Override
+  public String clientPrefix() {
+    return "locus-agent-sim";
+  }
+
+  @Override
+  public NodeAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output) {
+    NodeAgent agent = create(template.withNodeId(nodeId), scheduler, output, peers);
+    peers.register(agent);
+    return agent;
+  }
+
+  @Override
+  public NodeAgent protocol(NodeAgent agent) {
+    return agent;
+  }
+
+  @Override
+  public void closed(NodeAgent agent) {
+    peers.unregister(agent);
   }
 }

@@ -3,7 +3,7 @@ package io.locus.agent.sim;
 import io.locus.agent.AgentConfig;
 import io.locus.agent.AgentScheduler;
 import io.locus.agent.Cancellable;
-import io.locus.agent.Fetch;
+import io.locus.agent.StageRequest;
 import io.locus.agent.Stager;
 import io.locus.schemas.FetchSource;
 import java.util.function.Consumer;
@@ -26,7 +26,7 @@ public final class SimulatedStager implements Stager {
   }
 
   @Override
-  public Cancellable fetch(Fetch fetch, Consumer<Fetch.Outcome> done) {
+  public Cancellable fetch(StageRequest fetch, Consumer<StageRequest.Outcome> done) {
     double bandwidth = switch (fetch.source()) {
       case LOCAL -> config.localBandwidth();
       case PEER -> config.peerBandwidth();
@@ -34,9 +34,9 @@ public final class SimulatedStager implements Stager {
     };
     if (fetch.source() == FetchSource.PEER
         && !peers.holds(fetch.peerNode(), fetch.fileId())) {
-      return scheduler.schedule(0, () -> done.accept(Fetch.Outcome.NOT_FOUND));
+      return scheduler.schedule(0, () -> done.accept(StageRequest.Outcome.NOT_FOUND));
     }
     long delay = config.scaledNanos(fetch.bytes() / bandwidth);
-    return scheduler.schedule(delay, () -> done.accept(Fetch.Outcome.DONE));
+    return scheduler.schedule(delay, () -> done.accept(StageRequest.Outcome.DONE));
   }
 }

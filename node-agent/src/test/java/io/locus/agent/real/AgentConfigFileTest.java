@@ -3,7 +3,9 @@ package io.locus.agent.real;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locus.agent.sim.HostConfig;
+import io.locus.agent.HostConfig;
+import io.locus.agent.config.ByteSize;
+import io.locus.agent.config.DurationText;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +30,7 @@ class AgentConfigFileTest {
         PosixFilePermissions.fromString("rw-------"));
     Files.writeString(dir.resolve("client.properties"), "security.protocol=SSL\n");
 
-    AgentConfigFile.Loaded l = AgentConfigFile.load(dir.resolve("agent.yaml"), null);
+    AgentConfigFile l = AgentConfigFile.load(dir.resolve("agent.yaml"), null);
     RealAgentConfig c = l.agent();
     assertThat(c.pool()).isEqualTo("batch");
     assertThat(c.nodeId()).isEqualTo("node-a");
@@ -36,18 +38,18 @@ class AgentConfigFileTest {
     assertThat(c.agent().heartbeatMs()).isEqualTo(1000);
     assertThat(c.agent().cacheCapacityBytes()).isEqualTo(50_000_000_000L);
     assertThat(c.cacheDir()).isEqualTo(Path.of("/var/lib/locus/cache"));
-    assertThat(c.workDir()).isEqualTo(Path.of("/var/lib/locus/work"));
-    assertThat(c.storageRoot()).isEqualTo(URI.create("file:///data/pool"));
-    assertThat(c.allowedLocations()).hasSize(2);
-    assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(c.transferTimeout()).isEqualTo(Duration.ofMinutes(30));
-    assertThat(c.httpBind()).isEqualTo("0.0.0.0");
-    assertThat(c.httpPort()).isEqualTo(7070);
-    assertThat(c.staticPeers()).containsEntry("node-b", "http://node-b.example.org:7070");
+    assertThat(c.work().dir()).isEqualTo(Path.of("/var/lib/locus/work"));
+    assertThat(c.storage().root()).isEqualTo(URI.create("file:///data/pool"));
+    assertThat(c.storage().allowedLocations()).hasSize(2);
+    assertThat(c.storage().requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.storage().transferTimeout()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(c.http().bind()).isEqualTo("0.0.0.0");
+    assertThat(c.http().port()).isEqualTo(7070);
+    assertThat(c.peers().endpoints()).containsEntry("node-b", "http://node-b.example.org:7070");
     assertThat(c.signer()).isNotNull();
-    assertThat(c.taskEnv()).containsEntry("LANG", "C.UTF-8");
+    assertThat(c.tasks().env()).containsEntry("LANG", "C.UTF-8");
     assertThat(c.templates()).containsOnlyKeys("checksum", "stack", "grep", "analysis");
-    assertThat(c.eventBatch()).isEqualTo(1000);
+    assertThat(c.tasks().eventBatch()).isEqualTo(1000);
     assertThat(c.templates().get("stack").timeout()).isEqualTo(Duration.ofMinutes(10));
     assertThat(c.templates().get("grep").maxArgs()).isEqualTo(1);
     assertThat(c.templates().get("grep").argPattern().pattern()).startsWith("[A-Za-z0-9");
@@ -57,7 +59,7 @@ class AgentConfigFileTest {
     assertThat(l.clientOverrides()).containsEntry("security.protocol", "SSL");
     assertThat(l.createTopics()).isFalse();
     assertThat(l.peerLookback()).isEqualTo(Duration.ofMinutes(2));
-    RealHostConfig h = l.hostConfig("other:9092");
+    HostConfig h = l.hostConfig("other:9092");
     assertThat(h.bootstrapServers()).isEqualTo("other:9092");
     assertThat(h.nodeIds()).containsExactly("node-a");
     assertThat(h.startFrom()).isEqualTo(HostConfig.StartFrom.LATEST);
@@ -68,7 +70,7 @@ class AgentConfigFileTest {
 
   @Test
   void aMinimalConfigGetsTheDefaultsAndRelativePaths() {
-    AgentConfigFile.Loaded l = AgentConfigFile.parse("""
+    AgentConfigFile l = AgentConfigFile.parse("""
         pool: p
         node-id: n1
         data-dir: data
@@ -78,11 +80,11 @@ class AgentConfigFileTest {
         """, tmp, null);
     RealAgentConfig c = l.agent();
     assertThat(c.cacheDir()).isEqualTo(tmp.resolve("data/cache"));
-    assertThat(c.workDir()).isEqualTo(tmp.resolve("data/work"));
-    assertThat(c.storageRoot()).isEqualTo(tmp.getParent().resolve("storage").toUri());
+    assertThat(c.work().dir()).isEqualTo(tmp.resolve("data/work"));
+    assertThat(c.storage().root()).isEqualTo(tmp.getParent().resolve("storage").toUri());
     assertThat(c.agent().slots()).isEqualTo(2);
     assertThat(c.agent().cacheCapacityBytes()).isEqualTo(1_000_000_000L);
-    assertThat(c.httpBind()).isEqualTo("127.0.0.1");
+    assertThat(c.http().bind()).isEqualTo("127.0.0.1");
     assertThat(c.signer()).isNull();
     assertThat(c.defaultTemplate()).isNull();
     assertThat(l.bootstrapServers()).isNull();
@@ -116,13 +118,13 @@ class AgentConfigFileTest {
 
   @Test
   void sizesAndDurations() {
-    assertThat(AgentConfigFile.parseSize("1500")).isEqualTo(1500);
-    assertThat(AgentConfigFile.parseSize("2 MB")).isEqualTo(2_000_000);
-    assertThat(AgentConfigFile.parseSize("1.5GiB")).isEqualTo(1_610_612_736L);
-    assertThat(AgentConfigFile.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(AgentConfigFile.parseDuration("PT2M")).isEqualTo(Duration.ofMinutes(2));
-    assertThat(AgentConfigFile.parseDuration("1.5h")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(ByteSize.parse("1500").bytes()).isEqualTo(1500);
+    assertThat(ByteSize.parse("2 MB").bytes()).isEqualTo(2_000_000);
+    assertThat(ByteSize.parse("1.5GiB").bytes()).isEqualTo(1_610_612_736L);
+    assertThat(DurationText.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(DurationText.parse("PT2M")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(DurationText.parse("1.5h")).isEqualTo(Duration.ofMinutes(90));
     assertThat(List.of("1h", "1d")).allSatisfy(s ->
-        assertThat(AgentConfigFile.parseDuration(s)).isPositive());
+        assertThat(DurationText.parse(s)).isPositive());
   }
 }

@@ -71,8 +71,8 @@ final class Fixture implements AutoCloseable {
   }
 
   /** An agent's settings: 2 slots, 1 MB cache, the test templates, storage in this fixture. */
-  RealAgentConfig.Builder config(String node) {
-    return RealAgentConfig.builder(POOL)
+  TestAgentConfig config(String node) {
+    return new TestAgentConfig(POOL, dir)
         .nodeId(node)
         .heartbeatMs(3_600_000)
         .cacheCapacityBytes(1_000_000)

@@ -7,6 +7,8 @@ import static io.locus.agent.real.Fixture.storage;
 import static io.locus.agent.real.Fixture.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
@@ -108,7 +110,10 @@ class RealAgentHostKafkaTest {
   }
 
   private RealAgentConfig template() {
-    return RealAgentConfig.builder(pool)
+    // A host's template: each agent gets its own node id, directories and port.
+    return new TestAgentConfig(pool, tmp)
+        .nodeId("template")
+        .dataDir(tmp.resolve("template"))
         .heartbeatMs(500)
         .cacheCapacityBytes(10_000_000)
         .storageRoot(storageDir.toUri())
@@ -117,9 +122,9 @@ class RealAgentHostKafkaTest {
         .build();
   }
 
-  private RealAgentHost host(List<String> nodes) {
-    RealAgentHost h = RealAgentHost.start(RealHostConfig.builder(kafka.bootstrapServers(),
-        template()).nodeIds(nodes).nodesDir(tmp.resolve("nodes")).build());
+  private AgentHost<RealAgent> host(List<String> nodes) {
+    AgentHost<RealAgent> h = AgentHost.start(HostConfig.builder(kafka.bootstrapServers())
+        .nodeIds(nodes).build(), new RealAgents(template(), tmp.resolve("nodes")));
     closeLater.add(h);
     return h;
   }
@@ -185,7 +190,7 @@ class RealAgentHostKafkaTest {
   void realAgentsRegisterStageRunReportLearnPeersFromNodeReportsAndDrain() throws Exception {
     byte[] f1 = storageFile("f1", 200_000);
     byte[] f2 = storageFile("f2", 50_000);
-    RealAgentHost a = host(List.of("a"));
+    AgentHost<RealAgent> a = host(List.of("a"));
     assertThat(a.awaitRegistered(DEADLINE)).isTrue();
     NodeReport reg = awaitReport("REGISTER of a",
         r -> r.getNode().equals("a") && r.getType() == NodeReportType.REGISTER);
@@ -209,10 +214,10 @@ class RealAgentHostKafkaTest {
     assertThat(delta.getSeq()).isEqualTo(1);
 
     // Another host learns a's endpoint from node-reports and reads f2 from a's cache.
-    RealAgentHost b = host(List.of("b"));
+    AgentHost<RealAgent> b = host(List.of("b"));
     assertThat(b.awaitRegistered(DEADLINE)).isTrue();
     Await.until("b learns a's endpoint",
-        () -> a.agent("a").endpoint().equals(b.peers().endpoint("a")));
+        () -> a.agent("a").endpoint().equals(b.agent("b").peers().endpoint("a")));
     send("b", task("t2", "sum", List.of(), peer("f2", 50_000, "a")));
     TaskEvent t2 = awaitEnd("t2");
     assertThat(t2.getType()).as(t2.getMessage()).isEqualTo(TaskEventType.COMPLETED);
@@ -224,7 +229,7 @@ class RealAgentHostKafkaTest {
     awaitReport("a draining", r -> r.getNode().equals("a") && r.getDraining()
         && r.getType() == NodeReportType.HEARTBEAT);
     awaitReport("a LEAVE", r -> r.getNode().equals("a") && r.getType() == NodeReportType.LEAVE);
-    Await.until("b forgets a", () -> b.peers().endpoint("a") == null);
+    Await.until("b forgets a", () -> b.agent("b").peers().endpoint("a") == null);
     assertThat(a.stats().tasksCompleted()).isEqualTo(1);
     assertThat(b.stats().bytesPeer()).isEqualTo(50_000);
   }

@@ -119,7 +119,8 @@ class RealCacheTest {
   void aRestartRecoversTheCacheDropsPartialFilesAndReportsASnapshot() throws IOException {
     byte[] f1 = fx.storageFile("f1", 1500);
     fx.storageFile("f2", 2500);
-    RealAgentConfig cfg = fx.config("a").build();
+    TestAgentConfig settings = fx.config("a");
+    RealAgentConfig cfg = settings.build();
     AwaitingOutput first = new AwaitingOutput();
     RealAgent a = fx.started(cfg, first);
     a.agent().onDecision(fx.decision("a", task("t1", "sum", List.of(),
@@ -161,7 +162,8 @@ class RealCacheTest {
     for (String f : List.of("f1", "f2", "f3")) {
       fx.storageFile(f, 1000);
     }
-    RealAgentConfig cfg = fx.config("a").build();
+    TestAgentConfig settings = fx.config("a");
+    RealAgentConfig cfg = settings.build();
     AwaitingOutput first = new AwaitingOutput();
     RealAgent a = fx.started(cfg, first);
     for (String f : List.of("f1", "f2", "f3")) {
@@ -178,7 +180,7 @@ class RealCacheTest {
     Files.setLastModifiedTime(cfg.cacheDir().resolve("f3"),
         FileTime.fromMillis(now - 10_000));
 
-    RealAgent b = fx.started(cfg.toBuilder().cacheCapacityBytes(2000).build(),
+    RealAgent b = fx.started(settings.cacheCapacityBytes(2000).build(),
         new AwaitingOutput());
     assertThat(b.agent().cacheContents()).containsOnlyKeys("f2", "f3");
     assertThat(Files.exists(cfg.cacheDir().resolve("f1"))).isFalse();

@@ -10,6 +10,8 @@ import static io.locus.agent.TestDecisions.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
 import io.locus.agent.AgentStats;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.EmbeddedKafka;
@@ -96,6 +98,10 @@ class SimulatedAgentHostTest {
         .cacheCapacityBytes(500 * MB);
   }
 
+  private SimulatedAgents agents() {
+    return new SimulatedAgents(template().build());
+  }
+
   private void send(Decision d) {
     decisions.send(new ProducerRecord<>(Topics.DECISIONS.name(), Topics.DECISIONS.key(d.getNode()),
         Topics.DECISIONS.value(d)));
@@ -138,9 +144,9 @@ class SimulatedAgentHostTest {
   @Test
   void agentsRegisterRunADecisionAndIgnoreItsDuplicate() throws Exception {
     List<String> nodes = HostConfig.nodeIds("a-", 3);
-    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers(), template().build())
+    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers())
         .nodeIds(nodes).readCommitted(false).build();
-    try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+    try (AgentHost<NodeAgent> host = AgentHost.start(cfg, agents())) {
       assertThat(host.awaitRegistered(DEADLINE)).isTrue();
       awaitUntil("3 REGISTER", () -> reports(NodeReportType.REGISTER).size() == 3);
       assertThat(reports(NodeReportType.REGISTER)).extracting(NodeReport::getNode)
@@ -198,9 +204,9 @@ class SimulatedAgentHostTest {
 
   @Test
   void anEventRangeTaskShrunkThroughKafkaCompletesAtTheAcknowledgedEnd() throws Exception {
-    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers(), template().build())
+    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers())
         .nodeIds(List.of("c-00")).readCommitted(false).build();
-    try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+    try (AgentHost<NodeAgent> host = AgentHost.start(cfg, agents())) {
       assertThat(host.awaitRegistered(DEADLINE)).isTrue();
       // 500 events of 2 s at 1/100 of real time: 20 ms each, 10 s for the whole range; the
       // shrink follows the placement in the node's partition, so it finds the task running.
@@ -241,10 +247,10 @@ class SimulatedAgentHostTest {
       scheduler.send(record(decision("x2", 1, pool, "b-00", task("committed", 0))));
       scheduler.commitTransaction();
     }
-    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers(), template().build())
+    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers())
         .nodeIds(List.of("b-00")).readCommitted(true)
         .startFrom(HostConfig.StartFrom.EARLIEST).build();
-    try (SimulatedAgentHost host = SimulatedAgentHost.start(cfg)) {
+    try (AgentHost<NodeAgent> host = AgentHost.start(cfg, agents())) {
       awaitUntil("committed COMPLETED",
           () -> !events(is("committed", TaskEventType.COMPLETED)).isEmpty());
       assertThat(events(e -> e.getTaskId().equals("aborted"))).isEmpty();

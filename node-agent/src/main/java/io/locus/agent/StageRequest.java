@@ -3,8 +3,9 @@ package io.locus.agent;
 import io.locus.schemas.FetchSource;
 
 /**
- * One read of one input file into this node, from the source the agent chose (its cache, a named
- * peer, or persistent storage).
+ * A request to stage one input file into this node: one read, from the source the agent chose
+ * (its cache, a named peer, or persistent storage). Named apart from the simulator's
+ * {@code io.locus.sim.exec.Fetch}, which models a transfer's bandwidth share.
  *
  * @param node the reading node
  * @param fileId the logical file name
@@ -14,10 +15,10 @@ import io.locus.schemas.FetchSource;
  * @param location the storage location from the plan (may be null in simulated mode)
  * @param checksum the expected checksum from the plan, or null
  */
-public record Fetch(String node, String fileId, long bytes, FetchSource source, String peerNode,
-    String location, String checksum) {
+public record StageRequest(String node, String fileId, long bytes, FetchSource source,
+    String peerNode, String location, String checksum) {
 
-  /** How a fetch ended. */
+  /** How a read ended. */
   public enum Outcome {
     /** The bytes are here. */
     DONE,

@@ -1,6 +1,5 @@
 package io.locus.agent;
 
-import io.locus.agent.sim.HostConfig;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
@@ -28,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -44,7 +42,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * N agents of one pool in one JVM, against a real Kafka; what the agents are (simulated or real) is
- * the factory's business. {@code SimulatedAgentHost} and {@code RealAgentHost} are thin wrappers.
+ * the {@link AgentFactory}'s business: {@code new SimulatedAgents(template)} or
+ * {@code new RealAgents(template, nodesDir)}.
  *
  * <p>Thread model: one consumer thread reads {@code decisions}, assigned (no consumer group) to
  * exactly the partitions holding this host's node keys, and hands each record to the agent its key
@@ -61,36 +60,25 @@ import org.slf4j.LoggerFactory;
  * decision the scheduler makes in answer to a REGISTER is never skipped by a "latest" that was
  * resolved late.
  */
-public final class KafkaAgentHost implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(KafkaAgentHost.class);
+public final class AgentHost<A> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentHost.class);
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration POLL = Duration.ofMillis(100);
 
-  /** Builds the agent of one node; it must not be started (the host starts it). */
-  @FunctionalInterface
-  public interface AgentFactory {
-    NodeAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output);
-  }
-
-  /**
-   * Node reports of the pool, for a peer directory.
-   *
-   * @param listener called on the consumer thread for each report of the pool; keep it short
-   * @param lookback how far before now to start reading (heartbeats carry endpoints, so a few
-   *     heartbeat intervals suffice)
-   */
-  public record ReportsListener(Consumer<NodeReport> listener, Duration lookback) {}
-
   private final HostConfig config;
+  private final AgentFactory<A> factory;
+  private final String pool;
   private final String clientPrefix;
-  private final Map<String, NodeAgent> agents = new LinkedHashMap<>();
+  /** Every agent made, even if start failed half-way: all are closed. */
+  private final Map<String, A> agents = new LinkedHashMap<>();
+  private final Map<String, NodeAgent> protocols = new LinkedHashMap<>();
   private final CountDownLatch registered;
   private final AtomicLong decisionsRouted = new AtomicLong();
   private final AtomicLong decisionsOfOtherNodes = new AtomicLong();
   private final AtomicLong decodeErrors = new AtomicLong();
   private final AtomicLong sendFailures = new AtomicLong();
   private final Set<Integer> partitions = new TreeSet<>();
-  private final ReportsListener reports;
+  private final AgentFactory.ReportsListener reports;
   private TopicPartition reportsPartition;
 
   private KafkaProducer<byte[], byte[]> producer;
@@ -101,25 +89,24 @@ public final class KafkaAgentHost implements AutoCloseable {
   private volatile Throwable consumerFailure;
   private boolean closed;
 
-  private KafkaAgentHost(HostConfig config, String clientPrefix, ReportsListener reports) {
+  private AgentHost(HostConfig config, AgentFactory<A> factory) {
     this.config = config;
-    this.clientPrefix = clientPrefix;
-    this.reports = reports;
+    this.factory = factory;
+    this.pool = factory.pool();
+    this.clientPrefix = factory.clientPrefix();
+    this.reports = factory.reports();
     this.registered = new CountDownLatch(config.nodeIds().size());
   }
 
   /**
    * Connects, positions the consumer, creates every agent with {@code factory}, registers them
    * (REGISTER is sent, not yet acknowledged: see {@link #awaitRegistered}) and starts consuming.
-   *
-   * @param clientPrefix prefix of the Kafka client ids (e.g. "locus-agent-sim")
-   * @param reports node-reports listener, or null not to read node-reports
    */
-  public static KafkaAgentHost start(HostConfig config, String clientPrefix, AgentFactory factory,
-      ReportsListener reports) {
-    KafkaAgentHost host = new KafkaAgentHost(config, clientPrefix, reports);
+  public static <A> AgentHost<A> start(HostConfig config, AgentFactory<A> factory) {
+    factory.check(config.nodeIds());
+    AgentHost<A> host = new AgentHost<>(config, factory);
     try {
-      host.doStart(factory);
+      host.doStart();
       return host;
     } catch (RuntimeException | Error e) {
       host.close();
@@ -127,8 +114,7 @@ public final class KafkaAgentHost implements AutoCloseable {
     }
   }
 
-  private void doStart(AgentFactory factory) {
-    String pool = config.pool();
+  private void doStart() {
     if (config.ensureTopics()) {
       TopicAdmin.ensureTopics(overridden(ClientConfigs.base(config.bootstrapServers())),
           List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.NODE_REPORTS));
@@ -175,9 +161,11 @@ public final class KafkaAgentHost implements AutoCloseable {
       }
     });
     for (String node : config.nodeIds()) {
-      agents.put(node, factory.create(node, agentScheduler, output));
+      A agent = factory.create(node, agentScheduler, output);
+      agents.put(node, agent);
+      protocols.put(node, factory.protocol(agent));
     }
-    for (NodeAgent agent : agents.values()) {
+    for (NodeAgent agent : protocols.values()) {
       agent.start();
     }
 
@@ -221,7 +209,7 @@ public final class KafkaAgentHost implements AutoCloseable {
         throw new IllegalStateException("topic " + rt + " does not exist on "
             + config.bootstrapServers());
       }
-      reportsPartition = new TopicPartition(rt, Topics.partitionOf(config.pool(), ri.size()));
+      reportsPartition = new TopicPartition(rt, Topics.partitionOf(pool, ri.size()));
       all.add(reportsPartition);
     }
     consumer.assign(all);
@@ -264,7 +252,7 @@ public final class KafkaAgentHost implements AutoCloseable {
       }
     } catch (RuntimeException | Error e) {
       consumerFailure = e;
-      LOG.error("decisions consumer of pool {} stopped", config.pool(), e);
+      LOG.error("decisions consumer of pool {} stopped", pool, e);
     } finally {
       try {
         consumer.close(Duration.ofSeconds(5));
@@ -282,7 +270,7 @@ public final class KafkaAgentHost implements AutoCloseable {
       decodeErrors.incrementAndGet();
       return;
     }
-    if (config.pool().equals(r.getPool())) {
+    if (pool.equals(r.getPool())) {
       try {
         reports.listener().accept(r);
       } catch (RuntimeException e) {
@@ -293,7 +281,7 @@ public final class KafkaAgentHost implements AutoCloseable {
 
   private void route(ConsumerRecord<byte[], byte[]> rec) {
     String key = rec.key() == null ? null : new String(rec.key(), StandardCharsets.UTF_8);
-    NodeAgent agent = key == null ? null : agents.get(key);
+    NodeAgent agent = key == null ? null : protocols.get(key);
     if (agent == null) {
       decisionsOfOtherNodes.incrementAndGet();
       return;
@@ -326,15 +314,21 @@ public final class KafkaAgentHost implements AutoCloseable {
     return config.nodeIds();
   }
 
-  public NodeAgent agent(String nodeId) {
-    NodeAgent a = agents.get(nodeId);
+  public String pool() {
+    return pool;
+  }
+
+  /** The agent of {@code nodeId}, as the factory made it. */
+  public A agent(String nodeId) {
+    A a = agents.get(nodeId);
     if (a == null) {
       throw new IllegalArgumentException("no agent " + nodeId + " here; have " + agents.keySet());
     }
     return a;
   }
 
-  public List<NodeAgent> agents() {
+  /** Every agent, in node order, as the factory made them. */
+  public List<A> agents() {
     return List.copyOf(agents.values());
   }
 
@@ -356,7 +350,7 @@ public final class KafkaAgentHost implements AutoCloseable {
   /** All agents' counters summed. */
   public AgentStats stats() {
     AgentStats sum = AgentStats.ZERO;
-    for (NodeAgent a : agents.values()) {
+    for (NodeAgent a : protocols.values()) {
       sum = sum.plus(a.stats());
     }
     return sum;
@@ -364,7 +358,7 @@ public final class KafkaAgentHost implements AutoCloseable {
 
   public Map<String, AgentStats> statsByNode() {
     Map<String, AgentStats> out = new LinkedHashMap<>();
-    agents.forEach((n, a) -> out.put(n, a.stats()));
+    protocols.forEach((n, a) -> out.put(n, a.stats()));
     return out;
   }
 
@@ -398,7 +392,7 @@ public final class KafkaAgentHost implements AutoCloseable {
    */
   public boolean drain(Duration timeout) throws InterruptedException {
     List<CompletableFuture<Void>> all = new ArrayList<>();
-    for (NodeAgent a : agents.values()) {
+    for (NodeAgent a : protocols.values()) {
       all.add(a.drain());
     }
     try {
@@ -414,7 +408,8 @@ public final class KafkaAgentHost implements AutoCloseable {
 
   /**
    * Stops reading decisions, stops every agent (running tasks FAILED "agent stopped", then LEAVE),
-   * delivers what was produced and releases the clients.
+   * delivers what was produced, releases the clients, then lets the factory release each agent's
+   * own resources (see {@link AgentFactory#closed}).
    */
   @Override
   public synchronized void close() {
@@ -434,13 +429,13 @@ public final class KafkaAgentHost implements AutoCloseable {
       consumer.close(Duration.ofSeconds(5));
     }
     Map<String, RuntimeException> errors = new HashMap<>();
-    for (NodeAgent a : agents.values()) {
+    protocols.forEach((node, a) -> {
       try {
         a.close();
       } catch (RuntimeException e) {
-        errors.put(a.nodeId(), e);
+        errors.put(node, e);
       }
-    }
+    });
     if (scheduler != null) {
       scheduler.shutdownNow();
       try {
@@ -452,6 +447,13 @@ public final class KafkaAgentHost implements AutoCloseable {
     if (producer != null) {
       producer.close(Duration.ofSeconds(10));
     }
+    agents.forEach((node, a) -> {
+      try {
+        factory.closed(a);
+      } catch (RuntimeException e) {
+        errors.putIfAbsent(node, e);
+      }
+    });
     errors.forEach((n, e) -> LOG.warn("closing agent {} failed", n, e));
   }
 }

@@ -1,6 +1,5 @@
-package io.locus.agent.sim;
+package io.locus.agent;
 
-import io.locus.agent.AgentConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,12 +7,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Settings of a {@link SimulatedAgentHost}. Build with {@link #builder(String, AgentConfig)}.
+ * The Kafka side of an {@link AgentHost}, whatever its agents are. Build with
+ * {@link #builder(String)}; the agents' own settings are their factory's.
  *
  * @param bootstrapServers Kafka bootstrap servers
- * @param agentTemplate every agent's settings; its pool is the host's pool, its node id is replaced
- *     by each of {@code nodeIds}
- * @param nodeIds the nodes this host simulates, all of the template's pool
+ * @param nodeIds the nodes this host runs an agent for, all of the factory's pool (default
+ *     node-00 .. node-15)
  * @param readCommitted read decisions with isolation read_committed (default true). Required when
  *     the scheduler's sink is exactly-once; harmless otherwise, since records written outside
  *     transactions are visible at once to read_committed consumers too. Set false to read
@@ -25,25 +24,21 @@ import java.util.Objects;
  * @param ensureTopics create the decisions, task-events and node-reports topics if missing (default
  *     true; idempotent)
  * @param clientOverrides extra Kafka client settings for producer, consumer and admin (security...)
- * @param peers where simulated peer reads look holders up; null: a directory of this host's agents
  */
 public record HostConfig(
     String bootstrapServers,
-    AgentConfig agentTemplate,
     List<String> nodeIds,
     boolean readCommitted,
     StartFrom startFrom,
     int schedulerThreads,
     boolean ensureTopics,
-    Map<String, String> clientOverrides,
-    LocalPeerDirectory peers) {
+    Map<String, String> clientOverrides) {
 
   /** Where the decisions consumer starts. */
   public enum StartFrom { LATEST, EARLIEST }
 
   public HostConfig {
     Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-    Objects.requireNonNull(agentTemplate, "agentTemplate");
     Objects.requireNonNull(startFrom, "startFrom");
     nodeIds = List.copyOf(nodeIds);
     clientOverrides = Map.copyOf(clientOverrides);
@@ -58,10 +53,6 @@ public record HostConfig(
     }
   }
 
-  public String pool() {
-    return agentTemplate.pool();
-  }
-
   /** {@code prefix} + two-digit index: nodeIds("node-", 16) = node-00 .. node-15. */
   public static List<String> nodeIds(String prefix, int count) {
     List<String> out = new ArrayList<>();
@@ -71,28 +62,24 @@ public record HostConfig(
     return out;
   }
 
-  public static Builder builder(String bootstrapServers, AgentConfig agentTemplate) {
-    return new Builder(bootstrapServers, agentTemplate);
+  public static Builder builder(String bootstrapServers) {
+    return new Builder(bootstrapServers);
   }
 
   /** Mutable builder with the documented defaults. */
   public static final class Builder {
     private final String bootstrapServers;
-    private final AgentConfig agentTemplate;
     private List<String> nodeIds = HostConfig.nodeIds("node-", 16);
     private boolean readCommitted = true;
     private StartFrom startFrom = StartFrom.LATEST;
     private int schedulerThreads = 2;
     private boolean ensureTopics = true;
     private Map<String, String> clientOverrides = Map.of();
-    private LocalPeerDirectory peers;
 
-    private Builder(String bootstrapServers, AgentConfig agentTemplate) {
+    private Builder(String bootstrapServers) {
       this.bootstrapServers = bootstrapServers;
-      this.agentTemplate = agentTemplate;
     }
 
-    /** Default: node-00 .. node-15. */
     public Builder nodeIds(List<String> v) {
       this.nodeIds = v;
       return this;
@@ -123,14 +110,9 @@ public record HostConfig(
       return this;
     }
 
-    public Builder peers(LocalPeerDirectory v) {
-      this.peers = v;
-      return this;
-    }
-
     public HostConfig build() {
-      return new HostConfig(bootstrapServers, agentTemplate, nodeIds, readCommitted, startFrom,
-          schedulerThreads, ensureTopics, clientOverrides, peers);
+      return new HostConfig(bootstrapServers, nodeIds, readCommitted, startFrom,
+          schedulerThreads, ensureTopics, clientOverrides);
     }
   }
 }

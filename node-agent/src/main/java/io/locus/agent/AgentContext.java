@@ -1,0 +1,48 @@
+package io.locus.agent;
+
+/**
+ * What the parts of one agent share: its settings and clock, its lifecycle, its counters, its cache
+ * and the writers of its events and reports. Created by {@link NodeAgent}; every part acts under
+ * {@link #monitor} (the agent itself), on whatever thread calls, so the agent's state is race-free
+ * and its outputs are emitted in order.
+ */
+final class AgentContext {
+  enum State { NEW, STARTED, CLOSED }
+
+  final Object monitor;
+  final AgentConfig config;
+  final AgentScheduler clock;
+  final AgentCounters counters = new AgentCounters();
+  final AgentCache cache;
+  final NodeReporter reports;
+  final TaskEventWriter events;
+  State state = State.NEW;
+  /** No new placements; reports say so (see {@link NodeAgent#drain()}). */
+  boolean draining;
+
+  AgentContext(Object monitor, AgentConfig config, AgentScheduler clock, AgentOutput output,
+      String endpoint, CacheStore store) {
+    this.monitor = monitor;
+    this.config = config;
+    this.clock = clock;
+    this.cache = new AgentCache(config, store);
+    this.reports = new NodeReporter(config, clock, output, endpoint, () -> draining);
+    this.events = new TaskEventWriter(config, clock, output, counters);
+  }
+
+  String nodeId() {
+    return config.nodeId();
+  }
+
+  /** Whether the agent is started and not closed: only then do steps act. */
+  boolean live() {
+    return state == State.STARTED;
+  }
+
+  /** Runs {@code action} under the agent's monitor: how a stager's or executor's callback enters. */
+  void locked(Runnable action) {
+    synchronized (monitor) {
+      action.run();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.locus.agent;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The running counts behind {@link AgentStats}, kept by the parts of one agent as they act. Not
+ * thread-safe: guarded by the agent's monitor, like every part. The fields are the meanings
+ * {@link AgentStats} documents.
+ */
+final class AgentCounters {
+  long tasksStarted;
+  long tasksCompleted;
+  long tasksFailed;
+  long tasksRefused;
+  long tasksSuspended;
+  long shrinksAcknowledged;
+  long eventsProcessed;
+  /** Input bytes of tasks by where they were read. */
+  final InputBytes inputs = new InputBytes();
+  long peerFallbacks;
+  long sharedFetches;
+  long duplicateDecisions;
+  long staleDecisions;
+  long ignoredDecisions;
+  long filesEvictedOnRequest;
+  long evictionsRefused;
+  long replicatedBytes;
+  private final Map<String, Long> refusals = new TreeMap<>();
+
+  /** Counts one refused decision of {@code kind} (a {@link Refusal} constant or a guard's). */
+  void refusal(String kind) {
+    refusals.merge(kind, 1L, Long::sum);
+  }
+
+  Map<String, Long> refusals() {
+    return new TreeMap<>(refusals);
+  }
+
+  /** The counts now, with the gauges the caller measures. */
+  AgentStats snapshot(int running, long cacheUsedBytes, int cacheFiles) {
+    return new AgentStats(tasksStarted, tasksCompleted, tasksFailed, tasksRefused, inputs.local,
+        inputs.peer, inputs.storage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
+        ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running,
+        cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed);
+  }
+}
