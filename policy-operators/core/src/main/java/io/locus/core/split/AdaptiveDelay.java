@@ -13,53 +13,73 @@ import java.util.Map;
  * after {@code hysteresis} consecutive evaluations ask for less. Evaluated at every period end, and
  * every hour while d = 0. The table comes from the offline calibration (E6).
  */
-public final class AdaptiveDelay extends Delayed {
+final class AdaptiveDelay implements PolicyHooks {
+  private final Primitives ops;
+  private final SplitParams params;
+  private final Delayed delayed;
   private double d;
   private int lowerVotes;
   private double nextEvaluation;
   private final ArrayDeque<Double> window = new ArrayDeque<>();
 
-  public AdaptiveDelay(SplitParams params) {
-    super(params);
+  AdaptiveDelay(Primitives ops) {
+    this.ops = ops;
+    this.params = ops.params;
     if (params.lmaxTable().isEmpty()) {
       throw new IllegalArgumentException("ADAPTIVE_DELAY needs a non-empty lmaxTable");
     }
+    this.delayed = new Delayed(ops, () -> d);
     d = params.lmaxTable().firstKey();
     nextEvaluation = nextBoundary(0);
   }
 
   /** The period in force. */
-  public double currentPeriod() {
+  double currentPeriod() {
     return d;
   }
 
   /** λ̂ in jobs per hour over the window ending now. */
-  public double estimatedRate() {
+  double estimatedRate() {
     return window.size() / (params.windowSeconds() / 3600.0);
   }
 
   @Override
-  protected double period() {
-    return d;
+  public void arrival(JobState j) {
+    window.addLast(ops.now());
+    delayed.arrival(j);
   }
 
   @Override
-  protected void arrival(JobState j) {
-    window.addLast(now);
-    super.arrival(j);
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+    delayed.subjobEnded(v, k, jobFinished);
   }
 
   @Override
-  protected double timerAt() {
-    return Math.min(super.timerAt(), nextEvaluation);
+  public void nodeAvailable(SplitNode v) {
+    delayed.nodeAvailable(v);
   }
 
   @Override
-  protected void timer() {
-    super.timer();
-    if (now >= nextEvaluation) {
+  public void requeue(Subjob x) {
+    delayed.requeue(x);
+  }
+
+  @Override
+  public boolean queueBacklog() {
+    return delayed.queueBacklog();
+  }
+
+  @Override
+  public double timerAt() {
+    return Math.min(delayed.timerAt(), nextEvaluation);
+  }
+
+  @Override
+  public void timer() {
+    delayed.timer();
+    if (ops.now() >= nextEvaluation) {
       evaluate();
-      nextEvaluation = nextBoundary(now);
+      nextEvaluation = nextBoundary(ops.now());
     }
   }
 
@@ -77,7 +97,7 @@ public final class AdaptiveDelay extends Delayed {
   }
 
   private void evaluate() {
-    while (!window.isEmpty() && window.peekFirst() <= now - params.windowSeconds()) {
+    while (!window.isEmpty() && window.peekFirst() <= ops.now() - params.windowSeconds()) {
       window.pollFirst();
     }
     double cand = choose(params.lmaxTable(), estimatedRate(), params.margin());
@@ -101,8 +121,8 @@ public final class AdaptiveDelay extends Delayed {
   }
 
   @Override
-  protected void writeState(DataOutput o) throws IOException {
-    super.writeState(o);
+  public void writeState(DataOutput o) throws IOException {
+    delayed.writeState(o);
     o.writeDouble(d);
     o.writeInt(lowerVotes);
     o.writeDouble(nextEvaluation);
@@ -113,8 +133,8 @@ public final class AdaptiveDelay extends Delayed {
   }
 
   @Override
-  protected void readState(DataInput in) throws IOException {
-    super.readState(in);
+  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
+    delayed.readState(in, r);
     d = in.readDouble();
     lowerVotes = in.readInt();
     nextEvaluation = in.readDouble();

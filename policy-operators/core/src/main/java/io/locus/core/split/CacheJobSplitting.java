@@ -1,5 +1,8 @@
 package io.locus.core.split;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,16 +13,21 @@ import java.util.List;
  * first, and freed nodes split running subjobs for caching benefit (D13) with SPLIT_TIME_BALANCED
  * (D12), after reactivating suspended work (D11) and starting the FIFO head (D28).
  */
-public final class CacheJobSplitting extends JobSplitting {
+final class CacheJobSplitting implements PolicyHooks {
+  private final Primitives ops;
+  private final ProgressModel model;
+  private final FcfsWork fcfs;
 
-  public CacheJobSplitting(SplitParams params) {
-    super(params);
+  CacheJobSplitting(Primitives ops) {
+    this.ops = ops;
+    this.model = ops.model;
+    this.fcfs = new FcfsWork(ops);
   }
 
   private List<Subjob> cut(JobState j) {
     List<Subjob> p = new ArrayList<>();
-    for (Pieces.Piece piece : splitByCache(j.events)) {
-      Subjob x = newPiece(j, piece.range().start(), piece.range().end());
+    for (Pieces.Piece piece : model.splitByCache(j.events)) {
+      Subjob x = ops.newPiece(j, piece.range().start(), piece.range().end());
       x.cachedOn = piece.cachedOn();
       p.add(x);
     }
@@ -27,15 +35,15 @@ public final class CacheJobSplitting extends JobSplitting {
   }
 
   @Override
-  protected void arrival(JobState j) {
-    List<SplitNode> idle = idleNodes();
+  public void arrival(JobState j) {
+    List<SplitNode> idle = ops.idleNodes();
     if (!idle.isEmpty()) {
       List<Subjob> p = cut(j);
       for (SplitNode v : new ArrayList<>(idle)) {
         Subjob x = largestCachedOn(p, v);
         if (x != null) {
           p.remove(x);
-          run(x, v);
+          ops.run(x, v);
           idle.remove(v);
         }
       }
@@ -45,16 +53,16 @@ public final class CacheJobSplitting extends JobSplitting {
         }
         Subjob x = mostSuitable(p, v);
         p.remove(x);
-        run(x, v);
+        ops.run(x, v);
         idle.remove(v);
       }
       while (!idle.isEmpty()) {
         Subjob y = null;
         double longest = -1;
-        for (SplitNode u : nodes.values()) {
+        for (SplitNode u : ops.nodes()) {
           Subjob x = u.running;
-          if (x != null && x.job == j && !x.frozen() && remainingEvents(x) >= 2 * min) {
-            double rt = remainingTime(x);
+          if (x != null && x.job == j && !x.frozen() && model.remainingEvents(x) >= 2 * ops.min) {
+            double rt = model.remainingTime(x);
             if (rt > longest) {
               longest = rt;
               y = x;
@@ -65,21 +73,21 @@ public final class CacheJobSplitting extends JobSplitting {
           break;
         }
         SplitNode v = idle.get(0);
-        long cutAt = splitRunningBalanced(y, v);
+        long cutAt = model.splitRunningBalanced(y, v);
         if (cutAt < 0) {
           break;
         }
-        run(shrinkRunning(y.node, cutAt), v);
+        ops.run(ops.shrinkRunning(y.node, cutAt), v);
         idle.remove(0);
       }
       for (Subjob x : p) {
-        pushSuspended(x);
+        fcfs.pushSuspended(x);
       }
       return;
     }
-    SplitNode fallback = victimNode(); // rule (a) needs a job with >= 2 active nodes too
+    SplitNode fallback = fcfs.victimNode(); // rule (a) needs a job with >= 2 active nodes too
     if (fallback == null) {
-      fifo.addLast(j);
+      fcfs.fifo.addLast(j);
       return;
     }
     List<Subjob> p = cut(j);
@@ -87,12 +95,12 @@ public final class CacheJobSplitting extends JobSplitting {
     if (victim == null) {
       victim = fallback;
     }
-    suspendTo(victim);
+    fcfs.suspendTo(victim);
     Subjob x = mostSuitable(p, victim);
     p.remove(x);
-    run(x, victim);
+    ops.run(x, victim);
     for (Subjob rest : p) {
-      pushSuspended(rest);
+      fcfs.pushSuspended(rest);
     }
   }
 
@@ -104,7 +112,7 @@ public final class CacheJobSplitting extends JobSplitting {
   private SplitNode cachedVictim(List<Subjob> p) {
     SplitNode best = null;
     long bestLen = -1;
-    for (SplitNode v : nodes.values()) {
+    for (SplitNode v : ops.nodes()) {
       Subjob y = v.running;
       if (y == null || y.frozen() || y.job.active < 2 || hasLocal(y)) {
         continue;
@@ -159,12 +167,12 @@ public final class CacheJobSplitting extends JobSplitting {
   }
 
   @Override
-  protected void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
     if (!v.idle()) {
       return;
     }
     if (!jobFinished && !k.suspended.isEmpty()) {
-      run(mostCachedOn(k.suspended.toList(), v), v);
+      ops.run(mostCachedOn(k.suspended.toList(), v), v);
     } else {
       nodeAvailable(v);
     }
@@ -172,28 +180,28 @@ public final class CacheJobSplitting extends JobSplitting {
 
   /** onJobEnd(v): START_FROM_FIFO, else reactivate suspended work (D11), else SPLIT_FOR_CACHE. */
   @Override
-  protected void nodeAvailable(SplitNode v) {
-    if (!fifo.isEmpty()) {
-      JobState j = fifo.pollFirst();
+  public void nodeAvailable(SplitNode v) {
+    if (!fcfs.fifo.isEmpty()) {
+      JobState j = fcfs.fifo.pollFirst();
       List<Subjob> p = cut(j);
       Subjob x = mostSuitable(p, v);
       p.remove(x);
-      run(x, v);
+      ops.run(x, v);
       for (Subjob rest : p) {
-        pushSuspended(rest);
+        fcfs.pushSuspended(rest);
       }
       return;
     }
     Subjob best = null;
     long bestCached = -1;
-    for (var it = withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
+    for (var it = fcfs.withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
       JobState k = it.next();
-      if (k.suspended.isEmpty() || !jobs.containsKey(k.id)) {
+      if (k.suspended.isEmpty() || !ops.unfinished(k)) {
         it.remove(); // stale
         continue;
       }
       for (Subjob x : k.suspended) {
-        long c = cacheOf(v).cachedCount(x.start, x.end);
+        long c = model.cacheOf(v).cachedCount(x.start, x.end);
         if (c > bestCached || (c == bestCached && x.job == best.job && x.start < best.start)) {
           bestCached = c;
           best = x;
@@ -201,7 +209,7 @@ public final class CacheJobSplitting extends JobSplitting {
       }
     }
     if (best != null) {
-      run(best, v);
+      ops.run(best, v);
     } else {
       splitForCache(v);
     }
@@ -213,7 +221,7 @@ public final class CacheJobSplitting extends JobSplitting {
     Subjob best = null;
     long most = -1;
     for (Subjob x : xs) {
-      long c = cacheOf(v).cachedCount(x.start, x.end);
+      long c = model.cacheOf(v).cachedCount(x.start, x.end);
       if (c > most) {
         most = c;
         best = x;
@@ -229,19 +237,19 @@ public final class CacheJobSplitting extends JobSplitting {
     long bestRemaining = -1;
     Subjob byLength = null;
     long longest = -1;
-    for (SplitNode u : nodes.values()) {
+    for (SplitNode u : ops.nodes()) {
       Subjob x = u.running;
       if (u == v || x == null || x.frozen()) {
         continue;
       }
-      long m = pos(x);
+      long m = model.pos(x);
       long rem = x.end - m;
-      if (rem < 2 * min) {
+      if (rem < 2 * ops.min) {
         continue;
       }
       long gain = 0;
-      for (EventSpan c : cacheOf(v).cachedParts(m, x.end)) {
-        gain += c.length() - cacheOf(u).cachedCount(c.start(), c.end());
+      for (EventSpan c : model.cacheOf(v).cachedParts(m, x.end)) {
+        gain += c.length() - model.cacheOf(u).cachedCount(c.start(), c.end());
       }
       if (gain > bestCached || (gain == bestCached && gain > 0 && rem > bestRemaining)) {
         bestCached = gain;
@@ -253,13 +261,36 @@ public final class CacheJobSplitting extends JobSplitting {
         byLength = x;
       }
     }
-    Subjob x = bestCached > 0 && costs.cMiss() > costs.cHit() ? byBenefit : byLength;
+    Subjob x = bestCached > 0 && ops.costs.cMiss() > ops.costs.cHit() ? byBenefit : byLength;
     if (x == null) {
       return;
     }
-    long cutAt = splitRunningBalanced(x, v);
+    long cutAt = model.splitRunningBalanced(x, v);
     if (cutAt >= 0) {
-      run(shrinkRunning(x.node, cutAt), v);
+      ops.run(ops.shrinkRunning(x.node, cutAt), v);
     }
+  }
+
+  @Override
+  public void jobFinished(JobState j) {
+    fcfs.jobFinished(j);
+  }
+
+  @Override
+  public void requeue(Subjob x) {
+    fcfs.pushSuspended(x);
+  }
+
+  @Override
+  public void writeState(DataOutput o) throws IOException {
+    BinarySnapshot.writeJobIds(o, fcfs.fifo.members());
+  }
+
+  @Override
+  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
+    for (JobState j : r.readJobs(in)) {
+      fcfs.fifo.addLast(j);
+    }
+    fcfs.restoreSuspended(r.jobs());
   }
 }

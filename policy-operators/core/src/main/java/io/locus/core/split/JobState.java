@@ -21,6 +21,8 @@ final class JobState {
   int subjobsRun;
   /** Subjobs assigned to nodes (running or held). */
   int active;
+  /** In its policy's {@link JobFifo} (it has no subjob yet). */
+  boolean waiting;
   /** FIFO policies: its suspended subjobs, in suspension order. */
   final SubjobQueue suspended = new SubjobQueue();
 

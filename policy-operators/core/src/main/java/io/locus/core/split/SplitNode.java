@@ -15,11 +15,11 @@ final class SplitNode {
     this(id, capacity, null);
   }
 
-  /** With {@code policy} non-null, the private queue keeps its total cost up to date. */
-  SplitNode(String id, long capacity, SplitPolicy policy) {
+  /** With {@code model} non-null, the private queue keeps its total cost up to date. */
+  SplitNode(String id, long capacity, ProgressModel model) {
     this.id = id;
     this.cache = new RangeLru(capacity);
-    this.queueCosts = policy == null ? null : new QueueCosts(policy, this);
+    this.queueCosts = model == null ? null : new QueueCosts(model, this);
     this.queue = new SubjobQueue(queueCosts);
   }
 

@@ -1,0 +1,43 @@
+package io.locus.core.split;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * A split policy's decisions, as the hooks {@link SplitPolicy} calls at the points of the spec's
+ * pseudocode. A policy chooses and acts through {@link Primitives}; the shared state, the progress
+ * model and the acknowledgement protocol are not its business.
+ */
+interface PolicyHooks {
+  /** A job arrived (the model clock is its arrival). */
+  void arrival(JobState j);
+
+  /** v is free after a subjob of k ended; {@code jobFinished}: k is done. */
+  void subjobEnded(SplitNode v, JobState k, boolean jobFinished);
+
+  /** v is idle and may take work. */
+  void nodeAvailable(SplitNode v);
+
+  /** Places a remainder that no decision asked for (partial end, node loss, late ack). */
+  void requeue(Subjob x);
+
+  /** Whether backlog(u) counts u's private queue (the queues then keep their cost up to date). */
+  default boolean queueBacklog() {
+    return false;
+  }
+
+  /** When {@link #timer} is next due; +∞ when nothing is pending. */
+  default double timerAt() {
+    return Double.POSITIVE_INFINITY;
+  }
+
+  default void timer() {}
+
+  /** A job finished; drop it from the policy's structures. */
+  default void jobFinished(JobState j) {}
+
+  default void writeState(DataOutput o) throws IOException {}
+
+  default void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {}
+}
