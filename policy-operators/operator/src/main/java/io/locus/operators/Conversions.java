@@ -7,7 +7,6 @@ import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.RunningTask;
-import io.locus.schemas.Decision;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.JobSubmitted;
@@ -113,8 +112,8 @@ public final class Conversions {
         s.getLastCacheSeq(), seconds(s.getRegisteredAtMs()), s.getEndpoint(), s.getFreeSeq());
   }
 
-  public static Decision toDecision(String pool, long epoch, long timeMs, String decisionId,
-      Command.Run run) {
+  /** A file-family placement (decision ids and envelopes come from {@link Decisions}). */
+  public static PlaceTask toPlaceTask(Command.Run run) {
     List<InputPlan> plans = new ArrayList<>(run.inputs().size());
     for (InputFetch f : run.inputs()) {
       plans.add(InputPlan.newBuilder()
@@ -131,7 +130,7 @@ public final class Conversions {
           .build());
     }
     Task t = run.task();
-    PlaceTask place = PlaceTask.newBuilder()
+    return PlaceTask.newBuilder()
         .setTaskId(t.taskId())
         .setJobId(t.jobId())
         .setAttempt(t.attempt())
@@ -149,13 +148,31 @@ public final class Conversions {
             .setStorageBytes(run.reason().storageBytes())
             .build())
         .build();
-    return Decision.newBuilder()
-        .setDecisionId(decisionId)
-        .setEpoch(epoch)
-        .setPool(pool)
-        .setNode(run.node())
-        .setTimeMs(timeMs)
-        .setAction(place)
-        .build();
+  }
+
+  /** The pool's counters (in the core) from the stored scalars. */
+  public static void restoreCounters(io.locus.core.state.PoolState.Counters c,
+      io.locus.schemas.state.PoolMeta m) {
+    c.placements = m.getPlacements();
+    c.completions = m.getCompletions();
+    c.failures = m.getFailures();
+    c.bytesLocal = m.getBytesLocal();
+    c.bytesPeer = m.getBytesPeer();
+    c.bytesStorage = m.getBytesStorage();
+    c.stagingTransfers = m.getStagingTransfers();
+    c.replicationTransfers = m.getReplicationTransfers();
+  }
+
+  /** The stored scalars from the pool's counters. */
+  public static void saveCounters(io.locus.core.state.PoolState.Counters c,
+      io.locus.schemas.state.PoolMeta m) {
+    m.setPlacements(c.placements);
+    m.setCompletions(c.completions);
+    m.setFailures(c.failures);
+    m.setBytesLocal(c.bytesLocal);
+    m.setBytesPeer(c.bytesPeer);
+    m.setBytesStorage(c.bytesStorage);
+    m.setStagingTransfers(c.stagingTransfers);
+    m.setReplicationTransfers(c.replicationTransfers);
   }
 }

@@ -1,6 +1,5 @@
 package io.locus.operators;
 
-import io.locus.core.policy.Dispatch;
 import io.locus.core.split.CostSegment;
 import io.locus.core.split.JobOutcome;
 import io.locus.core.split.SplitCommand;
@@ -77,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * <p>A core call that throws (an acknowledgement outside the possible range, say) leaves this
  * driver unusable: the operator rebuilds it from the last snapshot it stored.
  */
-public final class SplitPoolDriver {
+public final class SplitPoolDriver implements PoolDriver {
   private static final Logger LOG = LoggerFactory.getLogger(SplitPoolDriver.class);
   private static final int MAGIC = 0x4C535044; // "LSPD"
   private static final int VERSION = 1;
@@ -95,8 +94,15 @@ public final class SplitPoolDriver {
   }
 
   private final String pool;
-  private final SplitPolicy core;
+  /** Replaced only by {@link #rollBack} (a core call that threw leaves the core unusable). */
+  private SplitPolicy core;
+  /** Where the snapshot and the finished job ids are kept; in memory unless {@link #attach}ed. */
+  private SplitStore store = SplitStore.inMemory();
+  /** The pool's node registry (kept for a change of family), or null. */
+  private io.locus.core.Scheduler roster;
   private final double timeScale;
+  /** The pool's parameters as given (the core's, dataset and timeScale), for a rollback. */
+  private Map<String, String> params = Map.of();
   private String dataset;
   private long originMs = -1;
   /** Unfinished jobs: what their placements carry besides the range. */
@@ -117,14 +123,14 @@ public final class SplitPoolDriver {
   private record RunInfo(String node, int attempt, String stop) {}
 
   /**
-   * What one input produced.
+   * What one core input produced.
    *
    * @param decisions to emit, in order
    * @param rejection why the input was not applied (a dead letter), or null
    * @param finished jobs whose last event was processed with this input
    * @param changed whether the driver's state changed (its snapshot must be stored again)
    */
-  public record Output(List<Decision> decisions, String rejection, List<JobOutcome> finished,
+  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
       boolean changed) {}
 
   private SplitPoolDriver(String pool, SplitPolicy core, double timeScale, String dataset) {
@@ -195,7 +201,9 @@ public final class SplitPoolDriver {
       }
       throw new IllegalArgumentException(m, e);
     }
-    return new SplitPoolDriver(pool, p, scale, dataset);
+    SplitPoolDriver d = new SplitPoolDriver(pool, p, scale, dataset);
+    d.params = params == null ? Map.of() : new TreeMap<>(params);
+    return d;
   }
 
   private static double timeScale(String v) {
@@ -270,13 +278,16 @@ public final class SplitPoolDriver {
             + restored.params().toMap() + ", the pool's parameters are " + d.core.name() + " "
             + d.core.params().toMap());
       }
-      return new SplitPoolDriver(pool, restored, d.timeScale, d.dataset).copyFrom(d);
+      SplitPoolDriver r = new SplitPoolDriver(pool, restored, d.timeScale, d.dataset).copyFrom(d);
+      r.params = d.params;
+      return r;
     } catch (IOException e) {
       throw new UncheckedIOException("unreadable split-pool snapshot", e);
     }
   }
 
   private SplitPoolDriver copyFrom(SplitPoolDriver d) {
+    dataset = d.dataset;
     originMs = d.originMs;
     shrinks = d.shrinks;
     suspends = d.suspends;
@@ -332,7 +343,7 @@ public final class SplitPoolDriver {
   // ===================================================================== inputs
 
   /** A job arrival. */
-  public Output onJob(JobSubmitted job, PoolMeta meta) {
+  private Step applyJob(JobSubmitted job, PoolMeta meta) {
     String id = job.getJobId();
     EventRange ev = job.getEvents();
     if (ev == null) {
@@ -366,7 +377,7 @@ public final class SplitPoolDriver {
   }
 
   /** A node report: registration, departure, or just a clock tick (heartbeat, cache report). */
-  public Output onNodeReport(NodeReport r, PoolMeta meta) {
+  private Step applyNodeReport(NodeReport r, PoolMeta meta) {
     double now = now(meta);
     List<SplitCommand> cmds = new ArrayList<>();
     switch (r.getType()) {
@@ -391,7 +402,7 @@ public final class SplitPoolDriver {
   }
 
   /** A task event of a placed subjob (or a stale one, ignored). */
-  public Output onTaskEvent(TaskEvent e, PoolMeta meta) {
+  private Step applyTaskEvent(TaskEvent e, PoolMeta meta) {
     double now = now(meta);
     String id = e.getTaskId();
     RunInfo run = runs.get(id);
@@ -404,7 +415,7 @@ public final class SplitPoolDriver {
           e.getNode(), stale);
       return finish(new ArrayList<>(), meta, now);
     }
-    String place = Dispatch.decisionId(pool, id, run.attempt());
+    String place = Decisions.placementId(pool, id, run.attempt());
     List<SplitCommand> cmds = new ArrayList<>();
     // Every other answer changes the core or a counter (a STARTED changes nothing: the slot was
     // taken at placement).
@@ -489,8 +500,142 @@ public final class SplitPoolDriver {
   }
 
   /** Only the clock moved (a control, or an input for the pool that touches nothing else). */
-  public Output onClock(PoolMeta meta) {
+  private Step applyClock(PoolMeta meta) {
     return finish(new ArrayList<>(), meta, now(meta));
+  }
+
+  // ===================================================================== the pool driver
+
+  /**
+   * Keeps the snapshot and finished ids in {@code store} from now on, and mirrors registrations
+   * into {@code roster} (the pool's node registry, so a change of family keeps the nodes).
+   */
+  SplitPoolDriver attach(SplitStore store, io.locus.core.Scheduler roster) {
+    this.store = store;
+    this.roster = roster;
+    return this;
+  }
+
+  @Override
+  public PoolOutput onJob(JobSubmitted job, PoolMeta meta) throws Exception {
+    boolean again = job.getEvents() != null && store.finished(job.getJobId());
+    return guarded(job, meta, () -> again ? reject(meta, "duplicate job id " + job.getJobId()
+        + ": a job with that id already finished in pool " + pool) : applyJob(job, meta));
+  }
+
+  @Override
+  public PoolOutput onTaskEvent(TaskEvent e, PoolMeta meta) throws Exception {
+    return guarded(e, meta, () -> applyTaskEvent(e, meta));
+  }
+
+  /**
+   * A registration or departure is mirrored into the pool's node registry first (a
+   * re-registration is ignored, as in the core: it must not lose the node's running subjob).
+   */
+  @Override
+  public PoolOutput onNodeReport(NodeReport r, PoolMeta meta) throws Exception {
+    if (roster != null) {
+      if (r.getType() == io.locus.schemas.NodeReportType.REGISTER
+          && roster.state().node(r.getNode()) == null) {
+        roster.applyNodeRegistered(r.getNode(), Math.max(1, r.getSlots()),
+            r.getCacheCapacityBytes(), r.getEndpoint(), Conversions.seconds(r.getTimeMs()));
+      } else if (r.getType() == io.locus.schemas.NodeReportType.LEAVE) {
+        roster.applyNodeReleased(r.getNode());
+      }
+    }
+    return guarded(r, meta, () -> applyNodeReport(r, meta));
+  }
+
+  /** The control's time moved the clock: due timers fire. */
+  @Override
+  public PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception {
+    return settle(applyClock(meta), meta);
+  }
+
+  @Override
+  public String drain(String node, boolean draining) {
+    return (draining ? "DRAIN_NODE" : "RESUME_NODE") + " is not supported by split pools (policy "
+        + policy() + "): their nodes have one slot each and the policy decides alone what runs "
+        + "there";
+  }
+
+  @Override
+  public String busy() {
+    int n = activeJobs();
+    return n == 0 ? null : "split pool " + pool + " has " + n + " unfinished job(s)";
+  }
+
+  /**
+   * One slot per node; a task is a subjob; bytes are events x eventBytes, counted when a job
+   * finishes (the counters live in {@link PoolMeta}).
+   */
+  @Override
+  public void metrics(io.locus.schemas.SchedulerMetrics.Builder b, PoolMeta m) {
+    int running = running();
+    b.setPolicy(policy())
+        .setQueueLength(queued())
+        .setRunningTasks(running)
+        .setRegisteredNodes(nodeIds().size())
+        .setTotalSlots(nodeIds().size())
+        .setBusySlots(running)
+        .setPlacements(m.getPlacements())
+        .setCompletions(m.getCompletions())
+        .setFailures(m.getFailures())
+        .setBytesLocal(m.getBytesLocal())
+        .setBytesPeer(m.getBytesPeer())
+        .setBytesStorage(m.getBytesStorage());
+  }
+
+  /** The current state, as {@link #snapshot()}, to the store. */
+  void save() throws Exception {
+    store.saveSnapshot(snapshot());
+  }
+
+  private interface CoreCall {
+    Step apply();
+  }
+
+  /**
+   * Applies one input. A record the core cannot apply is rejected with the reason (a dead
+   * letter), and the driver is rebuilt from the last stored snapshot, so a bad record never
+   * kills the job nor leaves half-applied state.
+   */
+  private PoolOutput guarded(Object input, PoolMeta meta, CoreCall call) throws Exception {
+    Step o;
+    try {
+      o = call.apply();
+    } catch (RuntimeException e) {
+      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the last "
+          + "stored snapshot", pool, policy(), input, e);
+      String policy = policy();
+      rollBack();
+      return PoolOutput.rejected("split pool " + pool + " (" + policy
+          + ") could not apply the record: " + e.getMessage());
+    }
+    return settle(o, meta);
+  }
+
+  private PoolOutput settle(Step o, PoolMeta meta) throws Exception {
+    PoolOutput out = PoolOutput.of(o.decisions());
+    if (o.rejection() != null) {
+      out.reject(o.rejection());
+    }
+    for (JobOutcome f : o.finished()) {
+      store.markFinished(f.jobId(), meta.getClockMs());
+    }
+    if (o.changed()) {
+      save();
+    }
+    return out;
+  }
+
+  private void rollBack() throws Exception {
+    SplitPoolDriver d = restore(pool, core.name(), params, store.snapshot());
+    core = d.core;
+    jobs.clear();
+    runs.clear();
+    copyFrom(d);
+    dirty = false;
   }
 
   // ===================================================================== views
@@ -563,13 +708,13 @@ public final class SplitPoolDriver {
     return originMs < 0 ? 0 : (meta.getClockMs() - originMs) / 1000.0 / timeScale;
   }
 
-  private Output reject(PoolMeta meta, String reason) {
-    Output o = onClock(meta);
-    return new Output(o.decisions(), reason, o.finished(), o.changed());
+  private Step reject(PoolMeta meta, String reason) {
+    Step o = applyClock(meta);
+    return new Step(o.decisions(), reason, o.finished(), o.changed());
   }
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */
-  private Output finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
+  private Step finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
     int rounds = 0;
     while (core.nextTimerAt() <= now) {
       if (++rounds > MAX_TIMER_ROUNDS) {
@@ -616,7 +761,7 @@ public final class SplitPoolDriver {
     // Every core call moves the core's clock, which is state: dirty was set before each call.
     boolean changed = dirty;
     dirty = false;
-    return new Output(out, null, finished, changed);
+    return new Step(out, null, finished, changed);
   }
 
   private RunInfo placed(String node, String subjob) {
@@ -679,27 +824,11 @@ public final class SplitPoolDriver {
         .setEvents(new EventRange(dataset, r.range().start(), r.range().end()))
         .setEventSegments(segs)
         .build();
-    return Decision.newBuilder()
-        .setDecisionId(Dispatch.decisionId(pool, r.subjobId(), attempt))
-        .setEpoch(meta.getEpoch())
-        .setPool(pool)
-        .setNode(r.node())
-        .setTimeMs(meta.getClockMs())
-        .setAction(p)
-        .build();
+    return Decisions.placement(pool, meta, r.node(), p);
   }
 
   private Decision other(PoolMeta meta, String kind, String node, Object action) {
-    long seq = meta.getDecisionSeq() + 1;
-    meta.setDecisionSeq(seq);
-    return Decision.newBuilder()
-        .setDecisionId(pool + "/" + kind + "/" + seq)
-        .setEpoch(meta.getEpoch())
-        .setPool(pool)
-        .setNode(node)
-        .setTimeMs(meta.getClockMs())
-        .setAction(action)
-        .build();
+    return Decisions.sequenced(pool, meta, kind, node, action);
   }
 
   private static void writeNullable(DataOutputStream o, String s) throws IOException {

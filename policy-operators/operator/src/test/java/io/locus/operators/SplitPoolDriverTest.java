@@ -21,19 +21,20 @@ import org.junit.jupiter.api.Test;
 class SplitPoolDriverTest {
   private static final String POOL = "cern";
 
-  private static void apply(SplitPoolDriver d, PoolMeta meta, SplitCluster c, SchedulerInput in) {
+  private static void apply(SplitPoolDriver d, PoolMeta meta, SplitCluster c, SchedulerInput in)
+      throws Exception {
     Object e = in.getEvent();
     long t = e instanceof JobSubmitted j ? j.getSubmitTimeMs()
         : e instanceof TaskEvent te ? te.getTimeMs() : ((NodeReport) e).getTimeMs();
     meta.setClockMs(Math.max(meta.getClockMs(), t));
-    SplitPoolDriver.Output o = e instanceof JobSubmitted j ? d.onJob(j, meta)
+    PoolOutput o = e instanceof JobSubmitted j ? d.onJob(j, meta)
         : e instanceof TaskEvent te ? d.onTaskEvent(te, meta) : d.onNodeReport((NodeReport) e, meta);
     assertThat(o.rejection()).isNull();
     c.saw(o.decisions());
   }
 
   @Test
-  void aCernScalePoolSnapshotsAndRestoresIdentically() {
+  void aCernScalePoolSnapshotsAndRestoresIdentically() throws Exception {
     Map<String, String> params = Map.of("dataset", "lhcb");
     SplitPoolDriver d = SplitPoolDriver.create(POOL, "OUT_OF_ORDER", params, List.of());
     PoolMeta meta = PoolMeta.newBuilder().setEpoch(1).setNextSeq(1).setPolicy("OUT_OF_ORDER")

@@ -1,0 +1,295 @@
+package io.locus.operators;
+
+import io.locus.core.Scheduler;
+import io.locus.core.model.Command;
+import io.locus.core.policy.Policy;
+import io.locus.core.policy.StatefulPolicy;
+import io.locus.core.provision.Provisioner;
+import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.split.SplitParams;
+import io.locus.core.state.PoolState;
+import io.locus.core.state.RunningTask;
+import io.locus.schemas.CachedFile;
+import io.locus.schemas.EvictFiles;
+import io.locus.schemas.FetchSource;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.ScaleAction;
+import io.locus.schemas.ScaleRequest;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.state.PoolMeta;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives a pool with a file policy (data diffusion FA/FCA/MCU/MCH/GCC, Online-HPS and its
+ * baselines MET/MCT/SA/JDPDLL, hybrid COMPLEMENTARY_PLACE): each input becomes one change through
+ * the core's {@link Scheduler} facade, then one dispatch; its commands become decisions. With
+ * dynamic provisioning (DRP) the {@link Provisioner} is polled whenever the pool's event clock has
+ * moved a poll period on, so provisioning is as deterministic as placement.
+ *
+ * <p>The pool state writes itself through to keyed state (its journal is {@link
+ * FlinkStateJournal}); the counters and the policy's memory go to {@link PoolMeta} and {@link
+ * PoolStore} after every input.
+ */
+final class FilePoolDriver implements PoolDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(FilePoolDriver.class);
+
+  private final String pool;
+  private final Scheduler scheduler;
+  private final Provisioner provisioner;
+  private final PoolStore store;
+
+  /**
+   * A driver over a pool state already rebuilt (or new); the counters and the provisioner's
+   * pending acquisitions come from {@code meta}. {@code restoreMemory}: a stateful policy takes
+   * up its stored memory (a restart; not a policy newly set).
+   */
+  FilePoolDriver(String pool, PoolState state, Policy policy, ProvisioningConfig provisioning,
+      PoolMeta meta, PoolStore store, boolean restoreMemory) throws Exception {
+    this.pool = pool;
+    this.scheduler = new Scheduler(pool, state, policy);
+    this.provisioner = new Provisioner(provisioning);
+    this.provisioner.restorePending(meta.getPendingNodes());
+    this.store = store;
+    Conversions.restoreCounters(state.counters(), meta);
+    if (restoreMemory && policy instanceof StatefulPolicy sp && store.policyMemory() != null) {
+      sp.restoreMemory(store.policyMemory());
+    }
+  }
+
+  PoolState state() {
+    return scheduler.state();
+  }
+
+  /** A file policy replaces the current one at once (queued tasks stay queued). */
+  void setPolicy(Policy policy) {
+    scheduler.setPolicy(policy);
+  }
+
+  @Override
+  public String policy() {
+    return scheduler.policy().name();
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  @Override
+  public PoolOutput onJob(JobSubmitted job, PoolMeta meta) throws Exception {
+    PoolOutput out = new PoolOutput();
+    if (job.getEvents() != null) {
+      out.reject("job " + job.getJobId() + " is an event-range job (events set) but pool " + pool
+          + " runs the file policy " + policy() + "; give the pool a split policy: "
+          + String.join(", ", SplitParams.POLICIES));
+    } else {
+      long seq = meta.getNextSeq();
+      meta.setNextSeq(seq + 1);
+      if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
+        LOG.debug("pool {}: duplicate arrival of {} ignored", pool, job.getJobId());
+      }
+    }
+    return finish(out, scheduler.dispatch(now(meta)), meta);
+  }
+
+  @Override
+  public PoolOutput onTaskEvent(TaskEvent e, PoolMeta meta) throws Exception {
+    double now = now(meta);
+    switch (e.getType()) {
+      case COMPLETED -> scheduler.applyTaskCompleted(e.getTaskId(), e.getAttempt(), e.getNode(),
+          e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage());
+      case FAILED, REFUSED -> {
+        // Only the decision that placed the running attempt can fail it: an agent refusing a
+        // forged or stale decision for the same task must not disturb the real one.
+        RunningTask r = scheduler.state().running(e.getTaskId());
+        if (r != null && e.getDecisionId() != null && !e.getDecisionId().equals(r.decisionId())) {
+          LOG.warn("pool {}: {} of {} ignored, decision {} is not the running one ({})",
+              pool, e.getType(), e.getTaskId(), e.getDecisionId(), r.decisionId());
+          return finish(new PoolOutput(), List.of(), meta);
+        }
+        scheduler.applyTaskFailed(e.getTaskId(), e.getAttempt(), e.getNode());
+      }
+      // STARTED: the slot was taken at placement. SHRUNK, SUSPENDED: acknowledgements of
+      // ShrinkTask / SuspendTask, which only split pools send.
+      default -> {
+        return finish(new PoolOutput(), List.of(), meta);
+      }
+    }
+    return finish(new PoolOutput(), scheduler.dispatch(now), meta);
+  }
+
+  @Override
+  public PoolOutput onNodeReport(NodeReport r, PoolMeta meta) throws Exception {
+    String node = r.getNode();
+    double now = now(meta);
+    PoolState st = scheduler.state();
+    switch (r.getType()) {
+      case REGISTER -> {
+        if (st.node(node) == null) {
+          provisioner.onNodeRegistered(node, now);
+        }
+        scheduler.applyNodeRegistered(node, r.getSlots(), r.getCacheCapacityBytes(),
+            r.getEndpoint(), now);
+        if (!r.getAdded().isEmpty()) {
+          scheduler.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
+        }
+      }
+      case HEARTBEAT -> {
+        if (st.node(node) == null) {
+          // The scheduler lost this node (e.g. it was released); it has to register again.
+          LOG.warn("heartbeat from unregistered node {} in pool {}", node, pool);
+          return finish(new PoolOutput(), List.of(), meta);
+        }
+        // An agent can start draining itself; only a RESUME_NODE control ends a drain, so a
+        // heartbeat never undoes a drain the scheduler (provisioning) or an operator imposed.
+        if (r.getDraining() && !st.node(node).draining()) {
+          scheduler.applyDrain(node, true);
+        }
+      }
+      case CACHE_DELTA -> {
+        if (st.node(node) == null) {
+          return finish(new PoolOutput(), List.of(), meta);
+        }
+        scheduler.applyCacheDelta(node, r.getSeq(), files(r.getAdded()), r.getRemoved());
+      }
+      case CACHE_SNAPSHOT -> {
+        if (st.node(node) == null) {
+          return finish(new PoolOutput(), List.of(), meta);
+        }
+        scheduler.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
+      }
+      case LEAVE -> {
+        scheduler.applyNodeReleased(node);
+        provisioner.onNodeReleased(node);
+      }
+      default -> throw new IllegalArgumentException("unexpected report type " + r.getType());
+    }
+    return finish(new PoolOutput(), scheduler.dispatch(now), meta);
+  }
+
+  @Override
+  public String drain(String node, boolean draining) {
+    if (scheduler.state().node(node) == null) {
+      return "node '" + node + "' is not registered in pool " + pool;
+    }
+    scheduler.applyDrain(node, draining);
+    return null;
+  }
+
+  @Override
+  public PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception {
+    return finish(new PoolOutput(), applied ? scheduler.dispatch(now(meta)) : List.of(), meta);
+  }
+
+  @Override
+  public String busy() {
+    PoolState st = scheduler.state();
+    if (st.queueLength() > 0 || !st.running().isEmpty()) {
+      return "pool " + pool + " has " + st.queueLength() + " queued and "
+          + st.running().size() + " running task(s)";
+    }
+    return null;
+  }
+
+  @Override
+  public void metrics(SchedulerMetrics.Builder b, PoolMeta meta) {
+    PoolState st = scheduler.state();
+    PoolState.Counters c = st.counters();
+    b.setPolicy(policy())
+        .setQueueLength(st.queueLength())
+        .setRunningTasks(st.running().size())
+        .setRegisteredNodes(st.nodes().size())
+        .setTotalSlots(st.registeredSlots())
+        .setBusySlots(st.busySlots())
+        .setPlacements(c.placements)
+        .setCompletions(c.completions)
+        .setFailures(c.failures)
+        .setBytesLocal(c.bytesLocal)
+        .setBytesPeer(c.bytesPeer)
+        .setBytesStorage(c.bytesStorage);
+  }
+
+  // ------------------------------------------------------------------ output
+
+  /**
+   * The commands become decisions; then provisioning; then the counters and the policy's memory
+   * are saved (the operator stores {@code meta} after every input).
+   */
+  private PoolOutput finish(PoolOutput out, List<Command> cmds, PoolMeta meta) throws Exception {
+    for (Command c : cmds) {
+      if (c instanceof Command.Run run) {
+        out.decide(Decisions.placement(pool, meta, run.node(), Conversions.toPlaceTask(run)));
+      } else if (c instanceof Command.Evict ev) {
+        out.decide(Decisions.sequenced(pool, meta, "evict", ev.node(), EvictFiles.newBuilder()
+            .setFiles(new ArrayList<>(ev.files())).setReason(ev.reason()).build()));
+      } else if (c instanceof Command.Replicate rep) {
+        out.decide(Decisions.sequenced(pool, meta, "replicate", rep.node(),
+            ReplicateFile.newBuilder()
+                .setFileId(rep.unit().id())
+                .setBytes(rep.unit().bytes())
+                .setSource(FetchSource.valueOf(rep.source().name()))
+                .setPeerNode(rep.peer())
+                .setLocation(rep.unit().location())
+                .setReason(rep.reason())
+                .build()));
+      }
+    }
+    provision(out, meta);
+    PoolState st = scheduler.state();
+    Conversions.saveCounters(st.counters(), meta);
+    if (st.hasStaging()) {
+      meta.setMode(st.staging().mode());
+    }
+    if (scheduler.policy() instanceof StatefulPolicy sp) {
+      store.savePolicyMemory(sp.memory());
+    }
+    return out;
+  }
+
+  /** DRP: a node to release is drained at once, so it gets no new work while it goes. */
+  private void provision(PoolOutput out, PoolMeta meta) {
+    ProvisioningConfig pc = provisioner.config();
+    long clock = meta.getClockMs();
+    if (!pc.dynamic() || clock - meta.getLastPollMs() < Conversions.millis(pc.pollSeconds())) {
+      return;
+    }
+    meta.setLastPollMs(clock);
+    for (Command c : provisioner.poll(scheduler.state(), Conversions.seconds(clock),
+        Integer.MAX_VALUE)) {
+      long seq = meta.getScaleRequests() + 1;
+      meta.setScaleRequests(seq);
+      ScaleRequest.Builder r = ScaleRequest.newBuilder()
+          .setRequestId(pool + "/scale/" + seq)
+          .setPool(pool)
+          .setTimeMs(clock)
+          .setEpoch(meta.getEpoch());
+      if (c instanceof Command.Acquire a) {
+        r.setAction(ScaleAction.ACQUIRE).setNodes(a.nodes()).setReason(a.reason());
+      } else if (c instanceof Command.Release rel) {
+        scheduler.applyDrain(rel.node(), true);
+        r.setAction(ScaleAction.RELEASE).setNode(rel.node()).setReason(rel.reason());
+      } else {
+        continue;
+      }
+      out.scale(r.build());
+    }
+    meta.setPendingNodes(provisioner.pendingNodes());
+  }
+
+  private static double now(PoolMeta meta) {
+    return Conversions.seconds(meta.getClockMs());
+  }
+
+  private static Map<String, Long> files(List<CachedFile> files) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (CachedFile f : files) {
+      out.put(f.getFileId(), f.getBytes());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,48 @@
+package io.locus.operators;
+
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.state.PoolMeta;
+
+/**
+ * One pool family's translation between the input records and the policy core: {@link
+ * FilePoolDriver} for file policies (data diffusion, Online-HPS and its baselines, hybrid), {@link
+ * SplitPoolDriver} for split policies (CERN event-range jobs). {@link SchedulerOperator} calls the
+ * driver of the key's pool for every input and emits what it returns; it knows no family.
+ *
+ * <p>{@code meta} is the pool's scalars kept in keyed state (epoch, event clock, decision
+ * sequence, counters). The operator has already moved its clock to the input's time; a driver
+ * reads the clock from it, never from the wall, and may advance the sequence and the counters.
+ * A driver writes its own state through to keyed state ({@link PoolStore}) as it changes; an
+ * exception from a state backend fails the task, so Flink restores from the last checkpoint.
+ */
+public interface PoolDriver {
+  /** The canonical name of the policy the pool runs. */
+  String policy();
+
+  PoolOutput onJob(JobSubmitted job, PoolMeta meta) throws Exception;
+
+  PoolOutput onTaskEvent(TaskEvent event, PoolMeta meta) throws Exception;
+
+  PoolOutput onNodeReport(NodeReport report, PoolMeta meta) throws Exception;
+
+  /**
+   * DRAIN_NODE ({@code draining}) or RESUME_NODE. Returns why it cannot be applied, or null when
+   * it was.
+   */
+  String drain(String node, boolean draining);
+
+  /**
+   * After a control record: only the clock moved (and, when {@code applied}, the pool changed).
+   * Due timers fire; a file pool dispatches if the control was applied and polls its provisioner.
+   */
+  PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception;
+
+  /** Why the pool cannot change its policy family now (unfinished work), or null when idle. */
+  String busy();
+
+  /** Fills the pool's metrics (the operator sets pool, time and epoch). */
+  void metrics(SchedulerMetrics.Builder metrics, PoolMeta meta);
+}

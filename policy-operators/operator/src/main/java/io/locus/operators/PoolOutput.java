@@ -1,0 +1,67 @@
+package io.locus.operators;
+
+import io.locus.schemas.Decision;
+import io.locus.schemas.ScaleRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one input of a pool produced, for {@link SchedulerOperator} to emit: decisions (to the
+ * agents, in order), rejections (why the input, or part of it, was not applied: dead letters) and
+ * scale requests (dynamic provisioning, for an external autoscaler).
+ */
+public final class PoolOutput {
+  private final List<Decision> decisions = new ArrayList<>();
+  private final List<String> rejections = new ArrayList<>();
+  private final List<ScaleRequest> scaleRequests = new ArrayList<>();
+
+  public static PoolOutput of(List<Decision> decisions) {
+    PoolOutput o = new PoolOutput();
+    o.decisions.addAll(decisions);
+    return o;
+  }
+
+  public static PoolOutput rejected(String reason) {
+    return new PoolOutput().reject(reason);
+  }
+
+  public PoolOutput decide(Decision d) {
+    decisions.add(d);
+    return this;
+  }
+
+  public PoolOutput reject(String reason) {
+    rejections.add(reason);
+    return this;
+  }
+
+  public PoolOutput scale(ScaleRequest r) {
+    scaleRequests.add(r);
+    return this;
+  }
+
+  /** Appends another output's contents after this one's. */
+  public PoolOutput add(PoolOutput o) {
+    decisions.addAll(o.decisions);
+    rejections.addAll(o.rejections);
+    scaleRequests.addAll(o.scaleRequests);
+    return this;
+  }
+
+  public List<Decision> decisions() {
+    return decisions;
+  }
+
+  public List<String> rejections() {
+    return rejections;
+  }
+
+  /** The first rejection, or null (a driver rejects an input at most once). */
+  public String rejection() {
+    return rejections.isEmpty() ? null : rejections.get(0);
+  }
+
+  public List<ScaleRequest> scaleRequests() {
+    return scaleRequests;
+  }
+}
