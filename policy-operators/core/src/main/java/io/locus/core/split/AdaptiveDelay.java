@@ -3,8 +3,10 @@ package io.locus.core.split;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * {@code ADAPTIVE_DELAY} (spec §2.7, D21): {@link Delayed} with the smallest period d of the
@@ -20,7 +22,8 @@ final class AdaptiveDelay implements PolicyHooks {
   private double d;
   private int lowerVotes;
   private double nextEvaluation;
-  private final ArrayDeque<Double> window = new ArrayDeque<>();
+  /** Arrival times in the rate window. */
+  private final TimeQueue window;
 
   AdaptiveDelay(Primitives ops) {
     this.ops = ops;
@@ -29,6 +32,7 @@ final class AdaptiveDelay implements PolicyHooks {
       throw new IllegalArgumentException("ADAPTIVE_DELAY needs a non-empty lmaxTable");
     }
     this.delayed = new Delayed(ops, () -> d);
+    this.window = new TimeQueue("window", ops.state.changes);
     d = params.lmaxTable().firstKey();
     nextEvaluation = nextBoundary(0);
   }
@@ -80,6 +84,32 @@ final class AdaptiveDelay implements PolicyHooks {
     if (ops.now() >= nextEvaluation) {
       evaluate();
       nextEvaluation = nextBoundary(ops.now());
+      ops.state.changes.memory(period());
+    }
+  }
+
+  private PolicyEntry.AdaptivePeriod period() {
+    return new PolicyEntry.AdaptivePeriod(d, lowerVotes, nextEvaluation);
+  }
+
+  @Override
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    delayed.exportMemory(out);
+    window.export(out);
+    out.accept(period());
+  }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    delayed.restore(memory);
+    window.restore(memory);
+    for (Iterator<PolicyEntry> it = memory.iterator(); it.hasNext(); ) {
+      if (it.next() instanceof PolicyEntry.AdaptivePeriod p) {
+        d = p.period();
+        lowerVotes = p.lowerVotes();
+        nextEvaluation = p.nextEvaluation();
+        it.remove();
+      }
     }
   }
 
@@ -127,7 +157,7 @@ final class AdaptiveDelay implements PolicyHooks {
     o.writeInt(lowerVotes);
     o.writeDouble(nextEvaluation);
     o.writeInt(window.size());
-    for (double t : window) {
+    for (double t : window.times()) {
       o.writeDouble(t);
     }
   }

@@ -180,7 +180,7 @@ final class BinarySnapshot {
       }
       int nj = in.readInt();
       for (int i = 0; i < nj; i++) {
-        JobState j = readJob(in);
+        JobState j = readJob(in, st.changes);
         st.jobs.put(j.id, j);
       }
       Reader r = new Reader(st);
@@ -265,9 +265,9 @@ final class BinarySnapshot {
     o.writeInt(j.active);
   }
 
-  private static JobState readJob(DataInput in) throws IOException {
+  private static JobState readJob(DataInput in, Changes changes) throws IOException {
     JobState j = new JobState(in.readUTF(), in.readLong(),
-        new EventSpan(in.readLong(), in.readLong()), in.readDouble());
+        new EventSpan(in.readLong(), in.readLong()), in.readDouble(), changes);
     j.released = in.readDouble();
     j.firstStart = in.readDouble();
     j.lastEnd = in.readDouble();
@@ -331,7 +331,7 @@ final class BinarySnapshot {
       x.cachedOn = readNullable(in);
       x.awaitsAck = readNullable(in);
       if (in.readBoolean()) {
-        x.stop = new Subjob.Stop(in.readBoolean(), in.readLong(), in.readLong());
+        x.stop = new SubjobEntry.Stop(in.readBoolean(), in.readLong(), in.readLong());
       }
       String so = readNullable(in);
       x.stoppedOn = so == null ? null : st.nodes.get(so);

@@ -282,6 +282,11 @@ final class CacheJobSplitting implements PolicyHooks {
   }
 
   @Override
+  public void restore(List<PolicyEntry> memory) {
+    fcfs.restore();
+  }
+
+  @Override
   public void writeState(DataOutput o) throws IOException {
     BinarySnapshot.writeJobIds(o, fcfs.fifo.members());
   }

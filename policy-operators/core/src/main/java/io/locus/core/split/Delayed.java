@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -18,27 +20,18 @@ import java.util.function.DoubleSupplier;
  * nothing queued stays idle (D19). d = 0 schedules each arrival at once as a batch of one.
  */
 final class Delayed implements PolicyHooks {
-  /** A meta-subjob: the pieces of one stripe in one period. */
-  static final class Meta {
-    final double arrival;
-    final long stripeStart;
-    final List<Subjob> pieces;
-
-    Meta(double arrival, long stripeStart, List<Subjob> pieces) {
-      this.arrival = arrival;
-      this.stripeStart = stripeStart;
-      this.pieces = pieces;
-    }
-  }
-
   private final Primitives ops;
   private final ProgressModel model;
+  private final Changes changes;
   /** The period d in force (seconds; 0 = at arrival). */
   private final DoubleSupplier period;
-  /** Q_meta, by meta arrival (tie: lowest stripe start). */
-  private final ArrayDeque<Meta> metas = new ArrayDeque<>();
+  /**
+   * Q_meta, by meta arrival (tie: lowest stripe start). A meta-subjob names its pieces: they are
+   * live and in no queue until it is taken, or gone (an acknowledgement emptied them).
+   */
+  private final ArrayDeque<PolicyEntry.MetaSubjob> metas = new ArrayDeque<>();
   /** Jobs waiting for the end of their period, in arrival order. */
-  private final JobFifo batch = new JobFifo();
+  private final JobFifo batch;
 
   Delayed(Primitives ops) {
     this(ops, () -> ops.params.periodSeconds());
@@ -48,7 +41,9 @@ final class Delayed implements PolicyHooks {
   Delayed(Primitives ops, DoubleSupplier period) {
     this.ops = ops;
     this.model = ops.model;
+    this.changes = ops.state.changes;
     this.period = period;
+    this.batch = new JobFifo(changes);
   }
 
   @Override
@@ -95,24 +90,36 @@ final class Delayed implements PolicyHooks {
         }
       }
     }
-    List<Meta> fresh = new ArrayList<>();
+    List<PolicyEntry.MetaSubjob> fresh = new ArrayList<>();
     for (Striping.Stripe s : Striping.stripe(uncached, ops.params.stripe(), ops.min)) {
       List<Striping.Cut> cuts = new ArrayList<>(s.pieces());
       cuts.sort(Comparator.comparingLong((Striping.Cut c) -> owner.get(c.source()).seq)
           .thenComparingLong(c -> c.range().start()));
-      List<Subjob> pieces = new ArrayList<>();
+      List<String> pieces = new ArrayList<>();
       double arrival = Double.POSITIVE_INFINITY;
       for (Striping.Cut c : cuts) {
         JobState j = owner.get(c.source());
-        pieces.add(ops.newPiece(j, c.range().start(), c.range().end()));
+        pieces.add(ops.newPiece(j, c.range().start(), c.range().end()).id);
         arrival = Math.min(arrival, j.arrival);
       }
-      fresh.add(new Meta(arrival, s.range().start(), pieces));
+      fresh.add(new PolicyEntry.MetaSubjob(0, arrival, s.range().start(), pieces));
     }
-    fresh.sort(Comparator.comparingDouble((Meta m) -> m.arrival)
-        .thenComparingLong(m -> m.stripeStart));
-    metas.addAll(fresh); // every job of this period arrived after those of earlier periods
+    fresh.sort(Comparator.comparingDouble(PolicyEntry.MetaSubjob::arrival)
+        .thenComparingLong(PolicyEntry.MetaSubjob::stripeStart));
+    for (PolicyEntry.MetaSubjob m : fresh) { // this period's jobs arrived after earlier ones
+      long rank = metas.isEmpty() ? 0 : metas.peekLast().rank() + 1;
+      add(new PolicyEntry.MetaSubjob(rank, m.arrival(), m.stripeStart(), m.pieces()), false);
+    }
     ops.fillIdle();
+  }
+
+  private void add(PolicyEntry.MetaSubjob m, boolean first) {
+    if (first) {
+      metas.addFirst(m);
+    } else {
+      metas.addLast(m);
+    }
+    changes.memory(m);
   }
 
   @Override
@@ -125,8 +132,11 @@ final class Delayed implements PolicyHooks {
   @Override
   public void nodeAvailable(SplitNode v) {
     if (v.queue.isEmpty() && !metas.isEmpty()) {
-      for (Subjob x : metas.pollFirst().pieces) {
-        if (!x.dead) {
+      PolicyEntry.MetaSubjob m = metas.pollFirst();
+      changes.forget(m.key());
+      for (String id : m.pieces()) {
+        Subjob x = ops.state.live.get(id);
+        if (x != null) { // else emptied by an acknowledgement
           v.queue.pushBack(x);
         }
       }
@@ -144,19 +154,41 @@ final class Delayed implements PolicyHooks {
   /** Remainders nobody asked for (partial end, node loss) go first, as a meta-subjob of one. */
   @Override
   public void requeue(Subjob x) {
-    List<Subjob> one = new ArrayList<>();
-    one.add(x);
-    metas.addFirst(new Meta(x.job.arrival, x.start, one));
+    long rank = metas.isEmpty() ? 0 : metas.peekFirst().rank() - 1;
+    add(new PolicyEntry.MetaSubjob(rank, x.job.arrival, x.start, List.of(x.id)), true);
+  }
+
+  @Override
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    metas.forEach(out);
+  }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    batch.restore(ops.state.jobs.values());
+    List<PolicyEntry.MetaSubjob> mine = new ArrayList<>();
+    for (Iterator<PolicyEntry> it = memory.iterator(); it.hasNext(); ) {
+      if (it.next() instanceof PolicyEntry.MetaSubjob m) {
+        mine.add(m);
+        it.remove();
+      }
+    }
+    mine.sort(Comparator.comparingLong(PolicyEntry.MetaSubjob::rank));
+    metas.addAll(mine);
   }
 
   @Override
   public void writeState(DataOutput o) throws IOException {
     BinarySnapshot.writeJobIds(o, batch.members());
     o.writeInt(metas.size());
-    for (Meta m : metas) {
-      o.writeDouble(m.arrival);
-      o.writeLong(m.stripeStart);
-      BinarySnapshot.writeIds(o, m.pieces);
+    for (PolicyEntry.MetaSubjob m : metas) {
+      o.writeDouble(m.arrival());
+      o.writeLong(m.stripeStart());
+      o.writeLong(m.rank());
+      o.writeInt(m.pieces().size());
+      for (String id : m.pieces()) {
+        o.writeUTF(id);
+      }
     }
   }
 
@@ -169,7 +201,13 @@ final class Delayed implements PolicyHooks {
     for (int i = 0; i < nm; i++) {
       double a = in.readDouble();
       long s = in.readLong();
-      metas.addLast(new Meta(a, s, new ArrayList<>(r.readIds(in))));
+      long rank = in.readLong();
+      int n = in.readInt();
+      List<String> ids = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) {
+        ids.add(in.readUTF());
+      }
+      metas.addLast(new PolicyEntry.MetaSubjob(rank, a, s, ids));
     }
   }
 }

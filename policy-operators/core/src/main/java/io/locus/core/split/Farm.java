@@ -3,6 +3,7 @@ package io.locus.core.split;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * {@code FARM} (spec §2.1), the reference baseline: one FIFO for the cluster; a job runs whole on
@@ -10,12 +11,14 @@ import java.io.IOException;
  */
 final class Farm implements PolicyHooks {
   private final Primitives ops;
-  private final JobFifo fifo = new JobFifo();
+  private final JobFifo fifo;
   /** Remainders of interrupted runs (node loss, failed agent): they go before new jobs. */
-  private final SubjobQueue resume = new SubjobQueue();
+  private final SubjobQueue resume;
 
   Farm(Primitives ops) {
     this.ops = ops;
+    this.fifo = new JobFifo(ops.state.changes);
+    this.resume = new SubjobQueue("resume", ops.state.changes);
   }
 
   @Override
@@ -47,6 +50,16 @@ final class Farm implements PolicyHooks {
   @Override
   public void requeue(Subjob x) {
     resume.pushBack(x);
+  }
+
+  @Override
+  public SubjobQueue queue(String tag) {
+    return tag.equals(resume.tag) ? resume : null;
+  }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    fifo.restore(ops.state.jobs.values());
   }
 
   @Override

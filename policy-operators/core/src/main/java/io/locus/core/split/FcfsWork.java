@@ -14,13 +14,14 @@ final class FcfsWork {
   private final Primitives ops;
   private final ProgressModel model;
   /** Jobs not started yet. */
-  final JobFifo fifo = new JobFifo();
+  final JobFifo fifo;
   /** Jobs that have suspended subjobs, by arrival (entries with an empty list are stale). */
   final TreeMap<Long, JobState> withSuspended = new TreeMap<>();
 
   FcfsWork(Primitives ops) {
     this.ops = ops;
     this.model = ops.model;
+    this.fifo = new JobFifo(ops.state.changes);
   }
 
   /**
@@ -106,6 +107,12 @@ final class FcfsWork {
 
   void jobFinished(JobState j) {
     withSuspended.remove(j.seq);
+  }
+
+  /** Rebuilds the FIFO and the suspended-work index from a restored pool. */
+  void restore() {
+    fifo.restore(ops.state.jobs.values());
+    restoreSuspended(ops.state.jobs.values());
   }
 
   /** Rebuilds the suspended-work index from a restored pool. */

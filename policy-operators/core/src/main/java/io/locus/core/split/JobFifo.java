@@ -9,15 +9,22 @@ import java.util.ArrayDeque;
  */
 final class JobFifo {
   private final ArrayDeque<JobState> jobs = new ArrayDeque<>();
+  private final Changes changes;
+
+  JobFifo(Changes changes) {
+    this.changes = changes;
+  }
 
   void addLast(JobState j) {
     j.waiting = true;
+    changes.job(j);
     jobs.addLast(j);
   }
 
   JobState pollFirst() {
     JobState j = jobs.pollFirst();
     j.waiting = false;
+    changes.job(j);
     return j;
   }
 

@@ -104,6 +104,11 @@ final class JobSplitting implements PolicyHooks {
   }
 
   @Override
+  public void restore(List<PolicyEntry> memory) {
+    fcfs.restore();
+  }
+
+  @Override
   public void writeState(DataOutput o) throws IOException {
     BinarySnapshot.writeJobIds(o, fcfs.fifo.members());
   }

@@ -24,9 +24,10 @@ final class JobState {
   /** In its policy's {@link JobFifo} (it has no subjob yet). */
   boolean waiting;
   /** FIFO policies: its suspended subjobs, in suspension order. */
-  final SubjobQueue suspended = new SubjobQueue();
+  final SubjobQueue suspended;
 
-  JobState(String id, long seq, EventSpan events, double arrival) {
+  JobState(String id, long seq, EventSpan events, double arrival, Changes changes) {
+    this.suspended = new SubjobQueue("suspended", changes);
     this.id = id;
     this.seq = seq;
     this.events = events;

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * {@code OUT_OF_ORDER} (spec §2.4), with the {@code replication} flag of §2.5. Jobs may overtake
@@ -27,19 +28,9 @@ final class OutOfOrder implements PolicyHooks {
 
   /** Q_nc members by job arrival, then position (the starvation check). */
   private final TreeSet<Subjob> ncByAge = new TreeSet<>(BY_AGE);
-  private final SubjobQueue qnc = new SubjobQueue(new SubjobQueue.Listener() {
-    @Override
-    public void added(Subjob x) {
-      ncByAge.add(x);
-    }
-
-    @Override
-    public void removed(Subjob x) {
-      ncByAge.remove(x);
-    }
-  });
+  private final SubjobQueue qnc;
   /** Starvation timers, one per arrival, in time order. */
-  private final ArrayDeque<Double> starveTimers = new ArrayDeque<>();
+  private final TimeQueue starveTimers;
   private final Primitives ops;
   private final ProgressModel model;
   private final SplitParams params;
@@ -48,6 +39,18 @@ final class OutOfOrder implements PolicyHooks {
     this.ops = ops;
     this.model = ops.model;
     this.params = ops.params;
+    this.qnc = new SubjobQueue("global", ops.state.changes, new SubjobQueue.Listener() {
+      @Override
+      public void added(Subjob x) {
+        ncByAge.add(x);
+      }
+
+      @Override
+      public void removed(Subjob x) {
+        ncByAge.remove(x);
+      }
+    });
+    this.starveTimers = new TimeQueue("starve", ops.state.changes);
   }
 
   @Override
@@ -252,10 +255,25 @@ final class OutOfOrder implements PolicyHooks {
   }
 
   @Override
+  public SubjobQueue queue(String tag) {
+    return tag.equals(qnc.tag) ? qnc : null;
+  }
+
+  @Override
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    starveTimers.export(out);
+  }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    starveTimers.restore(memory);
+  }
+
+  @Override
   public void writeState(DataOutput o) throws IOException {
     BinarySnapshot.writeIds(o, qnc);
     o.writeInt(starveTimers.size());
-    for (double t : starveTimers) {
+    for (double t : starveTimers.times()) {
       o.writeDouble(t);
     }
   }

@@ -3,6 +3,8 @@ package io.locus.core.split;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A split policy's decisions, as the hooks {@link SplitPolicy} calls at the points of the spec's
@@ -36,6 +38,20 @@ interface PolicyHooks {
 
   /** A job finished; drop it from the policy's structures. */
   default void jobFinished(JobState j) {}
+
+  /** The policy's own queue named {@code tag} ({@link SubjobEntry#queue()}), or null. */
+  default SubjobQueue queue(String tag) {
+    return null;
+  }
+
+  /** Writes the policy's own memory (beyond jobs, subjobs and nodes), one entry at a time. */
+  default void exportMemory(Consumer<PolicyEntry> out) {}
+
+  /**
+   * After the pool state was restored: rebuilds the policy's structures from it and from its
+   * memory entries, removing from {@code memory} those it took (any left over are refused).
+   */
+  default void restore(List<PolicyEntry> memory) {}
 
   default void writeState(DataOutput o) throws IOException {}
 

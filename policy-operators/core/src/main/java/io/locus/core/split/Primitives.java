@@ -59,9 +59,10 @@ final class Primitives {
   /** A node joining: idle, with an empty cache that the coverage index follows. */
   SplitNode newNode(String id) {
     SplitNode v = new SplitNode(id, params.caching() ? params.cacheEvents() : 0,
-        model.queueBacklog() ? model : null);
+        model.queueBacklog() ? model : null, state.changes);
     v.cache.listener(state.index.listenerFor(id));
     state.nodes.put(id, v);
+    state.changes.node(v);
     return v;
   }
 
@@ -115,6 +116,8 @@ final class Primitives {
     if (x.priority) {
       x.job.priority = true;
     }
+    state.changes.subjob(x);
+    state.changes.job(x.job);
     out.run(x, held ? x.awaitsAck : null);
   }
 
@@ -136,6 +139,7 @@ final class Primitives {
     }
     x.start = start;
     x.end = end;
+    state.changes.subjob(x);
     if (q != null) {
       q.reindex(x);
     }
@@ -156,6 +160,7 @@ final class Primitives {
       v.cache.unpin();
       x.node = null;
       x.job.active--;
+      state.changes.subjob(x);
     }
   }
 
@@ -180,6 +185,7 @@ final class Primitives {
     j.done += upTo - x.start;
     j.subjobsRun++;
     j.lastEnd = state.now;
+    state.changes.job(j);
     if (j.done > j.events.length()) {
       throw new IllegalStateException("job " + j.id + " processed more events than it has");
     }

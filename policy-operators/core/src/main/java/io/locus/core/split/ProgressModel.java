@@ -242,6 +242,7 @@ final class ProgressModel {
     }
     state.replications++;
     j.replicated = true;
+    state.changes.job(j);
     copy.sort(null);
     List<CostSegment> outSegs = new ArrayList<>();
     for (CostSegment c : raw) {
@@ -349,10 +350,13 @@ final class ProgressModel {
   }
 
   void materialiseUpTo(Subjob x, long p) {
-    if (p > x.materialised && x.node != null) {
-      materialiseOn(x, x.node, x.materialised, p);
+    if (p > x.materialised) {
+      if (x.node != null) {
+        materialiseOn(x, x.node, x.materialised, p);
+      }
+      x.materialised = p;
+      state.changes.subjob(x);
     }
-    x.materialised = Math.max(x.materialised, p);
   }
 
   /**

@@ -28,6 +28,19 @@ public final class SplitPolicies {
     return new SplitPolicy(p, policy);
   }
 
+  /**
+   * A policy with parameters {@code p} rebuilt from entries its journal wrote ({@link
+   * SplitJournal}), given in any order; it decides exactly as the policy they came from. Entries
+   * that do not fit together or do not fit {@code p} (a cache over its capacity, a subjob of an
+   * unknown job, a queue or a memory entry the policy does not have) are refused with an {@link
+   * IllegalArgumentException} that says which.
+   */
+  public static SplitPolicy restore(SplitParams p, SplitEntries entries) {
+    SplitPolicy policy = create(p);
+    policy.restore(entries);
+    return policy;
+  }
+
   /** A policy rebuilt from {@link SplitPolicy#snapshot()} bytes (name and parameters included). */
   public static SplitPolicy restore(byte[] snapshot) {
     Map.Entry<String, Map<String, String>> header = BinarySnapshot.header(snapshot);

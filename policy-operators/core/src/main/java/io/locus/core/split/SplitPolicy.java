@@ -54,11 +54,13 @@ import java.util.function.LongToDoubleFunction;
  * ignored. The simulator acknowledges at once with the model position, so it reproduces the pure
  * model.
  *
- * <h2>Determinism and state</h2>
+ * <h2>Determinism and state in parts</h2>
  * No wall clock, no randomness; every iteration order is fixed (nodes by {@link Ids#ORDER}, jobs
- * by arrival, subjob ids {@code jobId/k}). {@link #snapshot()} writes the whole state as versioned
- * bytes (same state, same bytes); {@link SplitPolicies#restore} reads it back, and decisions
- * continue identically.
+ * by arrival, subjob ids {@code jobId/k}). The state is a set of entries: the pool scalars, each
+ * node, each cached range, each job, each subjob, and the policy's own memory ({@link
+ * SplitJournal}). A journal ({@link #journal}) hears, at the end of each input, the entries that
+ * input changed; {@link SplitPolicies#restore(SplitParams, SplitEntries)} rebuilds a policy from
+ * entries in any order, and decisions continue identically. {@link #entries()} gives them all.
  */
 public final class SplitPolicy {
   /**
@@ -135,6 +137,7 @@ public final class SplitPolicy {
     for (Subjob s : new ArrayList<>(state.stopped.values())) {
       if (s.stoppedOn == v) {
         s.stoppedOn = null; // its ack still corrects ranges; there is no cache to update
+        state.changes.subjob(s);
       }
     }
     List<Subjob> orphans = v.queue.toList();
@@ -144,6 +147,7 @@ public final class SplitPolicy {
     v.cache.unpin();
     v.cache.clear();
     state.nodes.remove(v.id);
+    state.changes.node(v);
     for (Subjob s : orphans) {
       hooks.requeue(s);
     }
@@ -194,6 +198,7 @@ public final class SplitPolicy {
     ops.credit(x, processedUpTo);
     ops.unassign(x);
     state.live.remove(x.id);
+    state.changes.subjob(x);
     JobState k = x.job;
     boolean partial = processedUpTo < x.end;
     if (partial) {
@@ -248,7 +253,11 @@ public final class SplitPolicy {
 
   /** Jobs finished since the last call, in finishing order. */
   public List<JobOutcome> drainFinished() {
-    return state.drainFinished();
+    List<JobOutcome> l = state.drainFinished();
+    if (!l.isEmpty()) {
+      state.changes.flush();
+    }
+    return l;
   }
 
   /** One input: opens the output at time t, runs the body, returns the commands in order. */
@@ -259,6 +268,7 @@ public final class SplitPolicy {
     } catch (RuntimeException e) {
       out.abort();
       stops.abort();
+      state.changes.flush(); // what changed stays changed: the journal follows the state
       throw e;
     }
     return finish();
@@ -277,7 +287,36 @@ public final class SplitPolicy {
   }
 
   List<SplitCommand> finish() {
-    return out.close();
+    List<SplitCommand> cmds = out.close();
+    state.changes.flush();
+    return cmds;
+  }
+
+  // ===================================================================== state in parts
+
+  /**
+   * From now on, {@code journal} hears every change of the state at the end of each input (and of
+   * a {@link #drainFinished} that drained something), one entry per changed thing; null stops it.
+   * It hears nothing of the state before: a driver starts from {@link #exportTo} or from the
+   * entries it restored the policy from.
+   */
+  public void journal(SplitJournal journal) {
+    if (out.isOpen()) {
+      throw new IllegalStateException("journal attached during a call");
+    }
+    state.changes.attach(journal);
+  }
+
+  /** Writes the whole state to {@code journal}, as puts. */
+  public void exportTo(SplitJournal journal) {
+    Entries.export(this, journal);
+  }
+
+  /** The whole state as entries, sorted by key: equal states give equal entries. */
+  public SplitEntries entries() {
+    JournalReplica r = new JournalReplica();
+    exportTo(r);
+    return r.entries();
   }
 
   // ===================================================================== views
@@ -376,5 +415,10 @@ public final class SplitPolicy {
   /** Replaces this (fresh) policy's state by a snapshot of a policy with the same parameters. */
   public void restore(byte[] bytes) {
     BinarySnapshot.read(this, bytes);
+  }
+
+  /** Replaces this (fresh) policy's state by entries of a policy with the same parameters. */
+  void restore(SplitEntries entries) {
+    Entries.restore(this, entries);
   }
 }

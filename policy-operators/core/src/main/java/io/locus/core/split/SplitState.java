@@ -36,6 +36,8 @@ final class SplitState {
   double now;
   /** Replications triggered so far (third remote access). */
   long replications;
+  /** What the current input changed, for a journal. */
+  final Changes changes = new Changes(this);
 
   SplitState(SplitParams params) {
     this.params = params;
@@ -46,8 +48,9 @@ final class SplitState {
     if (jobs.containsKey(job.id())) {
       throw new IllegalArgumentException("job " + job.id() + " is already in the pool");
     }
-    JobState j = new JobState(job.id(), jobSeq++, job.events(), now);
+    JobState j = new JobState(job.id(), jobSeq++, job.events(), now, changes);
     jobs.put(j.id, j);
+    changes.job(j);
     return j;
   }
 
@@ -55,6 +58,8 @@ final class SplitState {
   Subjob newPiece(JobState j, long start, long end) {
     Subjob x = new Subjob(j.id + "/" + (++j.counter), j, start, end);
     live.put(x.id, x);
+    changes.subjob(x);
+    changes.job(j);
     return x;
   }
 
@@ -68,6 +73,7 @@ final class SplitState {
   void complete(JobState k) {
     jobs.remove(k.id);
     finished.add(k.outcome());
+    changes.job(k);
   }
 
   List<JobOutcome> drainFinished() {

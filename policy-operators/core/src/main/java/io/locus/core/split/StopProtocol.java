@@ -35,6 +35,7 @@ final class StopProtocol {
     if (y == null || y.frozen()) {
       throw new IllegalStateException("cannot suspend on " + v.id);
     }
+    state.changes.subjob(y);
     if (y.outIndex >= 0) { // never reached the agent: the whole range is the remainder
       out.takeBack(y);
       ops.unassign(y);
@@ -46,7 +47,7 @@ final class StopProtocol {
     model.materialiseUpTo(y, p);
     out.add(new SplitCommand.Suspend(v.id, y.id, p));
     ops.unassign(y);
-    y.stop = new Subjob.Stop(true, p, y.end);
+    y.stop = new SubjobEntry.Stop(true, p, y.end);
     y.stoppedOn = v;
     state.live.remove(y.id);
     state.stopped.put(y.id, y);
@@ -73,6 +74,7 @@ final class StopProtocol {
       throw new IllegalStateException("cannot shrink " + y + " at " + p + " to " + newEnd);
     }
     long oldEnd = y.end;
+    state.changes.subjob(y);
     Subjob tail = state.newPiece(y.job, newEnd, oldEnd);
     tail.copyFlags(y);
     if (y.outIndex >= 0) { // not seen by the agent yet: rewrite its RUN
@@ -83,7 +85,7 @@ final class StopProtocol {
       return tail;
     }
     out.add(new SplitCommand.Shrink(u.id, y.id, newEnd));
-    y.stop = new Subjob.Stop(false, newEnd, oldEnd);
+    y.stop = new SubjobEntry.Stop(false, newEnd, oldEnd);
     y.end = newEnd;
     ops.pin(y);
     tail.awaitsAck = y.id;
@@ -112,7 +114,7 @@ final class StopProtocol {
         return; // duplicate or unknown
       }
     }
-    Subjob.Stop s = y.stop;
+    SubjobEntry.Stop s = y.stop;
     long lo = s.suspend() ? y.start : s.modelPos();
     if (a < lo || a > s.originalEnd()) {
       throw new IllegalArgumentException("acknowledgement of " + (s.suspend() ? "SUSPEND" : "SHRINK")
@@ -120,10 +122,12 @@ final class StopProtocol {
           + (s.suspend() ? "" : " (a shrink cannot go back before the requested end)"));
     }
     long m = s.modelPos();
+    state.changes.subjob(y);
     List<Subjob> ds = new ArrayList<>();
     for (Subjob d : state.live.values()) {
       if (id.equals(d.awaitsAck)) {
         ds.add(d);
+        state.changes.subjob(d);
       }
     }
     ds.sort(Comparator.comparingLong(d -> d.start));
@@ -218,6 +222,7 @@ final class StopProtocol {
     if (Double.isNaN(d.job.firstStart)) {
       d.job.firstStart = state.now;
     }
+    state.changes.job(d.job);
     out.run(d, null);
   }
 
@@ -225,6 +230,7 @@ final class StopProtocol {
   private void drop(Subjob d) {
     d.dead = true;
     state.live.remove(d.id);
+    state.changes.subjob(d);
     if (d.queue != null) {
       d.queue.remove(d);
     }

@@ -78,6 +78,7 @@ class SplitConservationTest {
     SplitPolicy p = policy(spec);
     SplitTestDriver d = new SplitTestDriver(p, ack, 42);
     d.logging = false;
+    d.journalled(true); // and the journal holds the whole state after every input
     d.addNodes(6);
     List<Double> at = new ArrayList<>();
     List<SplitJob> jobs = workload(7, 160, 100_000, 900, at);
@@ -110,6 +111,29 @@ class SplitConservationTest {
       covered += s.range().length() * s.holders().size();
     }
     assertThat(covered).isEqualTo(indexed);
+  }
+
+  /** Nodes lost while they run (and one rejoining): their work runs elsewhere, once. */
+  @ParameterizedTest(name = "{0} / {1}")
+  @MethodSource("cases")
+  void lostNodesLoseNoEvent(String spec, SplitTestDriver.Ack ack) {
+    SplitPolicy p = policy(spec);
+    SplitTestDriver d = new SplitTestDriver(p, ack, 8);
+    d.logging = false;
+    d.journalled(true);
+    d.addNodes(6);
+    List<Double> at = new ArrayList<>();
+    List<SplitJob> jobs = workload(5, 80, 100_000, 700, at);
+    for (int i = 0; i < jobs.size(); i++) {
+      d.submit(jobs.get(i), at.get(i));
+    }
+    d.loseNode("n3", 9_000);
+    d.loseNode("n5", 21_000);
+    d.addNode("n3", 30_000);
+    d.run();
+    d.assertExactlyOnce();
+    assertThat(p.nodeIds()).containsExactly("n1", "n2", "n3", "n4", "n6");
+    assertThat(p.activeJobs()).isZero();
   }
 
   @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
