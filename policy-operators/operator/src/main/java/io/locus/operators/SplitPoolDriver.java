@@ -3,6 +3,7 @@ package io.locus.operators;
 import io.locus.core.split.CostSegment;
 import io.locus.core.split.JobOutcome;
 import io.locus.core.split.SplitCommand;
+import io.locus.core.split.SplitEntries;
 import io.locus.core.split.SplitJob;
 import io.locus.core.split.SplitParams;
 import io.locus.core.split.SplitPolicies;
@@ -19,15 +20,13 @@ import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.state.PoolMeta;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.locus.schemas.state.split.SplitDriverScalars;
+import io.locus.schemas.state.split.SplitJobInfo;
+import io.locus.schemas.state.split.SplitRunInfo;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,9 +38,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives one pool's split-policy core ({@link SplitPolicy}: FARM, JOB_SPLITTING,
  * CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY; spec cern-job-splitting) from the
- * pool's input records, and turns its commands into {@link Decision}s. Plain Java: {@link
- * SchedulerOperator} keeps its {@link #snapshot()} in keyed state and the pool's scalars
- * (epoch, clock, decision sequence, counters) in {@link PoolMeta}, which every input gets.
+ * pool's input records, and turns its commands into {@link Decision}s. Its state, and the core's
+ * in parts, is kept in {@link SplitStore} entry by entry: an input writes only the entries it
+ * changed (the core's through its journal), all at once when the input succeeded. The pool's
+ * scalars (epoch, clock, decision sequence, counters) are in {@link PoolMeta}, which every input
+ * gets.
  *
  * <h2>Mapping</h2>
  * <ul>
@@ -73,13 +74,11 @@ import org.slf4j.LoggerFactory;
  * secondsPerEvent × timeScale}. After every input, {@code onTimer} fires while {@code nextTimerAt()}
  * has passed: timers are driven by input times only, never the wall clock.
  *
- * <p>A core call that throws (an acknowledgement outside the possible range, say) leaves this
- * driver unusable: the operator rebuilds it from the last snapshot it stored.
+ * <p>A core call that throws (an acknowledgement outside the possible range, say) rejects the
+ * input: its writes are dropped and the driver is rebuilt from the store.
  */
 public final class SplitPoolDriver implements PoolDriver {
   private static final Logger LOG = LoggerFactory.getLogger(SplitPoolDriver.class);
-  private static final int MAGIC = 0x4C535044; // "LSPD"
-  private static final int VERSION = 1;
   /** Timer rounds after one input before the driver gives up (a core that never advances). */
   private static final int MAX_TIMER_ROUNDS = 10_000;
 
@@ -96,8 +95,12 @@ public final class SplitPoolDriver implements PoolDriver {
   private final String pool;
   /** Replaced only by {@link #rollBack} (a core call that threw leaves the core unusable). */
   private SplitPolicy core;
-  /** Where the snapshot and the finished job ids are kept; in memory unless {@link #attach}ed. */
+  /** Where the state and the finished job ids are kept; in memory unless {@link #attach}ed. */
   private SplitStore store = SplitStore.inMemory();
+  /** This input's writes to {@link #store}; the core's journal. */
+  private SplitWrites writes = new SplitWrites(store);
+  /** The driver's scalars as last written. */
+  private SplitDriverScalars written;
   /** The pool's node registry (kept for a change of family), or null. */
   private io.locus.core.Scheduler roster;
   private final double timeScale;
@@ -114,8 +117,6 @@ public final class SplitPoolDriver implements PoolDriver {
   private long acknowledgements;
   private long staleEvents;
   private long jobsFinished;
-  /** The state changed since the last {@link Output}: its snapshot must be stored again. */
-  private boolean dirty;
 
   private record JobInfo(long submitTimeMs, String template, List<String> args) {}
 
@@ -128,10 +129,8 @@ public final class SplitPoolDriver implements PoolDriver {
    * @param decisions to emit, in order
    * @param rejection why the input was not applied (a dead letter), or null
    * @param finished jobs whose last event was processed with this input
-   * @param changed whether the driver's state changed (its snapshot must be stored again)
    */
-  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
-      boolean changed) {}
+  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished) {}
 
   private SplitPoolDriver(String pool, SplitPolicy core, double timeScale, String dataset) {
     this.pool = pool;
@@ -220,70 +219,56 @@ public final class SplitPoolDriver implements PoolDriver {
         + "'");
   }
 
-  /** A fresh driver for the pool, with {@code nodes} already registered (idle, empty caches). */
+  /**
+   * A fresh driver for the pool, with {@code nodes} already registered (idle, empty caches), its
+   * state saved in an in-memory store until it is {@link #attach}ed to another.
+   */
   public static SplitPoolDriver create(String pool, String policy, Map<String, String> params,
-      Collection<String> nodes) {
+      Collection<String> nodes) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
     for (String n : nodes) {
       d.core.addNode(n, 0);
     }
+    d.save();
     return d;
   }
 
-  /** A driver rebuilt from {@link #snapshot()} bytes, with the pool's policy and parameters. */
+  /**
+   * A driver rebuilt from the state {@code store} holds for the pool, with the pool's policy and
+   * parameters; it keeps its state there.
+   */
   public static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
-      byte[] bytes) {
+      SplitStore store) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
-    try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-      if (in.readInt() != MAGIC) {
-        throw new IllegalArgumentException("not a split-pool snapshot");
-      }
-      int version = in.readInt();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("unsupported split-pool snapshot version " + version
-            + "; this build reads version " + VERSION);
-      }
-      d.dataset = readNullable(in);
-      d.originMs = in.readLong();
-      d.shrinks = in.readLong();
-      d.suspends = in.readLong();
-      d.acknowledgements = in.readLong();
-      d.staleEvents = in.readLong();
-      d.jobsFinished = in.readLong();
-      int nj = in.readInt();
-      for (int i = 0; i < nj; i++) {
-        String id = in.readUTF();
-        long submit = in.readLong();
-        String template = readNullable(in);
-        int na = in.readInt();
-        List<String> args = new ArrayList<>(na);
-        for (int k = 0; k < na; k++) {
-          args.add(in.readUTF());
-        }
-        d.jobs.put(id, new JobInfo(submit, template, args));
-      }
-      int nr = in.readInt();
-      for (int i = 0; i < nr; i++) {
-        d.runs.put(in.readUTF(), new RunInfo(in.readUTF(), in.readInt(), readNullable(in)));
-      }
-      byte[] coreBytes = new byte[in.readInt()];
-      in.readFully(coreBytes);
-      if (in.available() != 0) {
-        throw new IllegalArgumentException("trailing bytes in split-pool snapshot");
-      }
-      SplitPolicy restored = SplitPolicies.restore(coreBytes);
-      if (!restored.params().equals(d.core.params())) {
-        throw new IllegalArgumentException("split-pool snapshot is of " + restored.name() + " "
-            + restored.params().toMap() + ", the pool's parameters are " + d.core.name() + " "
-            + d.core.params().toMap());
-      }
-      SplitPoolDriver r = new SplitPoolDriver(pool, restored, d.timeScale, d.dataset).copyFrom(d);
-      r.params = d.params;
-      return r;
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable split-pool snapshot", e);
+    List<Map.Entry<String, SplitDriverScalars>> scalars = store.driver.entries();
+    SplitEntries core = SplitEntryCodec.load(store);
+    if (scalars.isEmpty() || core == null) {
+      throw new IllegalStateException("no split-pool state is stored for pool " + pool);
     }
+    SplitDriverScalars s = scalars.get(0).getValue();
+    d.dataset = s.getDataset();
+    d.originMs = s.getOriginMs();
+    d.shrinks = s.getShrinks();
+    d.suspends = s.getSuspends();
+    d.acknowledgements = s.getAcknowledgements();
+    d.staleEvents = s.getStaleEvents();
+    d.jobsFinished = s.getJobsFinished();
+    List<Map.Entry<String, SplitJobInfo>> infos = store.jobInfo.entries();
+    infos.sort(Map.Entry.comparingByKey());
+    for (Map.Entry<String, SplitJobInfo> e : infos) {
+      SplitJobInfo j = e.getValue();
+      d.jobs.put(e.getKey(), new JobInfo(j.getSubmitTimeMs(), j.getTemplate(),
+          new ArrayList<>(j.getArgs())));
+    }
+    for (Map.Entry<String, SplitRunInfo> e : store.runs.entries()) {
+      SplitRunInfo r = e.getValue();
+      d.runs.put(e.getKey(), new RunInfo(r.getNode(), r.getAttempt(), r.getStop()));
+    }
+    SplitPoolDriver r = new SplitPoolDriver(pool,
+        SplitPolicies.restore(d.core.params(), core), d.timeScale, d.dataset).copyFrom(d);
+    r.params = d.params;
+    r.written = s;
+    return r.attach(store, null);
   }
 
   private SplitPoolDriver copyFrom(SplitPoolDriver d) {
@@ -297,47 +282,6 @@ public final class SplitPoolDriver implements PoolDriver {
     jobs.putAll(d.jobs);
     runs.putAll(d.runs);
     return this;
-  }
-
-  /** The whole state as versioned bytes (the core's own snapshot inside). */
-  public byte[] snapshot() {
-    try {
-      ByteArrayOutputStream bos = new ByteArrayOutputStream();
-      DataOutputStream o = new DataOutputStream(bos);
-      o.writeInt(MAGIC);
-      o.writeInt(VERSION);
-      writeNullable(o, dataset);
-      o.writeLong(originMs);
-      o.writeLong(shrinks);
-      o.writeLong(suspends);
-      o.writeLong(acknowledgements);
-      o.writeLong(staleEvents);
-      o.writeLong(jobsFinished);
-      o.writeInt(jobs.size());
-      for (Map.Entry<String, JobInfo> e : jobs.entrySet()) {
-        o.writeUTF(e.getKey());
-        o.writeLong(e.getValue().submitTimeMs());
-        writeNullable(o, e.getValue().template());
-        o.writeInt(e.getValue().args().size());
-        for (String a : e.getValue().args()) {
-          o.writeUTF(a);
-        }
-      }
-      o.writeInt(runs.size());
-      for (Map.Entry<String, RunInfo> e : runs.entrySet()) {
-        o.writeUTF(e.getKey());
-        o.writeUTF(e.getValue().node());
-        o.writeInt(e.getValue().attempt());
-        writeNullable(o, e.getValue().stop());
-      }
-      byte[] c = core.snapshot();
-      o.writeInt(c.length);
-      o.write(c);
-      o.flush();
-      return bos.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   // ===================================================================== inputs
@@ -368,11 +312,12 @@ public final class SplitPoolDriver implements PoolDriver {
       return reject(meta, e.getMessage());
     }
     double now = now(meta);
-    dirty = true;
     List<SplitCommand> cmds = new ArrayList<>(core.onJobArrival(sj, now));
     dataset = ds;
-    jobs.put(id, new JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
-        new ArrayList<>(job.getArgs())));
+    JobInfo info = new JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
+        new ArrayList<>(job.getArgs()));
+    jobs.put(id, info);
+    writes.jobInfo(id, new SplitJobInfo(info.submitTimeMs(), info.template(), info.args()));
     return finish(cmds, meta, now);
   }
 
@@ -383,13 +328,11 @@ public final class SplitPoolDriver implements PoolDriver {
     switch (r.getType()) {
       case REGISTER -> {
         if (!core.nodeIds().contains(r.getNode())) {
-          dirty = true;
           cmds.addAll(core.addNode(r.getNode(), now));
         }
       }
       case LEAVE -> {
         if (core.nodeIds().contains(r.getNode())) {
-          dirty = true;
           cmds.addAll(core.removeNode(r.getNode(), now));
         }
       }
@@ -410,19 +353,15 @@ public final class SplitPoolDriver implements PoolDriver {
     String stale = staleness(e, run, info);
     if (stale != null) {
       staleEvents++;
-      dirty = true;
       LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
           e.getNode(), stale);
       return finish(new ArrayList<>(), meta, now);
     }
     String place = Decisions.placementId(pool, id, run.attempt());
     List<SplitCommand> cmds = new ArrayList<>();
-    // Every other answer changes the core or a counter (a STARTED changes nothing: the slot was
-    // taken at placement).
-    dirty |= e.getType() != io.locus.schemas.TaskEventType.STARTED;
     switch (e.getType()) {
       case STARTED -> {
-        // nothing to do
+        // nothing to do: the slot was taken at placement
       }
       case COMPLETED, FAILED -> {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
@@ -507,12 +446,16 @@ public final class SplitPoolDriver implements PoolDriver {
   // ===================================================================== the pool driver
 
   /**
-   * Keeps the snapshot and finished ids in {@code store} from now on, and mirrors registrations
-   * into {@code roster} (the pool's node registry, so a change of family keeps the nodes).
+   * Keeps the state and finished ids in {@code store} from now on (the state the store holds is
+   * this driver's: {@link #restore}d from it, or {@link #save}d to it next), and mirrors
+   * registrations into {@code roster} (the pool's node registry, so a change of family keeps the
+   * nodes).
    */
   SplitPoolDriver attach(SplitStore store, io.locus.core.Scheduler roster) {
     this.store = store;
     this.roster = roster;
+    this.writes = new SplitWrites(store);
+    core.journal(writes);
     return this;
   }
 
@@ -586,9 +529,32 @@ public final class SplitPoolDriver implements PoolDriver {
         .setBytesStorage(m.getBytesStorage());
   }
 
-  /** The current state, as {@link #snapshot()}, to the store. */
+  /** The whole state to the store, in place of what it held for the pool. */
   void save() throws Exception {
-    store.saveSnapshot(snapshot());
+    store.clear();
+    writes.discard();
+    for (Map.Entry<String, JobInfo> e : jobs.entrySet()) {
+      JobInfo j = e.getValue();
+      writes.jobInfo(e.getKey(), new SplitJobInfo(j.submitTimeMs(), j.template(), j.args()));
+    }
+    for (Map.Entry<String, RunInfo> e : runs.entrySet()) {
+      RunInfo r = e.getValue();
+      writes.run(e.getKey(), new SplitRunInfo(r.node(), r.attempt(), r.stop()));
+    }
+    core.exportTo(writes);
+    written = null;
+    flush();
+  }
+
+  /** This input's writes, with the driver's scalars if they changed, to the store. */
+  private void flush() throws Exception {
+    SplitDriverScalars s = new SplitDriverScalars(dataset, originMs, shrinks, suspends,
+        acknowledgements, staleEvents, jobsFinished);
+    if (!s.equals(written)) {
+      writes.driver(s);
+      written = s;
+    }
+    writes.flush();
   }
 
   private interface CoreCall {
@@ -597,16 +563,16 @@ public final class SplitPoolDriver implements PoolDriver {
 
   /**
    * Applies one input. A record the core cannot apply is rejected with the reason (a dead
-   * letter), and the driver is rebuilt from the last stored snapshot, so a bad record never
-   * kills the job nor leaves half-applied state.
+   * letter): its writes are dropped and the driver is rebuilt from the store, so a bad record
+   * never kills the job nor leaves half-applied state.
    */
   private PoolOutput guarded(Object input, PoolMeta meta, CoreCall call) throws Exception {
     Step o;
     try {
       o = call.apply();
     } catch (RuntimeException e) {
-      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the last "
-          + "stored snapshot", pool, policy(), input, e);
+      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the stored "
+          + "one", pool, policy(), input, e);
       String policy = policy();
       rollBack();
       return PoolOutput.rejected("split pool " + pool + " (" + policy
@@ -623,19 +589,19 @@ public final class SplitPoolDriver implements PoolDriver {
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
     }
-    if (o.changed()) {
-      save();
-    }
+    flush();
     return out;
   }
 
   private void rollBack() throws Exception {
-    SplitPoolDriver d = restore(pool, core.name(), params, store.snapshot());
+    writes.discard();
+    SplitPoolDriver d = restore(pool, core.name(), params, store);
     core = d.core;
     jobs.clear();
     runs.clear();
     copyFrom(d);
-    dirty = false;
+    written = d.written;
+    core.journal(writes);
   }
 
   // ===================================================================== views
@@ -703,14 +669,13 @@ public final class SplitPoolDriver implements PoolDriver {
   private double now(PoolMeta meta) {
     if (originMs < 0 && meta.getClockMs() > 0) {
       originMs = meta.getClockMs();
-      dirty = true;
     }
     return originMs < 0 ? 0 : (meta.getClockMs() - originMs) / 1000.0 / timeScale;
   }
 
   private Step reject(PoolMeta meta, String reason) {
     Step o = applyClock(meta);
-    return new Step(o.decisions(), reason, o.finished(), o.changed());
+    return new Step(o.decisions(), reason, o.finished());
   }
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */
@@ -721,7 +686,6 @@ public final class SplitPoolDriver implements PoolDriver {
         throw new IllegalStateException("policy " + core.name() + " keeps its timer at "
             + core.nextTimerAt() + " <= " + now + " after " + MAX_TIMER_ROUNDS + " rounds");
       }
-      dirty = true;
       cmds.addAll(core.onTimer(now));
     }
     List<Decision> out = new ArrayList<>(cmds.size());
@@ -736,7 +700,7 @@ public final class SplitPoolDriver implements PoolDriver {
         Decision d = other(meta, "shrink", s.node(), ShrinkTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .setNewEnd(s.newEnd()).build());
-        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        putRun(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
         out.add(d);
       } else if (c instanceof SplitCommand.Suspend s) {
         suspends++;
@@ -744,24 +708,33 @@ public final class SplitPoolDriver implements PoolDriver {
         Decision d = other(meta, "suspend", s.node(), SuspendTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .build());
-        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        putRun(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
         out.add(d);
       }
     }
-    runs.keySet().removeIf(id -> core.subjob(id) == null);
+    for (Iterator<String> it = runs.keySet().iterator(); it.hasNext(); ) {
+      String id = it.next();
+      if (core.subjob(id) == null) {
+        it.remove();
+        writes.run(id, null);
+      }
+    }
     List<JobOutcome> finished = core.drainFinished();
     double eventBytes = core.params().eventBytes();
     for (JobOutcome f : finished) {
       jobs.remove(f.jobId());
+      writes.jobInfo(f.jobId(), null);
       jobsFinished++;
       meta.setBytesLocal(meta.getBytesLocal() + Math.round(f.localEvents() * eventBytes));
       meta.setBytesPeer(meta.getBytesPeer() + Math.round(f.remoteEvents() * eventBytes));
       meta.setBytesStorage(meta.getBytesStorage() + Math.round(f.tapeEvents() * eventBytes));
     }
-    // Every core call moves the core's clock, which is state: dirty was set before each call.
-    boolean changed = dirty;
-    dirty = false;
-    return new Step(out, null, finished, changed);
+    return new Step(out, null, finished);
+  }
+
+  private void putRun(String subjob, RunInfo r) {
+    runs.put(subjob, r);
+    writes.run(subjob, new SplitRunInfo(r.node(), r.attempt(), r.stop()));
   }
 
   private RunInfo placed(String node, String subjob) {
@@ -781,7 +754,7 @@ public final class SplitPoolDriver implements PoolDriver {
   private Decision place(SplitCommand.Run r, PoolMeta meta) {
     RunInfo prev = runs.get(r.subjobId());
     int attempt = prev == null ? 0 : prev.attempt() + 1;
-    runs.put(r.subjobId(), new RunInfo(r.node(), attempt, null));
+    putRun(r.subjobId(), new RunInfo(r.node(), attempt, null));
     meta.setPlacements(meta.getPlacements() + 1);
     JobInfo j = jobs.getOrDefault(r.jobId(), new JobInfo(0, null, List.of()));
     List<EventSegment> segs = new ArrayList<>(r.segments().size());
@@ -829,17 +802,6 @@ public final class SplitPoolDriver implements PoolDriver {
 
   private Decision other(PoolMeta meta, String kind, String node, Object action) {
     return Decisions.sequenced(pool, meta, kind, node, action);
-  }
-
-  private static void writeNullable(DataOutputStream o, String s) throws IOException {
-    o.writeBoolean(s != null);
-    if (s != null) {
-      o.writeUTF(s);
-    }
-  }
-
-  private static String readNullable(DataInputStream in) throws IOException {
-    return in.readBoolean() ? in.readUTF() : null;
   }
 
   /** Split-pool counters for logs and tests. */
