@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -150,27 +147,4 @@ final class AdaptiveDelay implements PolicyHooks {
     return (Math.floor(t / step) + 1) * step;
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    delayed.writeState(o);
-    o.writeDouble(d);
-    o.writeInt(lowerVotes);
-    o.writeDouble(nextEvaluation);
-    o.writeInt(window.size());
-    for (double t : window.times()) {
-      o.writeDouble(t);
-    }
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    delayed.readState(in, r);
-    d = in.readDouble();
-    lowerVotes = in.readInt();
-    nextEvaluation = in.readDouble();
-    int n = in.readInt();
-    for (int i = 0; i < n; i++) {
-      window.addLast(in.readDouble());
-    }
-  }
 }

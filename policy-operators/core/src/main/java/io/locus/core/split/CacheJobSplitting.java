@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -286,16 +283,4 @@ final class CacheJobSplitting implements PolicyHooks {
     fcfs.restore();
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    BinarySnapshot.writeJobIds(o, fcfs.fifo.members());
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    for (JobState j : r.readJobs(in)) {
-      fcfs.fifo.addLast(j);
-    }
-    fcfs.restoreSuspended(r.jobs());
-  }
 }

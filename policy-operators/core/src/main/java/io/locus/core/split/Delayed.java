@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -177,37 +174,4 @@ final class Delayed implements PolicyHooks {
     metas.addAll(mine);
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    BinarySnapshot.writeJobIds(o, batch.members());
-    o.writeInt(metas.size());
-    for (PolicyEntry.MetaSubjob m : metas) {
-      o.writeDouble(m.arrival());
-      o.writeLong(m.stripeStart());
-      o.writeLong(m.rank());
-      o.writeInt(m.pieces().size());
-      for (String id : m.pieces()) {
-        o.writeUTF(id);
-      }
-    }
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    for (JobState j : r.readJobs(in)) {
-      batch.addLast(j);
-    }
-    int nm = in.readInt();
-    for (int i = 0; i < nm; i++) {
-      double a = in.readDouble();
-      long s = in.readLong();
-      long rank = in.readLong();
-      int n = in.readInt();
-      List<String> ids = new ArrayList<>(n);
-      for (int k = 0; k < n; k++) {
-        ids.add(in.readUTF());
-      }
-      metas.addLast(new PolicyEntry.MetaSubjob(rank, a, s, ids));
-    }
-  }
 }

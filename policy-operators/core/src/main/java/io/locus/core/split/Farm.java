@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -62,19 +59,4 @@ final class Farm implements PolicyHooks {
     fifo.restore(ops.state.jobs.values());
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    BinarySnapshot.writeJobIds(o, fifo.members());
-    BinarySnapshot.writeIds(o, resume);
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    for (JobState j : r.readJobs(in)) {
-      fifo.addLast(j);
-    }
-    for (Subjob x : r.readIds(in)) {
-      resume.pushBack(x);
-    }
-  }
 }

@@ -112,12 +112,7 @@ final class FcfsWork {
   /** Rebuilds the FIFO and the suspended-work index from a restored pool. */
   void restore() {
     fifo.restore(ops.state.jobs.values());
-    restoreSuspended(ops.state.jobs.values());
-  }
-
-  /** Rebuilds the suspended-work index from a restored pool. */
-  void restoreSuspended(Iterable<JobState> poolJobs) {
-    for (JobState j : poolJobs) {
+    for (JobState j : ops.state.jobs.values()) {
       if (!j.suspended.isEmpty()) {
         withSuspended.put(j.seq, j);
       }

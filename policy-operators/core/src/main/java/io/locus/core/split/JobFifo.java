@@ -36,10 +36,6 @@ final class JobFifo {
     return jobs.isEmpty();
   }
 
-  Iterable<JobState> members() {
-    return jobs;
-  }
-
   /** Rebuilds the FIFO from the waiting jobs of a restored pool (jobs in arrival order). */
   void restore(Iterable<JobState> poolJobs) {
     for (JobState j : poolJobs) {

@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -108,16 +105,4 @@ final class JobSplitting implements PolicyHooks {
     fcfs.restore();
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    BinarySnapshot.writeJobIds(o, fcfs.fifo.members());
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    for (JobState j : r.readJobs(in)) {
-      fcfs.fifo.addLast(j);
-    }
-    fcfs.restoreSuspended(r.jobs());
-  }
 }

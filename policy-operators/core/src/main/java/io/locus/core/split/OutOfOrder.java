@@ -1,9 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -269,23 +265,4 @@ final class OutOfOrder implements PolicyHooks {
     starveTimers.restore(memory);
   }
 
-  @Override
-  public void writeState(DataOutput o) throws IOException {
-    BinarySnapshot.writeIds(o, qnc);
-    o.writeInt(starveTimers.size());
-    for (double t : starveTimers.times()) {
-      o.writeDouble(t);
-    }
-  }
-
-  @Override
-  public void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {
-    for (Subjob x : r.readIds(in)) {
-      qnc.pushBack(x);
-    }
-    int n = in.readInt();
-    for (int i = 0; i < n; i++) {
-      starveTimers.addLast(in.readDouble());
-    }
-  }
 }

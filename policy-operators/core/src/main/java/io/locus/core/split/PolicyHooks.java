@@ -1,8 +1,5 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -53,7 +50,4 @@ interface PolicyHooks {
    */
   default void restore(List<PolicyEntry> memory) {}
 
-  default void writeState(DataOutput o) throws IOException {}
-
-  default void readState(DataInput in, BinarySnapshot.Reader r) throws IOException {}
 }

@@ -41,14 +41,6 @@ public final class SplitPolicies {
     return policy;
   }
 
-  /** A policy rebuilt from {@link SplitPolicy#snapshot()} bytes (name and parameters included). */
-  public static SplitPolicy restore(byte[] snapshot) {
-    Map.Entry<String, Map<String, String>> header = BinarySnapshot.header(snapshot);
-    SplitPolicy p = create(header.getKey(), header.getValue());
-    p.restore(snapshot);
-    return p;
-  }
-
   /** Parameter documentation, one line each, for help texts. */
   public static String usage() {
     StringBuilder sb = new StringBuilder("policies: ").append(String.join(", ",

@@ -402,21 +402,6 @@ public final class SplitPolicy {
     return Pieces.splitTimeBalanced(m, e, min, head, tail, wa, wb);
   }
 
-  // ===================================================================== snapshot
-
-  /** The whole state as versioned bytes; equal states give equal bytes. */
-  public byte[] snapshot() {
-    if (out.isOpen()) {
-      throw new IllegalStateException("snapshot during a call");
-    }
-    return BinarySnapshot.write(this);
-  }
-
-  /** Replaces this (fresh) policy's state by a snapshot of a policy with the same parameters. */
-  public void restore(byte[] bytes) {
-    BinarySnapshot.read(this, bytes);
-  }
-
   /** Replaces this (fresh) policy's state by entries of a policy with the same parameters. */
   void restore(SplitEntries entries) {
     Entries.restore(this, entries);

@@ -44,12 +44,6 @@ final class TimeQueue {
     changes.forget(marks.pollFirst().key());
   }
 
-  List<Double> times() {
-    List<Double> l = new ArrayList<>(marks.size());
-    marks.forEach(m -> l.add(m.time()));
-    return l;
-  }
-
   void export(Consumer<PolicyEntry> out) {
     marks.forEach(out);
   }
