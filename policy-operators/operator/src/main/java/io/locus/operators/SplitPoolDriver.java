@@ -1,6 +1,5 @@
 package io.locus.operators;
 
-import io.locus.core.split.CostSegment;
 import io.locus.core.split.JobOutcome;
 import io.locus.core.split.SplitCommand;
 import io.locus.core.split.SplitEntries;
@@ -10,23 +9,16 @@ import io.locus.core.split.SplitPolicies;
 import io.locus.core.split.SplitPolicy;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
-import io.locus.schemas.EventSegment;
-import io.locus.schemas.FetchSource;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.PlaceTask;
-import io.locus.schemas.PlacementReason;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.state.PoolMeta;
-import io.locus.schemas.state.split.SplitDriverScalars;
-import io.locus.schemas.state.split.SplitJobInfo;
-import io.locus.schemas.state.split.SplitRunInfo;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -98,30 +90,14 @@ public final class SplitPoolDriver implements PoolDriver {
   /** Where the state and the finished job ids are kept; in memory unless {@link #attach}ed. */
   private SplitStore store = SplitStore.inMemory();
   /** This input's writes to {@link #store}; the core's journal. */
-  private SplitWrites writes = new SplitWrites(store);
-  /** The driver's scalars as last written. */
-  private SplitDriverScalars written;
+  private SplitWrites writes;
+  /** Replaced only by {@link #rollBack}, with the core. */
+  private SplitDriverState state;
   /** The pool's node registry (kept for a change of family), or null. */
   private io.locus.core.Scheduler roster;
   private final double timeScale;
   /** The pool's parameters as given (the core's, dataset and timeScale), for a rollback. */
   private Map<String, String> params = Map.of();
-  private String dataset;
-  private long originMs = -1;
-  /** Unfinished jobs: what their placements carry besides the range. */
-  private final LinkedHashMap<String, JobInfo> jobs = new LinkedHashMap<>();
-  /** The last placed attempt of each subjob the core still knows. */
-  private final TreeMap<String, RunInfo> runs = new TreeMap<>();
-  private long shrinks;
-  private long suspends;
-  private long acknowledgements;
-  private long staleEvents;
-  private long jobsFinished;
-
-  private record JobInfo(long submitTimeMs, String template, List<String> args) {}
-
-  /** A placed attempt; {@code stop}: the id of the last shrink or suspend sent for it, or null. */
-  private record RunInfo(String node, int attempt, String stop) {}
 
   /**
    * What one core input produced.
@@ -136,7 +112,8 @@ public final class SplitPoolDriver implements PoolDriver {
     this.pool = pool;
     this.core = core;
     this.timeScale = timeScale;
-    this.dataset = dataset;
+    this.state = new SplitDriverState(dataset);
+    attach(store, null);
   }
 
   // ===================================================================== names and parameters
@@ -240,48 +217,14 @@ public final class SplitPoolDriver implements PoolDriver {
   public static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
       SplitStore store) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
-    List<Map.Entry<String, SplitDriverScalars>> scalars = store.driver.entries();
+    SplitDriverState own = SplitDriverState.load(store);
     SplitEntries core = SplitEntryCodec.load(store);
-    if (scalars.isEmpty() || core == null) {
+    if (own == null || core == null) {
       throw new IllegalStateException("no split-pool state is stored for pool " + pool);
     }
-    SplitDriverScalars s = scalars.get(0).getValue();
-    d.dataset = s.getDataset();
-    d.originMs = s.getOriginMs();
-    d.shrinks = s.getShrinks();
-    d.suspends = s.getSuspends();
-    d.acknowledgements = s.getAcknowledgements();
-    d.staleEvents = s.getStaleEvents();
-    d.jobsFinished = s.getJobsFinished();
-    List<Map.Entry<String, SplitJobInfo>> infos = store.jobInfo.entries();
-    infos.sort(Map.Entry.comparingByKey());
-    for (Map.Entry<String, SplitJobInfo> e : infos) {
-      SplitJobInfo j = e.getValue();
-      d.jobs.put(e.getKey(), new JobInfo(j.getSubmitTimeMs(), j.getTemplate(),
-          new ArrayList<>(j.getArgs())));
-    }
-    for (Map.Entry<String, SplitRunInfo> e : store.runs.entries()) {
-      SplitRunInfo r = e.getValue();
-      d.runs.put(e.getKey(), new RunInfo(r.getNode(), r.getAttempt(), r.getStop()));
-    }
-    SplitPoolDriver r = new SplitPoolDriver(pool,
-        SplitPolicies.restore(d.core.params(), core), d.timeScale, d.dataset).copyFrom(d);
-    r.params = d.params;
-    r.written = s;
-    return r.attach(store, null);
-  }
-
-  private SplitPoolDriver copyFrom(SplitPoolDriver d) {
-    dataset = d.dataset;
-    originMs = d.originMs;
-    shrinks = d.shrinks;
-    suspends = d.suspends;
-    acknowledgements = d.acknowledgements;
-    staleEvents = d.staleEvents;
-    jobsFinished = d.jobsFinished;
-    jobs.putAll(d.jobs);
-    runs.putAll(d.runs);
-    return this;
+    d.core = SplitPolicies.restore(d.core.params(), core);
+    d.state = own;
+    return d.attach(store, null);
   }
 
   // ===================================================================== inputs
@@ -296,12 +239,12 @@ public final class SplitPoolDriver implements PoolDriver {
           + "start, end}");
     }
     String ds = ev.getDataset();
-    if (dataset != null && !dataset.equals(ds)) {
+    if (state.dataset != null && !state.dataset.equals(ds)) {
       return reject(meta, "job " + id + " reads dataset '" + ds + "' but pool " + pool
-          + " schedules dataset '" + dataset + "' (one dataset per split pool: its parameter "
-          + "'dataset', else the first job's)");
+          + " schedules dataset '" + state.dataset + "' (one dataset per split pool: its "
+          + "parameter 'dataset', else the first job's)");
     }
-    if (jobs.containsKey(id)) {
+    if (state.hasJob(id)) {
       return reject(meta, "duplicate job id " + id + ": a job with that id is still running in "
           + "pool " + pool);
     }
@@ -313,11 +256,9 @@ public final class SplitPoolDriver implements PoolDriver {
     }
     double now = now(meta);
     List<SplitCommand> cmds = new ArrayList<>(core.onJobArrival(sj, now));
-    dataset = ds;
-    JobInfo info = new JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
-        new ArrayList<>(job.getArgs()));
-    jobs.put(id, info);
-    writes.jobInfo(id, new SplitJobInfo(info.submitTimeMs(), info.template(), info.args()));
+    state.dataset = ds;
+    state.putJob(id, new SplitDriverState.JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
+        new ArrayList<>(job.getArgs())));
     return finish(cmds, meta, now);
   }
 
@@ -348,11 +289,11 @@ public final class SplitPoolDriver implements PoolDriver {
   private Step applyTaskEvent(TaskEvent e, PoolMeta meta) {
     double now = now(meta);
     String id = e.getTaskId();
-    RunInfo run = runs.get(id);
+    SplitDriverState.RunInfo run = state.run(id);
     SplitPolicy.SubjobInfo info = core.subjob(id);
     String stale = staleness(e, run, info);
     if (stale != null) {
-      staleEvents++;
+      state.staleEvents++;
       LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
           e.getNode(), stale);
       return finish(new ArrayList<>(), meta, now);
@@ -365,7 +306,7 @@ public final class SplitPoolDriver implements PoolDriver {
       }
       case COMPLETED, FAILED -> {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
         long upTo;
@@ -393,7 +334,7 @@ public final class SplitPoolDriver implements PoolDriver {
           // placement's refusal) settles the stop, as the core takes an end as the acknowledgement.
           LOG.warn("pool {}: agent {} refused decision {} about {}: {}", pool, e.getNode(),
               e.getDecisionId(), id, e.getMessage());
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
         LOG.warn("pool {}: agent {} refused {}: {}", pool, e.getNode(), place, e.getMessage());
@@ -407,10 +348,10 @@ public final class SplitPoolDriver implements PoolDriver {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(run.stop())) {
           // The answer to an earlier stop of this attempt (a duplicate): the current stop, if
           // any, waits for its own.
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
-        acknowledgements++;
+        state.acknowledgements++;
         cmds.addAll(core.acknowledgeStop(id, e.getStopAt(), now));
       }
       default -> throw new IllegalArgumentException("unexpected task event type " + e.getType());
@@ -419,7 +360,8 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   /** Why the event is not about the attempt the core has on that node; null when it is. */
-  private static String staleness(TaskEvent e, RunInfo run, SplitPolicy.SubjobInfo info) {
+  private static String staleness(TaskEvent e, SplitDriverState.RunInfo run,
+      SplitPolicy.SubjobInfo info) {
     if (run == null || info == null) {
       return "no such subjob is placed (finished, or never placed)";
     }
@@ -456,6 +398,7 @@ public final class SplitPoolDriver implements PoolDriver {
     this.roster = roster;
     this.writes = new SplitWrites(store);
     core.journal(writes);
+    state.writeTo(writes);
     return this;
   }
 
@@ -533,27 +476,8 @@ public final class SplitPoolDriver implements PoolDriver {
   void save() throws Exception {
     store.clear();
     writes.discard();
-    for (Map.Entry<String, JobInfo> e : jobs.entrySet()) {
-      JobInfo j = e.getValue();
-      writes.jobInfo(e.getKey(), new SplitJobInfo(j.submitTimeMs(), j.template(), j.args()));
-    }
-    for (Map.Entry<String, RunInfo> e : runs.entrySet()) {
-      RunInfo r = e.getValue();
-      writes.run(e.getKey(), new SplitRunInfo(r.node(), r.attempt(), r.stop()));
-    }
+    state.writeAll();
     core.exportTo(writes);
-    written = null;
-    flush();
-  }
-
-  /** This input's writes, with the driver's scalars if they changed, to the store. */
-  private void flush() throws Exception {
-    SplitDriverScalars s = new SplitDriverScalars(dataset, originMs, shrinks, suspends,
-        acknowledgements, staleEvents, jobsFinished);
-    if (!s.equals(written)) {
-      writes.driver(s);
-      written = s;
-    }
     writes.flush();
   }
 
@@ -589,7 +513,8 @@ public final class SplitPoolDriver implements PoolDriver {
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
     }
-    flush();
+    state.writeScalars();
+    writes.flush();
     return out;
   }
 
@@ -597,11 +522,8 @@ public final class SplitPoolDriver implements PoolDriver {
     writes.discard();
     SplitPoolDriver d = restore(pool, core.name(), params, store);
     core = d.core;
-    jobs.clear();
-    runs.clear();
-    copyFrom(d);
-    written = d.written;
-    core.journal(writes);
+    state = d.state;
+    writes = d.writes;
   }
 
   // ===================================================================== views
@@ -615,7 +537,7 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   public String dataset() {
-    return dataset;
+    return state.dataset;
   }
 
   public int activeJobs() {
@@ -644,33 +566,33 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   public long shrinks() {
-    return shrinks;
+    return state.shrinks;
   }
 
   public long suspends() {
-    return suspends;
+    return state.suspends;
   }
 
   public long acknowledgements() {
-    return acknowledgements;
+    return state.acknowledgements;
   }
 
   public long staleEvents() {
-    return staleEvents;
+    return state.staleEvents;
   }
 
   public long jobsFinished() {
-    return jobsFinished;
+    return state.jobsFinished;
   }
 
   // ===================================================================== internals
 
   /** The core's clock: model seconds since the pool's first event. */
   private double now(PoolMeta meta) {
-    if (originMs < 0 && meta.getClockMs() > 0) {
-      originMs = meta.getClockMs();
+    if (state.originMs < 0 && meta.getClockMs() > 0) {
+      state.originMs = meta.getClockMs();
     }
-    return originMs < 0 ? 0 : (meta.getClockMs() - originMs) / 1000.0 / timeScale;
+    return state.originMs < 0 ? 0 : (meta.getClockMs() - state.originMs) / 1000.0 / timeScale;
   }
 
   private Step reject(PoolMeta meta, String reason) {
@@ -695,36 +617,30 @@ public final class SplitPoolDriver implements PoolDriver {
           out.add(place(r, meta));
         }
       } else if (c instanceof SplitCommand.Shrink s) {
-        shrinks++;
-        RunInfo ri = placed(s.node(), s.subjobId());
+        state.shrinks++;
+        SplitDriverState.RunInfo ri = placed(s.node(), s.subjobId());
         Decision d = other(meta, "shrink", s.node(), ShrinkTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .setNewEnd(s.newEnd()).build());
-        putRun(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        state.putRun(s.subjobId(), new SplitDriverState.RunInfo(ri.node(), ri.attempt(),
+            d.getDecisionId()));
         out.add(d);
       } else if (c instanceof SplitCommand.Suspend s) {
-        suspends++;
-        RunInfo ri = placed(s.node(), s.subjobId());
+        state.suspends++;
+        SplitDriverState.RunInfo ri = placed(s.node(), s.subjobId());
         Decision d = other(meta, "suspend", s.node(), SuspendTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .build());
-        putRun(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        state.putRun(s.subjobId(), new SplitDriverState.RunInfo(ri.node(), ri.attempt(),
+            d.getDecisionId()));
         out.add(d);
       }
     }
-    for (Iterator<String> it = runs.keySet().iterator(); it.hasNext(); ) {
-      String id = it.next();
-      if (core.subjob(id) == null) {
-        it.remove();
-        writes.run(id, null);
-      }
-    }
+    state.forgetRuns(id -> core.subjob(id) == null);
     List<JobOutcome> finished = core.drainFinished();
     double eventBytes = core.params().eventBytes();
     for (JobOutcome f : finished) {
-      jobs.remove(f.jobId());
-      writes.jobInfo(f.jobId(), null);
-      jobsFinished++;
+      state.jobFinished(f.jobId());
       meta.setBytesLocal(meta.getBytesLocal() + Math.round(f.localEvents() * eventBytes));
       meta.setBytesPeer(meta.getBytesPeer() + Math.round(f.remoteEvents() * eventBytes));
       meta.setBytesStorage(meta.getBytesStorage() + Math.round(f.tapeEvents() * eventBytes));
@@ -732,13 +648,8 @@ public final class SplitPoolDriver implements PoolDriver {
     return new Step(out, null, finished);
   }
 
-  private void putRun(String subjob, RunInfo r) {
-    runs.put(subjob, r);
-    writes.run(subjob, new SplitRunInfo(r.node(), r.attempt(), r.stop()));
-  }
-
-  private RunInfo placed(String node, String subjob) {
-    RunInfo ri = runs.get(subjob);
+  private SplitDriverState.RunInfo placed(String node, String subjob) {
+    SplitDriverState.RunInfo ri = state.run(subjob);
     if (ri == null || !ri.node().equals(node)) {
       throw new IllegalStateException("policy " + core.name() + " stops " + subjob + " on " + node
           + " which was not placed there (" + ri + ")");
@@ -752,51 +663,12 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   private Decision place(SplitCommand.Run r, PoolMeta meta) {
-    RunInfo prev = runs.get(r.subjobId());
+    SplitDriverState.RunInfo prev = state.run(r.subjobId());
     int attempt = prev == null ? 0 : prev.attempt() + 1;
-    putRun(r.subjobId(), new RunInfo(r.node(), attempt, null));
+    state.putRun(r.subjobId(), new SplitDriverState.RunInfo(r.node(), attempt, null));
     meta.setPlacements(meta.getPlacements() + 1);
-    JobInfo j = jobs.getOrDefault(r.jobId(), new JobInfo(0, null, List.of()));
-    List<EventSegment> segs = new ArrayList<>(r.segments().size());
-    long local = 0;
-    long peer = 0;
-    long storage = 0;
-    for (CostSegment c : r.segments()) {
-      FetchSource src = switch (c.source()) {
-        case LOCAL -> FetchSource.LOCAL;
-        case REMOTE -> FetchSource.PEER;
-        case TAPE -> FetchSource.STORAGE;
-      };
-      long n = c.range().length();
-      switch (src) {
-        case LOCAL -> local += n;
-        case PEER -> peer += n;
-        default -> storage += n;
-      }
-      segs.add(EventSegment.newBuilder().setStart(c.range().start()).setEnd(c.range().end())
-          .setSource(src).setPeerNode(c.peer()).setSecondsPerEvent(c.secondsPerEvent()).build());
-    }
-    double eventBytes = core.params().eventBytes();
-    long total = r.range().length();
-    PlaceTask p = PlaceTask.newBuilder()
-        .setTaskId(r.subjobId())
-        .setJobId(r.jobId())
-        .setAttempt(attempt)
-        .setInputs(new ArrayList<>())
-        .setComputeSeconds(r.cost())
-        .setTemplate(j.template())
-        .setArgs(new ArrayList<>(j.args()))
-        .setSubmitTimeMs(j.submitTimeMs())
-        .setReason(PlacementReason.newBuilder()
-            .setPolicy(core.name())
-            .setScore(total == 0 ? 0 : (double) local / total)
-            .setLocalBytes(Math.round(local * eventBytes))
-            .setPeerBytes(Math.round(peer * eventBytes))
-            .setStorageBytes(Math.round(storage * eventBytes))
-            .build())
-        .setEvents(new EventRange(dataset, r.range().start(), r.range().end()))
-        .setEventSegments(segs)
-        .build();
+    PlaceTask p = SplitPlacement.of(r, attempt, state.job(r.jobId()), state.dataset, core.name(),
+        core.params().eventBytes());
     return Decisions.placement(pool, meta, r.node(), p);
   }
 
@@ -807,11 +679,11 @@ public final class SplitPoolDriver implements PoolDriver {
   /** Split-pool counters for logs and tests. */
   public Map<String, Long> counters() {
     Map<String, Long> m = new HashMap<>();
-    m.put("shrinks", shrinks);
-    m.put("suspends", suspends);
-    m.put("acknowledgements", acknowledgements);
-    m.put("staleEvents", staleEvents);
-    m.put("jobsFinished", jobsFinished);
+    m.put("shrinks", state.shrinks);
+    m.put("suspends", state.suspends);
+    m.put("acknowledgements", state.acknowledgements);
+    m.put("staleEvents", state.staleEvents);
+    m.put("jobsFinished", state.jobsFinished);
     return m;
   }
 }
