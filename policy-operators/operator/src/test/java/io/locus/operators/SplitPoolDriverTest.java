@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class SplitPoolDriverTest {
   private static final String POOL = "cern";
 
-  private static void apply(SplitPoolDriver d, PoolMeta meta, SplitCluster c, SchedulerInput in)
+  /** Gives the driver one input at its time, as the operator would; no input is rejected. */
+  static void apply(SplitPoolDriver d, PoolMeta meta, SplitCluster c, SchedulerInput in)
       throws Exception {
     Object e = in.getEvent();
     long t = e instanceof JobSubmitted j ? j.getSubmitTimeMs()

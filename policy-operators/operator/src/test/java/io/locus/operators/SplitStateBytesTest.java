@@ -2,9 +2,6 @@ package io.locus.operators;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.schemas.JobSubmitted;
-import io.locus.schemas.NodeReport;
-import io.locus.schemas.TaskEvent;
 import io.locus.schemas.internal.SchedulerInput;
 import io.locus.schemas.state.PoolMeta;
 import java.nio.charset.StandardCharsets;
@@ -156,7 +153,7 @@ class SplitStateBytesTest {
     while ((in = c.next()) != null) {
       long before = counting.bytes;
       long entriesBefore = counting.entries;
-      apply(d, meta, c, in);
+      SplitPoolDriverTest.apply(d, meta, c, in);
       perInput.add(counting.bytes - before);
       writes += counting.entries - entriesBefore;
       if (perInput.size() % 100 == 0) { // the whole state, as one save would write it
@@ -180,18 +177,6 @@ class SplitStateBytesTest {
         JOBS, RATE, b.length, mean, b[(int) Math.ceil(0.50 * b.length) - 1],
         b[(int) Math.ceil(0.99 * b.length) - 1], b[b.length - 1],
         (double) writes / b.length, state, c.placements, c.shrinks, c.suspends, digest(c.log));
-  }
-
-  static void apply(SplitPoolDriver d, PoolMeta meta, SplitCluster c, SchedulerInput in)
-      throws Exception {
-    Object e = in.getEvent();
-    long t = e instanceof JobSubmitted j ? j.getSubmitTimeMs()
-        : e instanceof TaskEvent te ? te.getTimeMs() : ((NodeReport) e).getTimeMs();
-    meta.setClockMs(Math.max(meta.getClockMs(), t));
-    PoolOutput o = e instanceof JobSubmitted j ? d.onJob(j, meta)
-        : e instanceof TaskEvent te ? d.onTaskEvent(te, meta) : d.onNodeReport((NodeReport) e, meta);
-    assertThat(o.rejection()).isNull();
-    c.saw(o.decisions());
   }
 
   static String digest(List<String> log) throws Exception {

@@ -10,15 +10,9 @@ import java.util.List;
  * first, and freed nodes split running subjobs for caching benefit (D13) with SPLIT_TIME_BALANCED
  * (D12), after reactivating suspended work (D11) and starting the FIFO head (D28).
  */
-final class CacheJobSplitting implements PolicyHooks {
-  private final Primitives ops;
-  private final ProgressModel model;
-  private final FcfsWork fcfs;
-
+final class CacheJobSplitting extends FcfsWork {
   CacheJobSplitting(Primitives ops) {
-    this.ops = ops;
-    this.model = ops.model;
-    this.fcfs = new FcfsWork(ops);
+    super(ops);
   }
 
   private List<Subjob> cut(JobState j) {
@@ -78,13 +72,13 @@ final class CacheJobSplitting implements PolicyHooks {
         idle.remove(0);
       }
       for (Subjob x : p) {
-        fcfs.pushSuspended(x);
+        pushSuspended(x);
       }
       return;
     }
-    SplitNode fallback = fcfs.victimNode(); // rule (a) needs a job with >= 2 active nodes too
+    SplitNode fallback = victimNode(); // rule (a) needs a job with >= 2 active nodes too
     if (fallback == null) {
-      fcfs.fifo.addLast(j);
+      fifo.addLast(j);
       return;
     }
     List<Subjob> p = cut(j);
@@ -92,12 +86,12 @@ final class CacheJobSplitting implements PolicyHooks {
     if (victim == null) {
       victim = fallback;
     }
-    fcfs.suspendTo(victim);
+    suspendTo(victim);
     Subjob x = mostSuitable(p, victim);
     p.remove(x);
     ops.run(x, victim);
     for (Subjob rest : p) {
-      fcfs.pushSuspended(rest);
+      pushSuspended(rest);
     }
   }
 
@@ -178,20 +172,20 @@ final class CacheJobSplitting implements PolicyHooks {
   /** onJobEnd(v): START_FROM_FIFO, else reactivate suspended work (D11), else SPLIT_FOR_CACHE. */
   @Override
   public void nodeAvailable(SplitNode v) {
-    if (!fcfs.fifo.isEmpty()) {
-      JobState j = fcfs.fifo.pollFirst();
+    if (!fifo.isEmpty()) {
+      JobState j = fifo.pollFirst();
       List<Subjob> p = cut(j);
       Subjob x = mostSuitable(p, v);
       p.remove(x);
       ops.run(x, v);
       for (Subjob rest : p) {
-        fcfs.pushSuspended(rest);
+        pushSuspended(rest);
       }
       return;
     }
     Subjob best = null;
     long bestCached = -1;
-    for (var it = fcfs.withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
+    for (var it = withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
       JobState k = it.next();
       if (k.suspended.isEmpty() || !ops.unfinished(k)) {
         it.remove(); // stale
@@ -267,20 +261,4 @@ final class CacheJobSplitting implements PolicyHooks {
       ops.run(ops.shrinkRunning(x.node, cutAt), v);
     }
   }
-
-  @Override
-  public void jobFinished(JobState j) {
-    fcfs.jobFinished(j);
-  }
-
-  @Override
-  public void requeue(Subjob x) {
-    fcfs.pushSuspended(x);
-  }
-
-  @Override
-  public void restore(List<PolicyEntry> memory) {
-    fcfs.restore();
-  }
-
 }

@@ -1,18 +1,20 @@
 package io.locus.core.split;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The FCFS discipline that {@link JobSplitting} and {@link CacheJobSplitting} share (spec §2.2,
- * §2.3): the FIFO of jobs not started, the jobs with suspended work by arrival, and the victim
- * rule that gives a new job a node of the job with the most active nodes per remaining event (D9,
- * D10).
+ * §2.3): the FIFO of jobs not started, the jobs with suspended work by arrival (where remainders
+ * nobody asked for go too), and the victim rule that gives a new job a node of the job with the
+ * most active nodes per remaining event (D9, D10). The two policies add their arrival and
+ * node-available rules.
  */
-final class FcfsWork {
-  private final Primitives ops;
-  private final ProgressModel model;
+abstract class FcfsWork implements PolicyHooks {
+  final Primitives ops;
+  final ProgressModel model;
   /** Jobs not started yet. */
   final JobFifo fifo;
   /** Jobs that have suspended subjobs, by arrival (entries with an empty list are stale). */
@@ -105,12 +107,19 @@ final class FcfsWork {
     return null;
   }
 
-  void jobFinished(JobState j) {
+  @Override
+  public void jobFinished(JobState j) {
     withSuspended.remove(j.seq);
   }
 
+  @Override
+  public void requeue(Subjob x) {
+    pushSuspended(x);
+  }
+
   /** Rebuilds the FIFO and the suspended-work index from a restored pool. */
-  void restore() {
+  @Override
+  public void restore(List<PolicyEntry> memory) {
     fifo.restore(ops.state.jobs.values());
     for (JobState j : ops.state.jobs.values()) {
       if (!j.suspended.isEmpty()) {

@@ -9,15 +9,9 @@ import java.util.List;
  * suspended work (D11) before halving the largest running subjob (D12), and start the FIFO head
  * before any split (D28).
  */
-final class JobSplitting implements PolicyHooks {
-  private final Primitives ops;
-  private final ProgressModel model;
-  private final FcfsWork fcfs;
-
+final class JobSplitting extends FcfsWork {
   JobSplitting(Primitives ops) {
-    this.ops = ops;
-    this.model = ops.model;
-    this.fcfs = new FcfsWork(ops);
+    super(ops);
   }
 
   @Override
@@ -32,12 +26,12 @@ final class JobSplitting implements PolicyHooks {
       }
       return;
     }
-    SplitNode victim = fcfs.victimNode();
+    SplitNode victim = victimNode();
     if (victim != null) {
-      fcfs.suspendTo(victim);
+      suspendTo(victim);
       ops.run(ops.newPiece(j, j.events.start(), j.events.end()), victim);
     } else {
-      fcfs.fifo.addLast(j);
+      fifo.addLast(j);
     }
   }
 
@@ -56,8 +50,8 @@ final class JobSplitting implements PolicyHooks {
   /** onJobEnd(v): the FIFO head unsplit, else ALLOCATE_TO_RUNNING. */
   @Override
   public void nodeAvailable(SplitNode v) {
-    if (!fcfs.fifo.isEmpty()) {
-      JobState j = fcfs.fifo.pollFirst();
+    if (!fifo.isEmpty()) {
+      JobState j = fifo.pollFirst();
       ops.run(ops.newPiece(j, j.events.start(), j.events.end()), v);
     } else {
       allocateToRunning(v);
@@ -65,7 +59,7 @@ final class JobSplitting implements PolicyHooks {
   }
 
   private void allocateToRunning(SplitNode v) {
-    JobState k = fcfs.firstWithSuspended();
+    JobState k = firstWithSuspended();
     if (k != null) {
       ops.run(k.suspended.first(), v);
       return;
@@ -89,20 +83,4 @@ final class JobSplitting implements PolicyHooks {
     Subjob tail = ops.shrinkRunning(owner, model.pos(owner.running) + keep);
     ops.run(tail, v);
   }
-
-  @Override
-  public void jobFinished(JobState j) {
-    fcfs.jobFinished(j);
-  }
-
-  @Override
-  public void requeue(Subjob x) {
-    fcfs.pushSuspended(x);
-  }
-
-  @Override
-  public void restore(List<PolicyEntry> memory) {
-    fcfs.restore();
-  }
-
 }

@@ -72,19 +72,21 @@ class SplitConservationTest {
     return out;
   }
 
+  /** Six nodes, no log; the journal must hold the whole state after every input. */
+  private static SplitTestDriver journalled(SplitPolicy p, SplitTestDriver.Ack ack, long seed) {
+    SplitTestDriver d = new SplitTestDriver(p, ack, seed);
+    d.logging = false;
+    d.journalled(true);
+    d.addNodes(6);
+    return d;
+  }
+
   @ParameterizedTest(name = "{0} / {1}")
   @MethodSource("cases")
   void everyEventExactlyOnce(String spec, SplitTestDriver.Ack ack) {
     SplitPolicy p = policy(spec);
-    SplitTestDriver d = new SplitTestDriver(p, ack, 42);
-    d.logging = false;
-    d.journalled(true); // and the journal holds the whole state after every input
-    d.addNodes(6);
-    List<Double> at = new ArrayList<>();
-    List<SplitJob> jobs = workload(7, 160, 100_000, 900, at);
-    for (int i = 0; i < jobs.size(); i++) {
-      d.submit(jobs.get(i), at.get(i));
-    }
+    SplitTestDriver d = journalled(p, ack, 42);
+    d.submitWorkload(7, 160, 100_000, 900);
     d.run();
     d.assertExactlyOnce();
     assertThat(p.activeJobs()).isZero();
@@ -118,15 +120,8 @@ class SplitConservationTest {
   @MethodSource("cases")
   void lostNodesLoseNoEvent(String spec, SplitTestDriver.Ack ack) {
     SplitPolicy p = policy(spec);
-    SplitTestDriver d = new SplitTestDriver(p, ack, 8);
-    d.logging = false;
-    d.journalled(true);
-    d.addNodes(6);
-    List<Double> at = new ArrayList<>();
-    List<SplitJob> jobs = workload(5, 80, 100_000, 700, at);
-    for (int i = 0; i < jobs.size(); i++) {
-      d.submit(jobs.get(i), at.get(i));
-    }
+    SplitTestDriver d = journalled(p, ack, 8);
+    d.submitWorkload(5, 80, 100_000, 700);
     d.loseNode("n3", 9_000);
     d.loseNode("n5", 21_000);
     d.addNode("n3", 30_000);
@@ -146,11 +141,7 @@ class SplitConservationTest {
       try {
         SplitTestDriver d = new SplitTestDriver(policy(spec), SplitTestDriver.Ack.EXACT, 3);
         d.addNodes(6);
-        List<Double> at = new ArrayList<>();
-        List<SplitJob> jobs = workload(9, 120, 60_000, 700, at);
-        for (int i = 0; i < jobs.size(); i++) {
-          d.submit(jobs.get(i), at.get(i));
-        }
+        d.submitWorkload(9, 120, 60_000, 700);
         d.run();
         d.assertExactlyOnce();
         logs.add(String.join("\n", d.log));

@@ -36,11 +36,7 @@ class SplitSnapshotTest {
     SplitTestDriver d = new SplitTestDriver(SplitConservationTest.policy(spec), ack, 5);
     d.journalled(true);
     d.addNodes(5);
-    List<Double> at = new ArrayList<>();
-    List<SplitJob> jobs = SplitConservationTest.workload(11, 70, 80_000, 1200, at);
-    for (int i = 0; i < jobs.size(); i++) {
-      d.submit(jobs.get(i), at.get(i));
-    }
+    d.submitWorkload(11, 70, 80_000, 1200);
     return d;
   }
 

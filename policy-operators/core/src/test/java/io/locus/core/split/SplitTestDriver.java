@@ -141,6 +141,15 @@ final class SplitTestDriver {
     push(t, NODE_JOINS, null, node, 0, 0);
   }
 
+  /** Submits {@link SplitConservationTest#workload}'s jobs at their arrival times. */
+  void submitWorkload(long seed, int jobs, long space, double meanGap) {
+    List<Double> at = new ArrayList<>();
+    List<SplitJob> js = SplitConservationTest.workload(seed, jobs, space, meanGap, at);
+    for (int i = 0; i < js.size(); i++) {
+      submit(js.get(i), at.get(i));
+    }
+  }
+
   void submit(SplitJob j, double t) {
     arrivals.put(j.id(), j);
     push(t, ARRIVAL, j.id(), null, 0, 0);
