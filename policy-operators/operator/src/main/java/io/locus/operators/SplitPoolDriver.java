@@ -214,7 +214,7 @@ public final class SplitPoolDriver implements PoolDriver {
    * A driver rebuilt from the state {@code store} holds for the pool, with the pool's policy and
    * parameters; it keeps its state there.
    */
-  public static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
+  static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
       SplitStore store) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
     SplitDriverState own = SplitDriverState.load(store);
