@@ -30,11 +30,10 @@ final class PoolDrivers {
   static PoolDriver open(String pool, PoolMeta meta, PoolState state, SchedulerConfig config,
       PoolStore store) throws Exception {
     if (SplitPoolDriver.isSplitPolicy(meta.getPolicy())) {
-      byte[] saved = store.split.snapshot();
-      if (saved == null) {
+      if (!store.split.stored()) {
         return newSplit(pool, meta.getPolicy(), meta.getParams(), state, store);
       }
-      return SplitPoolDriver.restore(pool, meta.getPolicy(), meta.getParams(), saved)
+      return SplitPoolDriver.restore(pool, meta.getPolicy(), meta.getParams(), store.split)
           .attach(store.split, roster(pool, state));
     }
     return new FilePoolDriver(pool, state, Policies.create(meta.getPolicy(), meta.getParams()),

@@ -1,30 +1,21 @@
 package io.locus.operators;
 
-import io.locus.core.split.CostSegment;
 import io.locus.core.split.JobOutcome;
 import io.locus.core.split.SplitCommand;
+import io.locus.core.split.SplitEntries;
 import io.locus.core.split.SplitJob;
 import io.locus.core.split.SplitParams;
 import io.locus.core.split.SplitPolicies;
 import io.locus.core.split.SplitPolicy;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
-import io.locus.schemas.EventSegment;
-import io.locus.schemas.FetchSource;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.PlaceTask;
-import io.locus.schemas.PlacementReason;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.state.PoolMeta;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,9 +30,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives one pool's split-policy core ({@link SplitPolicy}: FARM, JOB_SPLITTING,
  * CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY; spec cern-job-splitting) from the
- * pool's input records, and turns its commands into {@link Decision}s. Plain Java: {@link
- * SchedulerOperator} keeps its {@link #snapshot()} in keyed state and the pool's scalars
- * (epoch, clock, decision sequence, counters) in {@link PoolMeta}, which every input gets.
+ * pool's input records, and turns its commands into {@link Decision}s. Its state, and the core's
+ * in parts, is kept in {@link SplitStore} entry by entry: an input writes only the entries it
+ * changed (the core's through its journal), all at once when the input succeeded. The pool's
+ * scalars (epoch, clock, decision sequence, counters) are in {@link PoolMeta}, which every input
+ * gets.
  *
  * <h2>Mapping</h2>
  * <ul>
@@ -73,13 +66,11 @@ import org.slf4j.LoggerFactory;
  * secondsPerEvent × timeScale}. After every input, {@code onTimer} fires while {@code nextTimerAt()}
  * has passed: timers are driven by input times only, never the wall clock.
  *
- * <p>A core call that throws (an acknowledgement outside the possible range, say) leaves this
- * driver unusable: the operator rebuilds it from the last snapshot it stored.
+ * <p>A core call that throws (an acknowledgement outside the possible range, say) rejects the
+ * input: its writes are dropped and the driver is rebuilt from the store.
  */
 public final class SplitPoolDriver implements PoolDriver {
   private static final Logger LOG = LoggerFactory.getLogger(SplitPoolDriver.class);
-  private static final int MAGIC = 0x4C535044; // "LSPD"
-  private static final int VERSION = 1;
   /** Timer rounds after one input before the driver gives up (a core that never advances). */
   private static final int MAX_TIMER_ROUNDS = 10_000;
 
@@ -96,31 +87,17 @@ public final class SplitPoolDriver implements PoolDriver {
   private final String pool;
   /** Replaced only by {@link #rollBack} (a core call that threw leaves the core unusable). */
   private SplitPolicy core;
-  /** Where the snapshot and the finished job ids are kept; in memory unless {@link #attach}ed. */
+  /** Where the state and the finished job ids are kept; in memory unless {@link #attach}ed. */
   private SplitStore store = SplitStore.inMemory();
+  /** This input's writes to {@link #store}; the core's journal. */
+  private SplitWrites writes;
+  /** Replaced only by {@link #rollBack}, with the core. */
+  private SplitDriverState state;
   /** The pool's node registry (kept for a change of family), or null. */
   private io.locus.core.Scheduler roster;
   private final double timeScale;
   /** The pool's parameters as given (the core's, dataset and timeScale), for a rollback. */
   private Map<String, String> params = Map.of();
-  private String dataset;
-  private long originMs = -1;
-  /** Unfinished jobs: what their placements carry besides the range. */
-  private final LinkedHashMap<String, JobInfo> jobs = new LinkedHashMap<>();
-  /** The last placed attempt of each subjob the core still knows. */
-  private final TreeMap<String, RunInfo> runs = new TreeMap<>();
-  private long shrinks;
-  private long suspends;
-  private long acknowledgements;
-  private long staleEvents;
-  private long jobsFinished;
-  /** The state changed since the last {@link Output}: its snapshot must be stored again. */
-  private boolean dirty;
-
-  private record JobInfo(long submitTimeMs, String template, List<String> args) {}
-
-  /** A placed attempt; {@code stop}: the id of the last shrink or suspend sent for it, or null. */
-  private record RunInfo(String node, int attempt, String stop) {}
 
   /**
    * What one core input produced.
@@ -128,16 +105,15 @@ public final class SplitPoolDriver implements PoolDriver {
    * @param decisions to emit, in order
    * @param rejection why the input was not applied (a dead letter), or null
    * @param finished jobs whose last event was processed with this input
-   * @param changed whether the driver's state changed (its snapshot must be stored again)
    */
-  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
-      boolean changed) {}
+  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished) {}
 
   private SplitPoolDriver(String pool, SplitPolicy core, double timeScale, String dataset) {
     this.pool = pool;
     this.core = core;
     this.timeScale = timeScale;
-    this.dataset = dataset;
+    this.state = new SplitDriverState(dataset);
+    attach(store, null);
   }
 
   // ===================================================================== names and parameters
@@ -220,124 +196,35 @@ public final class SplitPoolDriver implements PoolDriver {
         + "'");
   }
 
-  /** A fresh driver for the pool, with {@code nodes} already registered (idle, empty caches). */
+  /**
+   * A fresh driver for the pool, with {@code nodes} already registered (idle, empty caches), its
+   * state saved in an in-memory store until it is {@link #attach}ed to another.
+   */
   public static SplitPoolDriver create(String pool, String policy, Map<String, String> params,
-      Collection<String> nodes) {
+      Collection<String> nodes) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
     for (String n : nodes) {
       d.core.addNode(n, 0);
     }
+    d.save();
     return d;
   }
 
-  /** A driver rebuilt from {@link #snapshot()} bytes, with the pool's policy and parameters. */
-  public static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
-      byte[] bytes) {
+  /**
+   * A driver rebuilt from the state {@code store} holds for the pool, with the pool's policy and
+   * parameters; it keeps its state there.
+   */
+  static SplitPoolDriver restore(String pool, String policy, Map<String, String> params,
+      SplitStore store) throws Exception {
     SplitPoolDriver d = build(pool, policy, params);
-    try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-      if (in.readInt() != MAGIC) {
-        throw new IllegalArgumentException("not a split-pool snapshot");
-      }
-      int version = in.readInt();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("unsupported split-pool snapshot version " + version
-            + "; this build reads version " + VERSION);
-      }
-      d.dataset = readNullable(in);
-      d.originMs = in.readLong();
-      d.shrinks = in.readLong();
-      d.suspends = in.readLong();
-      d.acknowledgements = in.readLong();
-      d.staleEvents = in.readLong();
-      d.jobsFinished = in.readLong();
-      int nj = in.readInt();
-      for (int i = 0; i < nj; i++) {
-        String id = in.readUTF();
-        long submit = in.readLong();
-        String template = readNullable(in);
-        int na = in.readInt();
-        List<String> args = new ArrayList<>(na);
-        for (int k = 0; k < na; k++) {
-          args.add(in.readUTF());
-        }
-        d.jobs.put(id, new JobInfo(submit, template, args));
-      }
-      int nr = in.readInt();
-      for (int i = 0; i < nr; i++) {
-        d.runs.put(in.readUTF(), new RunInfo(in.readUTF(), in.readInt(), readNullable(in)));
-      }
-      byte[] coreBytes = new byte[in.readInt()];
-      in.readFully(coreBytes);
-      if (in.available() != 0) {
-        throw new IllegalArgumentException("trailing bytes in split-pool snapshot");
-      }
-      SplitPolicy restored = SplitPolicies.restore(coreBytes);
-      if (!restored.params().equals(d.core.params())) {
-        throw new IllegalArgumentException("split-pool snapshot is of " + restored.name() + " "
-            + restored.params().toMap() + ", the pool's parameters are " + d.core.name() + " "
-            + d.core.params().toMap());
-      }
-      SplitPoolDriver r = new SplitPoolDriver(pool, restored, d.timeScale, d.dataset).copyFrom(d);
-      r.params = d.params;
-      return r;
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable split-pool snapshot", e);
+    SplitDriverState own = SplitDriverState.load(store);
+    SplitEntries core = SplitEntryCodec.load(store);
+    if (own == null || core == null) {
+      throw new IllegalStateException("no split-pool state is stored for pool " + pool);
     }
-  }
-
-  private SplitPoolDriver copyFrom(SplitPoolDriver d) {
-    dataset = d.dataset;
-    originMs = d.originMs;
-    shrinks = d.shrinks;
-    suspends = d.suspends;
-    acknowledgements = d.acknowledgements;
-    staleEvents = d.staleEvents;
-    jobsFinished = d.jobsFinished;
-    jobs.putAll(d.jobs);
-    runs.putAll(d.runs);
-    return this;
-  }
-
-  /** The whole state as versioned bytes (the core's own snapshot inside). */
-  public byte[] snapshot() {
-    try {
-      ByteArrayOutputStream bos = new ByteArrayOutputStream();
-      DataOutputStream o = new DataOutputStream(bos);
-      o.writeInt(MAGIC);
-      o.writeInt(VERSION);
-      writeNullable(o, dataset);
-      o.writeLong(originMs);
-      o.writeLong(shrinks);
-      o.writeLong(suspends);
-      o.writeLong(acknowledgements);
-      o.writeLong(staleEvents);
-      o.writeLong(jobsFinished);
-      o.writeInt(jobs.size());
-      for (Map.Entry<String, JobInfo> e : jobs.entrySet()) {
-        o.writeUTF(e.getKey());
-        o.writeLong(e.getValue().submitTimeMs());
-        writeNullable(o, e.getValue().template());
-        o.writeInt(e.getValue().args().size());
-        for (String a : e.getValue().args()) {
-          o.writeUTF(a);
-        }
-      }
-      o.writeInt(runs.size());
-      for (Map.Entry<String, RunInfo> e : runs.entrySet()) {
-        o.writeUTF(e.getKey());
-        o.writeUTF(e.getValue().node());
-        o.writeInt(e.getValue().attempt());
-        writeNullable(o, e.getValue().stop());
-      }
-      byte[] c = core.snapshot();
-      o.writeInt(c.length);
-      o.write(c);
-      o.flush();
-      return bos.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    d.core = SplitPolicies.restore(d.core.params(), core);
+    d.state = own;
+    return d.attach(store, null);
   }
 
   // ===================================================================== inputs
@@ -352,12 +239,12 @@ public final class SplitPoolDriver implements PoolDriver {
           + "start, end}");
     }
     String ds = ev.getDataset();
-    if (dataset != null && !dataset.equals(ds)) {
+    if (state.dataset != null && !state.dataset.equals(ds)) {
       return reject(meta, "job " + id + " reads dataset '" + ds + "' but pool " + pool
-          + " schedules dataset '" + dataset + "' (one dataset per split pool: its parameter "
-          + "'dataset', else the first job's)");
+          + " schedules dataset '" + state.dataset + "' (one dataset per split pool: its "
+          + "parameter 'dataset', else the first job's)");
     }
-    if (jobs.containsKey(id)) {
+    if (state.hasJob(id)) {
       return reject(meta, "duplicate job id " + id + ": a job with that id is still running in "
           + "pool " + pool);
     }
@@ -368,10 +255,9 @@ public final class SplitPoolDriver implements PoolDriver {
       return reject(meta, e.getMessage());
     }
     double now = now(meta);
-    dirty = true;
     List<SplitCommand> cmds = new ArrayList<>(core.onJobArrival(sj, now));
-    dataset = ds;
-    jobs.put(id, new JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
+    state.dataset = ds;
+    state.putJob(id, new SplitDriverState.JobInfo(job.getSubmitTimeMs(), job.getTemplate(),
         new ArrayList<>(job.getArgs())));
     return finish(cmds, meta, now);
   }
@@ -383,13 +269,11 @@ public final class SplitPoolDriver implements PoolDriver {
     switch (r.getType()) {
       case REGISTER -> {
         if (!core.nodeIds().contains(r.getNode())) {
-          dirty = true;
           cmds.addAll(core.addNode(r.getNode(), now));
         }
       }
       case LEAVE -> {
         if (core.nodeIds().contains(r.getNode())) {
-          dirty = true;
           cmds.addAll(core.removeNode(r.getNode(), now));
         }
       }
@@ -405,28 +289,24 @@ public final class SplitPoolDriver implements PoolDriver {
   private Step applyTaskEvent(TaskEvent e, PoolMeta meta) {
     double now = now(meta);
     String id = e.getTaskId();
-    RunInfo run = runs.get(id);
+    SplitDriverState.RunInfo run = state.run(id);
     SplitPolicy.SubjobInfo info = core.subjob(id);
     String stale = staleness(e, run, info);
     if (stale != null) {
-      staleEvents++;
-      dirty = true;
+      state.staleEvents++;
       LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
           e.getNode(), stale);
       return finish(new ArrayList<>(), meta, now);
     }
     String place = Decisions.placementId(pool, id, run.attempt());
     List<SplitCommand> cmds = new ArrayList<>();
-    // Every other answer changes the core or a counter (a STARTED changes nothing: the slot was
-    // taken at placement).
-    dirty |= e.getType() != io.locus.schemas.TaskEventType.STARTED;
     switch (e.getType()) {
       case STARTED -> {
-        // nothing to do
+        // nothing to do: the slot was taken at placement
       }
       case COMPLETED, FAILED -> {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
         long upTo;
@@ -454,7 +334,7 @@ public final class SplitPoolDriver implements PoolDriver {
           // placement's refusal) settles the stop, as the core takes an end as the acknowledgement.
           LOG.warn("pool {}: agent {} refused decision {} about {}: {}", pool, e.getNode(),
               e.getDecisionId(), id, e.getMessage());
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
         LOG.warn("pool {}: agent {} refused {}: {}", pool, e.getNode(), place, e.getMessage());
@@ -468,10 +348,10 @@ public final class SplitPoolDriver implements PoolDriver {
         if (e.getDecisionId() != null && !e.getDecisionId().equals(run.stop())) {
           // The answer to an earlier stop of this attempt (a duplicate): the current stop, if
           // any, waits for its own.
-          staleEvents++;
+          state.staleEvents++;
           return finish(cmds, meta, now);
         }
-        acknowledgements++;
+        state.acknowledgements++;
         cmds.addAll(core.acknowledgeStop(id, e.getStopAt(), now));
       }
       default -> throw new IllegalArgumentException("unexpected task event type " + e.getType());
@@ -480,7 +360,8 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   /** Why the event is not about the attempt the core has on that node; null when it is. */
-  private static String staleness(TaskEvent e, RunInfo run, SplitPolicy.SubjobInfo info) {
+  private static String staleness(TaskEvent e, SplitDriverState.RunInfo run,
+      SplitPolicy.SubjobInfo info) {
     if (run == null || info == null) {
       return "no such subjob is placed (finished, or never placed)";
     }
@@ -507,12 +388,17 @@ public final class SplitPoolDriver implements PoolDriver {
   // ===================================================================== the pool driver
 
   /**
-   * Keeps the snapshot and finished ids in {@code store} from now on, and mirrors registrations
-   * into {@code roster} (the pool's node registry, so a change of family keeps the nodes).
+   * Keeps the state and finished ids in {@code store} from now on (the state the store holds is
+   * this driver's: {@link #restore}d from it, or {@link #save}d to it next), and mirrors
+   * registrations into {@code roster} (the pool's node registry, so a change of family keeps the
+   * nodes).
    */
   SplitPoolDriver attach(SplitStore store, io.locus.core.Scheduler roster) {
     this.store = store;
     this.roster = roster;
+    this.writes = new SplitWrites(store);
+    core.journal(writes);
+    state.writeTo(writes);
     return this;
   }
 
@@ -586,9 +472,13 @@ public final class SplitPoolDriver implements PoolDriver {
         .setBytesStorage(m.getBytesStorage());
   }
 
-  /** The current state, as {@link #snapshot()}, to the store. */
+  /** The whole state to the store, in place of what it held for the pool. */
   void save() throws Exception {
-    store.saveSnapshot(snapshot());
+    store.clear();
+    writes.discard();
+    state.writeAll();
+    core.exportTo(writes);
+    writes.flush();
   }
 
   private interface CoreCall {
@@ -597,16 +487,16 @@ public final class SplitPoolDriver implements PoolDriver {
 
   /**
    * Applies one input. A record the core cannot apply is rejected with the reason (a dead
-   * letter), and the driver is rebuilt from the last stored snapshot, so a bad record never
-   * kills the job nor leaves half-applied state.
+   * letter): its writes are dropped and the driver is rebuilt from the store, so a bad record
+   * never kills the job nor leaves half-applied state.
    */
   private PoolOutput guarded(Object input, PoolMeta meta, CoreCall call) throws Exception {
     Step o;
     try {
       o = call.apply();
     } catch (RuntimeException e) {
-      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the last "
-          + "stored snapshot", pool, policy(), input, e);
+      LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the stored "
+          + "one", pool, policy(), input, e);
       String policy = policy();
       rollBack();
       return PoolOutput.rejected("split pool " + pool + " (" + policy
@@ -623,19 +513,17 @@ public final class SplitPoolDriver implements PoolDriver {
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
     }
-    if (o.changed()) {
-      save();
-    }
+    state.writeScalars();
+    writes.flush();
     return out;
   }
 
   private void rollBack() throws Exception {
-    SplitPoolDriver d = restore(pool, core.name(), params, store.snapshot());
+    writes.discard();
+    SplitPoolDriver d = restore(pool, core.name(), params, store);
     core = d.core;
-    jobs.clear();
-    runs.clear();
-    copyFrom(d);
-    dirty = false;
+    state = d.state;
+    writes = d.writes;
   }
 
   // ===================================================================== views
@@ -649,7 +537,7 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   public String dataset() {
-    return dataset;
+    return state.dataset;
   }
 
   public int activeJobs() {
@@ -678,39 +566,38 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   public long shrinks() {
-    return shrinks;
+    return state.shrinks;
   }
 
   public long suspends() {
-    return suspends;
+    return state.suspends;
   }
 
   public long acknowledgements() {
-    return acknowledgements;
+    return state.acknowledgements;
   }
 
   public long staleEvents() {
-    return staleEvents;
+    return state.staleEvents;
   }
 
   public long jobsFinished() {
-    return jobsFinished;
+    return state.jobsFinished;
   }
 
   // ===================================================================== internals
 
   /** The core's clock: model seconds since the pool's first event. */
   private double now(PoolMeta meta) {
-    if (originMs < 0 && meta.getClockMs() > 0) {
-      originMs = meta.getClockMs();
-      dirty = true;
+    if (state.originMs < 0 && meta.getClockMs() > 0) {
+      state.originMs = meta.getClockMs();
     }
-    return originMs < 0 ? 0 : (meta.getClockMs() - originMs) / 1000.0 / timeScale;
+    return state.originMs < 0 ? 0 : (meta.getClockMs() - state.originMs) / 1000.0 / timeScale;
   }
 
   private Step reject(PoolMeta meta, String reason) {
     Step o = applyClock(meta);
-    return new Step(o.decisions(), reason, o.finished(), o.changed());
+    return new Step(o.decisions(), reason, o.finished());
   }
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */
@@ -721,7 +608,6 @@ public final class SplitPoolDriver implements PoolDriver {
         throw new IllegalStateException("policy " + core.name() + " keeps its timer at "
             + core.nextTimerAt() + " <= " + now + " after " + MAX_TIMER_ROUNDS + " rounds");
       }
-      dirty = true;
       cmds.addAll(core.onTimer(now));
     }
     List<Decision> out = new ArrayList<>(cmds.size());
@@ -731,41 +617,39 @@ public final class SplitPoolDriver implements PoolDriver {
           out.add(place(r, meta));
         }
       } else if (c instanceof SplitCommand.Shrink s) {
-        shrinks++;
-        RunInfo ri = placed(s.node(), s.subjobId());
+        state.shrinks++;
+        SplitDriverState.RunInfo ri = placed(s.node(), s.subjobId());
         Decision d = other(meta, "shrink", s.node(), ShrinkTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .setNewEnd(s.newEnd()).build());
-        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        state.putRun(s.subjobId(), new SplitDriverState.RunInfo(ri.node(), ri.attempt(),
+            d.getDecisionId()));
         out.add(d);
       } else if (c instanceof SplitCommand.Suspend s) {
-        suspends++;
-        RunInfo ri = placed(s.node(), s.subjobId());
+        state.suspends++;
+        SplitDriverState.RunInfo ri = placed(s.node(), s.subjobId());
         Decision d = other(meta, "suspend", s.node(), SuspendTask.newBuilder()
             .setTaskId(s.subjobId()).setJobId(jobOf(s.subjobId())).setAttempt(ri.attempt())
             .build());
-        runs.put(s.subjobId(), new RunInfo(ri.node(), ri.attempt(), d.getDecisionId()));
+        state.putRun(s.subjobId(), new SplitDriverState.RunInfo(ri.node(), ri.attempt(),
+            d.getDecisionId()));
         out.add(d);
       }
     }
-    runs.keySet().removeIf(id -> core.subjob(id) == null);
+    state.forgetRuns(id -> core.subjob(id) == null);
     List<JobOutcome> finished = core.drainFinished();
     double eventBytes = core.params().eventBytes();
     for (JobOutcome f : finished) {
-      jobs.remove(f.jobId());
-      jobsFinished++;
+      state.jobFinished(f.jobId());
       meta.setBytesLocal(meta.getBytesLocal() + Math.round(f.localEvents() * eventBytes));
       meta.setBytesPeer(meta.getBytesPeer() + Math.round(f.remoteEvents() * eventBytes));
       meta.setBytesStorage(meta.getBytesStorage() + Math.round(f.tapeEvents() * eventBytes));
     }
-    // Every core call moves the core's clock, which is state: dirty was set before each call.
-    boolean changed = dirty;
-    dirty = false;
-    return new Step(out, null, finished, changed);
+    return new Step(out, null, finished);
   }
 
-  private RunInfo placed(String node, String subjob) {
-    RunInfo ri = runs.get(subjob);
+  private SplitDriverState.RunInfo placed(String node, String subjob) {
+    SplitDriverState.RunInfo ri = state.run(subjob);
     if (ri == null || !ri.node().equals(node)) {
       throw new IllegalStateException("policy " + core.name() + " stops " + subjob + " on " + node
           + " which was not placed there (" + ri + ")");
@@ -779,51 +663,12 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   private Decision place(SplitCommand.Run r, PoolMeta meta) {
-    RunInfo prev = runs.get(r.subjobId());
+    SplitDriverState.RunInfo prev = state.run(r.subjobId());
     int attempt = prev == null ? 0 : prev.attempt() + 1;
-    runs.put(r.subjobId(), new RunInfo(r.node(), attempt, null));
+    state.putRun(r.subjobId(), new SplitDriverState.RunInfo(r.node(), attempt, null));
     meta.setPlacements(meta.getPlacements() + 1);
-    JobInfo j = jobs.getOrDefault(r.jobId(), new JobInfo(0, null, List.of()));
-    List<EventSegment> segs = new ArrayList<>(r.segments().size());
-    long local = 0;
-    long peer = 0;
-    long storage = 0;
-    for (CostSegment c : r.segments()) {
-      FetchSource src = switch (c.source()) {
-        case LOCAL -> FetchSource.LOCAL;
-        case REMOTE -> FetchSource.PEER;
-        case TAPE -> FetchSource.STORAGE;
-      };
-      long n = c.range().length();
-      switch (src) {
-        case LOCAL -> local += n;
-        case PEER -> peer += n;
-        default -> storage += n;
-      }
-      segs.add(EventSegment.newBuilder().setStart(c.range().start()).setEnd(c.range().end())
-          .setSource(src).setPeerNode(c.peer()).setSecondsPerEvent(c.secondsPerEvent()).build());
-    }
-    double eventBytes = core.params().eventBytes();
-    long total = r.range().length();
-    PlaceTask p = PlaceTask.newBuilder()
-        .setTaskId(r.subjobId())
-        .setJobId(r.jobId())
-        .setAttempt(attempt)
-        .setInputs(new ArrayList<>())
-        .setComputeSeconds(r.cost())
-        .setTemplate(j.template())
-        .setArgs(new ArrayList<>(j.args()))
-        .setSubmitTimeMs(j.submitTimeMs())
-        .setReason(PlacementReason.newBuilder()
-            .setPolicy(core.name())
-            .setScore(total == 0 ? 0 : (double) local / total)
-            .setLocalBytes(Math.round(local * eventBytes))
-            .setPeerBytes(Math.round(peer * eventBytes))
-            .setStorageBytes(Math.round(storage * eventBytes))
-            .build())
-        .setEvents(new EventRange(dataset, r.range().start(), r.range().end()))
-        .setEventSegments(segs)
-        .build();
+    PlaceTask p = SplitPlacement.of(r, attempt, state.job(r.jobId()), state.dataset, core.name(),
+        core.params().eventBytes());
     return Decisions.placement(pool, meta, r.node(), p);
   }
 
@@ -831,25 +676,14 @@ public final class SplitPoolDriver implements PoolDriver {
     return Decisions.sequenced(pool, meta, kind, node, action);
   }
 
-  private static void writeNullable(DataOutputStream o, String s) throws IOException {
-    o.writeBoolean(s != null);
-    if (s != null) {
-      o.writeUTF(s);
-    }
-  }
-
-  private static String readNullable(DataInputStream in) throws IOException {
-    return in.readBoolean() ? in.readUTF() : null;
-  }
-
   /** Split-pool counters for logs and tests. */
   public Map<String, Long> counters() {
     Map<String, Long> m = new HashMap<>();
-    m.put("shrinks", shrinks);
-    m.put("suspends", suspends);
-    m.put("acknowledgements", acknowledgements);
-    m.put("staleEvents", staleEvents);
-    m.put("jobsFinished", jobsFinished);
+    m.put("shrinks", state.shrinks);
+    m.put("suspends", state.suspends);
+    m.put("acknowledgements", state.acknowledgements);
+    m.put("staleEvents", state.staleEvents);
+    m.put("jobsFinished", state.jobsFinished);
     return m;
   }
 }

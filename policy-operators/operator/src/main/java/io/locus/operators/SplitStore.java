@@ -1,95 +1,208 @@
 package io.locus.operators;
 
-import java.util.HashMap;
+import io.locus.schemas.state.split.SplitCachedRange;
+import io.locus.schemas.state.split.SplitDriverScalars;
+import io.locus.schemas.state.split.SplitJobEntry;
+import io.locus.schemas.state.split.SplitJobInfo;
+import io.locus.schemas.state.split.SplitPolicyEntry;
+import io.locus.schemas.state.split.SplitPoolScalars;
+import io.locus.schemas.state.split.SplitRunInfo;
+import io.locus.schemas.state.split.SplitSubjobEntry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 
 /**
- * A split pool's keyed state: the {@link SplitPoolDriver} snapshot ({@code split-pool}) and the
- * ids of finished jobs with the pool clock at their end ({@code split-finished-jobs}: a
- * resubmitted finished job is rejected). {@link #open} is the Flink one; {@link #inMemory} serves
- * drivers run without Flink (tests, benchmarks).
+ * A split pool's keyed state, one entry per thing ({@link SplitPoolDriver} writes only what an
+ * input changed): the driver's scalars, its unfinished jobs' info and placed runs, and the split
+ * core's state in parts (pool scalars, nodes, cached ranges, jobs, subjobs, policy memory; see
+ * {@code io.locus.core.split.SplitJournal}); and the ids of finished jobs with the pool clock at
+ * their end (a resubmitted finished job is rejected). Every value is an Avro record of {@code
+ * schemas/.../state/split} or a Flink basic type. {@link #open} is the Flink one; {@link
+ * #inMemory} serves drivers run without Flink (tests, benchmarks).
  */
-interface SplitStore {
-  /** The stored snapshot, or null. */
-  byte[] snapshot() throws Exception;
+final class SplitStore {
+  /** One keyed map of the store. */
+  interface Table<V> {
+    void put(String key, V value) throws Exception;
 
-  void saveSnapshot(byte[] snapshot) throws Exception;
+    void remove(String key) throws Exception;
+
+    boolean contains(String key) throws Exception;
+
+    /** Every entry (a copy, in no particular order). */
+    List<Map.Entry<String, V>> entries() throws Exception;
+
+    void clear() throws Exception;
+  }
+
+  /** Makes the tables: Flink map states, or maps in memory. */
+  interface Tables {
+    <V> Table<V> table(String name, TypeInformation<V> type);
+  }
+
+  /** The driver's scalars ({@code split-driver}, one entry): present once the pool is saved. */
+  final Table<SplitDriverScalars> driver;
+  /** Unfinished job → what its placements carry ({@code split-job-info}). */
+  final Table<SplitJobInfo> jobInfo;
+  /** Subjob → its last placed attempt ({@code split-runs}). */
+  final Table<SplitRunInfo> runs;
+  /** The core's pool scalars ({@code split-core-pool}, one entry). */
+  final Table<SplitPoolScalars> pool;
+  /** The core's nodes ({@code split-core-nodes}). */
+  final Table<Boolean> nodes;
+  /** (node, first event) → a cached range ({@code split-core-cache}; {@link #rangeKey}). */
+  final Table<SplitCachedRange> cache;
+  /** Unfinished job → the core's job ({@code split-core-jobs}). */
+  final Table<SplitJobEntry> jobs;
+  /** Subjob → the core's subjob ({@code split-core-subjobs}). */
+  final Table<SplitSubjobEntry> subjobs;
+  /** Key → an entry of the policy's own memory ({@code split-core-memory}). */
+  final Table<SplitPolicyEntry> memory;
+  /** Finished job → pool clock (ms) at its end ({@code split-finished-jobs}). */
+  final Table<Long> finished;
+
+  /** The key of the single entry of {@link #driver} and {@link #pool}. */
+  static final String SCALARS = "";
+
+  SplitStore(Tables t) {
+    driver = t.table("split-driver", avro(SplitDriverScalars.class));
+    jobInfo = t.table("split-job-info", avro(SplitJobInfo.class));
+    runs = t.table("split-runs", avro(SplitRunInfo.class));
+    pool = t.table("split-core-pool", avro(SplitPoolScalars.class));
+    nodes = t.table("split-core-nodes", Types.BOOLEAN);
+    cache = t.table("split-core-cache", avro(SplitCachedRange.class));
+    jobs = t.table("split-core-jobs", avro(SplitJobEntry.class));
+    subjobs = t.table("split-core-subjobs", avro(SplitSubjobEntry.class));
+    memory = t.table("split-core-memory", avro(SplitPolicyEntry.class));
+    finished = t.table("split-finished-jobs", Types.LONG);
+  }
+
+  private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(
+      Class<V> c) {
+    return new AvroTypeInfo<>(c);
+  }
+
+  /** (node, first event) → {@code node SEP start}. */
+  static String rangeKey(String node, long start) {
+    return PoolStore.pairKey(node, Long.toString(start));
+  }
+
+  static String rangeNode(String key) {
+    return PoolStore.first(key);
+  }
+
+  static long rangeStart(String key) {
+    return Long.parseLong(PoolStore.second(key));
+  }
+
+  /** Whether the pool's split state is stored (it was saved once and not cleared since). */
+  boolean stored() throws Exception {
+    return driver.contains(SCALARS);
+  }
 
   /** Whether a job with that id finished in this pool. */
-  boolean finished(String jobId) throws Exception;
+  boolean finished(String jobId) throws Exception {
+    return finished.contains(jobId);
+  }
 
-  void markFinished(String jobId, long clockMs) throws Exception;
+  void markFinished(String jobId, long clockMs) throws Exception {
+    finished.put(jobId, clockMs);
+  }
 
-  /** The pool left the split family: its snapshot goes (finished ids stay, for duplicates). */
-  void clear() throws Exception;
+  /** The pool's split state goes (finished ids stay, for duplicates). */
+  void clear() throws Exception {
+    for (Table<?> t : List.of(driver, jobInfo, runs, pool, nodes, cache, jobs, subjobs, memory)) {
+      t.clear();
+    }
+  }
 
+  /** Tables on the operator's keyed state (the current key is the pool). */
   static SplitStore open(RuntimeContext ctx) {
-    ValueState<byte[]> snapshot = ctx.getState(new ValueStateDescriptor<>(
-        "split-pool", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-    MapState<String, Long> finished = ctx.getMapState(new MapStateDescriptor<>(
-        "split-finished-jobs", Types.STRING, Types.LONG));
-    return new SplitStore() {
+    return new SplitStore(new Tables() {
       @Override
-      public byte[] snapshot() throws Exception {
-        return snapshot.value();
+      public <V> Table<V> table(String name, TypeInformation<V> type) {
+        return flink(ctx.getMapState(new MapStateDescriptor<>(name, Types.STRING, type)));
+      }
+    });
+  }
+
+  private static <V> Table<V> flink(MapState<String, V> m) {
+    return new Table<>() {
+      @Override
+      public void put(String key, V value) throws Exception {
+        m.put(key, value);
       }
 
       @Override
-      public void saveSnapshot(byte[] s) throws Exception {
-        snapshot.update(s);
+      public void remove(String key) throws Exception {
+        m.remove(key);
       }
 
       @Override
-      public boolean finished(String jobId) throws Exception {
-        return finished.contains(jobId);
+      public boolean contains(String key) throws Exception {
+        return m.contains(key);
       }
 
       @Override
-      public void markFinished(String jobId, long clockMs) throws Exception {
-        finished.put(jobId, clockMs);
+      public List<Map.Entry<String, V>> entries() throws Exception {
+        List<Map.Entry<String, V>> l = new ArrayList<>();
+        for (Map.Entry<String, V> e : m.entries()) {
+          l.add(Map.entry(e.getKey(), e.getValue()));
+        }
+        return l;
       }
 
       @Override
       public void clear() {
-        snapshot.clear();
+        m.clear();
       }
     };
   }
 
+  /** Tables in memory, for one pool. */
   static SplitStore inMemory() {
-    Map<String, Long> finished = new HashMap<>();
-    byte[][] snapshot = new byte[1][];
-    return new SplitStore() {
+    return new SplitStore(new Tables() {
       @Override
-      public byte[] snapshot() {
-        return snapshot[0];
+      public <V> Table<V> table(String name, TypeInformation<V> type) {
+        return inMemoryTable();
+      }
+    });
+  }
+
+  static <V> Table<V> inMemoryTable() {
+    TreeMap<String, V> m = new TreeMap<>();
+    return new Table<>() {
+      @Override
+      public void put(String key, V value) {
+        m.put(key, value);
       }
 
       @Override
-      public void saveSnapshot(byte[] s) {
-        snapshot[0] = s;
+      public void remove(String key) {
+        m.remove(key);
       }
 
       @Override
-      public boolean finished(String jobId) {
-        return finished.containsKey(jobId);
+      public boolean contains(String key) {
+        return m.containsKey(key);
       }
 
       @Override
-      public void markFinished(String jobId, long clockMs) {
-        finished.put(jobId, clockMs);
+      public List<Map.Entry<String, V>> entries() {
+        return new ArrayList<>(m.entrySet());
       }
 
       @Override
       public void clear() {
-        snapshot[0] = null;
+        m.clear();
       }
     };
   }

@@ -1,10 +1,9 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * {@code ADAPTIVE_DELAY} (spec §2.7, D21): {@link Delayed} with the smallest period d of the
@@ -13,53 +12,101 @@ import java.util.Map;
  * after {@code hysteresis} consecutive evaluations ask for less. Evaluated at every period end, and
  * every hour while d = 0. The table comes from the offline calibration (E6).
  */
-public final class AdaptiveDelay extends Delayed {
+final class AdaptiveDelay implements PolicyHooks {
+  private final Primitives ops;
+  private final SplitParams params;
+  private final Delayed delayed;
   private double d;
   private int lowerVotes;
   private double nextEvaluation;
-  private final ArrayDeque<Double> window = new ArrayDeque<>();
+  /** Arrival times in the rate window. */
+  private final TimeQueue window;
 
-  public AdaptiveDelay(SplitParams params) {
-    super(params);
+  AdaptiveDelay(Primitives ops) {
+    this.ops = ops;
+    this.params = ops.params;
     if (params.lmaxTable().isEmpty()) {
       throw new IllegalArgumentException("ADAPTIVE_DELAY needs a non-empty lmaxTable");
     }
+    this.delayed = new Delayed(ops, () -> d);
+    this.window = new TimeQueue("window", ops.state.changes);
     d = params.lmaxTable().firstKey();
     nextEvaluation = nextBoundary(0);
   }
 
   /** The period in force. */
-  public double currentPeriod() {
+  double currentPeriod() {
     return d;
   }
 
   /** λ̂ in jobs per hour over the window ending now. */
-  public double estimatedRate() {
+  double estimatedRate() {
     return window.size() / (params.windowSeconds() / 3600.0);
   }
 
   @Override
-  protected double period() {
-    return d;
+  public void arrival(JobState j) {
+    window.addLast(ops.now());
+    delayed.arrival(j);
   }
 
   @Override
-  protected void arrival(JobState j) {
-    window.addLast(now);
-    super.arrival(j);
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+    delayed.subjobEnded(v, k, jobFinished);
   }
 
   @Override
-  protected double timerAt() {
-    return Math.min(super.timerAt(), nextEvaluation);
+  public void nodeAvailable(SplitNode v) {
+    delayed.nodeAvailable(v);
   }
 
   @Override
-  protected void timer() {
-    super.timer();
-    if (now >= nextEvaluation) {
+  public void requeue(Subjob x) {
+    delayed.requeue(x);
+  }
+
+  @Override
+  public boolean queueBacklog() {
+    return delayed.queueBacklog();
+  }
+
+  @Override
+  public double timerAt() {
+    return Math.min(delayed.timerAt(), nextEvaluation);
+  }
+
+  @Override
+  public void timer() {
+    delayed.timer();
+    if (ops.now() >= nextEvaluation) {
       evaluate();
-      nextEvaluation = nextBoundary(now);
+      nextEvaluation = nextBoundary(ops.now());
+      ops.state.changes.memory(period());
+    }
+  }
+
+  private PolicyEntry.AdaptivePeriod period() {
+    return new PolicyEntry.AdaptivePeriod(d, lowerVotes, nextEvaluation);
+  }
+
+  @Override
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    delayed.exportMemory(out);
+    window.export(out);
+    out.accept(period());
+  }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    delayed.restore(memory);
+    window.restore(memory);
+    for (Iterator<PolicyEntry> it = memory.iterator(); it.hasNext(); ) {
+      if (it.next() instanceof PolicyEntry.AdaptivePeriod p) {
+        d = p.period();
+        lowerVotes = p.lowerVotes();
+        nextEvaluation = p.nextEvaluation();
+        it.remove();
+      }
     }
   }
 
@@ -77,7 +124,7 @@ public final class AdaptiveDelay extends Delayed {
   }
 
   private void evaluate() {
-    while (!window.isEmpty() && window.peekFirst() <= now - params.windowSeconds()) {
+    while (!window.isEmpty() && window.peekFirst() <= ops.now() - params.windowSeconds()) {
       window.pollFirst();
     }
     double cand = choose(params.lmaxTable(), estimatedRate(), params.margin());
@@ -100,27 +147,4 @@ public final class AdaptiveDelay extends Delayed {
     return (Math.floor(t / step) + 1) * step;
   }
 
-  @Override
-  protected void writeState(DataOutput o) throws IOException {
-    super.writeState(o);
-    o.writeDouble(d);
-    o.writeInt(lowerVotes);
-    o.writeDouble(nextEvaluation);
-    o.writeInt(window.size());
-    for (double t : window) {
-      o.writeDouble(t);
-    }
-  }
-
-  @Override
-  protected void readState(DataInput in) throws IOException {
-    super.readState(in);
-    d = in.readDouble();
-    lowerVotes = in.readInt();
-    nextEvaluation = in.readDouble();
-    int n = in.readInt();
-    for (int i = 0; i < n; i++) {
-      window.addLast(in.readDouble());
-    }
-  }
 }

@@ -10,16 +10,15 @@ import java.util.List;
  * first, and freed nodes split running subjobs for caching benefit (D13) with SPLIT_TIME_BALANCED
  * (D12), after reactivating suspended work (D11) and starting the FIFO head (D28).
  */
-public final class CacheJobSplitting extends JobSplitting {
-
-  public CacheJobSplitting(SplitParams params) {
-    super(params);
+final class CacheJobSplitting extends FcfsWork {
+  CacheJobSplitting(Primitives ops) {
+    super(ops);
   }
 
   private List<Subjob> cut(JobState j) {
     List<Subjob> p = new ArrayList<>();
-    for (Pieces.Piece piece : splitByCache(j.events)) {
-      Subjob x = newPiece(j, piece.range().start(), piece.range().end());
+    for (Pieces.Piece piece : model.splitByCache(j.events)) {
+      Subjob x = ops.newPiece(j, piece.range().start(), piece.range().end());
       x.cachedOn = piece.cachedOn();
       p.add(x);
     }
@@ -27,15 +26,15 @@ public final class CacheJobSplitting extends JobSplitting {
   }
 
   @Override
-  protected void arrival(JobState j) {
-    List<SplitNode> idle = idleNodes();
+  public void arrival(JobState j) {
+    List<SplitNode> idle = ops.idleNodes();
     if (!idle.isEmpty()) {
       List<Subjob> p = cut(j);
       for (SplitNode v : new ArrayList<>(idle)) {
         Subjob x = largestCachedOn(p, v);
         if (x != null) {
           p.remove(x);
-          run(x, v);
+          ops.run(x, v);
           idle.remove(v);
         }
       }
@@ -45,16 +44,16 @@ public final class CacheJobSplitting extends JobSplitting {
         }
         Subjob x = mostSuitable(p, v);
         p.remove(x);
-        run(x, v);
+        ops.run(x, v);
         idle.remove(v);
       }
       while (!idle.isEmpty()) {
         Subjob y = null;
         double longest = -1;
-        for (SplitNode u : nodes.values()) {
+        for (SplitNode u : ops.nodes()) {
           Subjob x = u.running;
-          if (x != null && x.job == j && !x.frozen() && remainingEvents(x) >= 2 * min) {
-            double rt = remainingTime(x);
+          if (x != null && x.job == j && !x.frozen() && model.remainingEvents(x) >= 2 * ops.min) {
+            double rt = model.remainingTime(x);
             if (rt > longest) {
               longest = rt;
               y = x;
@@ -65,11 +64,11 @@ public final class CacheJobSplitting extends JobSplitting {
           break;
         }
         SplitNode v = idle.get(0);
-        long cutAt = splitRunningBalanced(y, v);
+        long cutAt = model.splitRunningBalanced(y, v);
         if (cutAt < 0) {
           break;
         }
-        run(shrinkRunning(y.node, cutAt), v);
+        ops.run(ops.shrinkRunning(y.node, cutAt), v);
         idle.remove(0);
       }
       for (Subjob x : p) {
@@ -90,7 +89,7 @@ public final class CacheJobSplitting extends JobSplitting {
     suspendTo(victim);
     Subjob x = mostSuitable(p, victim);
     p.remove(x);
-    run(x, victim);
+    ops.run(x, victim);
     for (Subjob rest : p) {
       pushSuspended(rest);
     }
@@ -104,7 +103,7 @@ public final class CacheJobSplitting extends JobSplitting {
   private SplitNode cachedVictim(List<Subjob> p) {
     SplitNode best = null;
     long bestLen = -1;
-    for (SplitNode v : nodes.values()) {
+    for (SplitNode v : ops.nodes()) {
       Subjob y = v.running;
       if (y == null || y.frozen() || y.job.active < 2 || hasLocal(y)) {
         continue;
@@ -159,12 +158,12 @@ public final class CacheJobSplitting extends JobSplitting {
   }
 
   @Override
-  protected void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
     if (!v.idle()) {
       return;
     }
     if (!jobFinished && !k.suspended.isEmpty()) {
-      run(mostCachedOn(k.suspended.toList(), v), v);
+      ops.run(mostCachedOn(k.suspended.toList(), v), v);
     } else {
       nodeAvailable(v);
     }
@@ -172,13 +171,13 @@ public final class CacheJobSplitting extends JobSplitting {
 
   /** onJobEnd(v): START_FROM_FIFO, else reactivate suspended work (D11), else SPLIT_FOR_CACHE. */
   @Override
-  protected void nodeAvailable(SplitNode v) {
+  public void nodeAvailable(SplitNode v) {
     if (!fifo.isEmpty()) {
       JobState j = fifo.pollFirst();
       List<Subjob> p = cut(j);
       Subjob x = mostSuitable(p, v);
       p.remove(x);
-      run(x, v);
+      ops.run(x, v);
       for (Subjob rest : p) {
         pushSuspended(rest);
       }
@@ -188,12 +187,12 @@ public final class CacheJobSplitting extends JobSplitting {
     long bestCached = -1;
     for (var it = withSuspended.values().iterator(); it.hasNext(); ) { // by arrival
       JobState k = it.next();
-      if (k.suspended.isEmpty() || !jobs.containsKey(k.id)) {
+      if (k.suspended.isEmpty() || !ops.unfinished(k)) {
         it.remove(); // stale
         continue;
       }
       for (Subjob x : k.suspended) {
-        long c = cacheOf(v).cachedCount(x.start, x.end);
+        long c = model.cacheOf(v).cachedCount(x.start, x.end);
         if (c > bestCached || (c == bestCached && x.job == best.job && x.start < best.start)) {
           bestCached = c;
           best = x;
@@ -201,7 +200,7 @@ public final class CacheJobSplitting extends JobSplitting {
       }
     }
     if (best != null) {
-      run(best, v);
+      ops.run(best, v);
     } else {
       splitForCache(v);
     }
@@ -213,7 +212,7 @@ public final class CacheJobSplitting extends JobSplitting {
     Subjob best = null;
     long most = -1;
     for (Subjob x : xs) {
-      long c = cacheOf(v).cachedCount(x.start, x.end);
+      long c = model.cacheOf(v).cachedCount(x.start, x.end);
       if (c > most) {
         most = c;
         best = x;
@@ -229,19 +228,19 @@ public final class CacheJobSplitting extends JobSplitting {
     long bestRemaining = -1;
     Subjob byLength = null;
     long longest = -1;
-    for (SplitNode u : nodes.values()) {
+    for (SplitNode u : ops.nodes()) {
       Subjob x = u.running;
       if (u == v || x == null || x.frozen()) {
         continue;
       }
-      long m = pos(x);
+      long m = model.pos(x);
       long rem = x.end - m;
-      if (rem < 2 * min) {
+      if (rem < 2 * ops.min) {
         continue;
       }
       long gain = 0;
-      for (EventSpan c : cacheOf(v).cachedParts(m, x.end)) {
-        gain += c.length() - cacheOf(u).cachedCount(c.start(), c.end());
+      for (EventSpan c : model.cacheOf(v).cachedParts(m, x.end)) {
+        gain += c.length() - model.cacheOf(u).cachedCount(c.start(), c.end());
       }
       if (gain > bestCached || (gain == bestCached && gain > 0 && rem > bestRemaining)) {
         bestCached = gain;
@@ -253,13 +252,13 @@ public final class CacheJobSplitting extends JobSplitting {
         byLength = x;
       }
     }
-    Subjob x = bestCached > 0 && costs.cMiss() > costs.cHit() ? byBenefit : byLength;
+    Subjob x = bestCached > 0 && ops.costs.cMiss() > ops.costs.cHit() ? byBenefit : byLength;
     if (x == null) {
       return;
     }
-    long cutAt = splitRunningBalanced(x, v);
+    long cutAt = model.splitRunningBalanced(x, v);
     if (cutAt >= 0) {
-      run(shrinkRunning(x.node, cutAt), v);
+      ops.run(ops.shrinkRunning(x.node, cutAt), v);
     }
   }
 }

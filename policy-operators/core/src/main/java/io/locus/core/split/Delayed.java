@@ -1,12 +1,12 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 
 /**
  * {@code DELAYED} (spec §2.6, D18–D20): jobs arriving in a period [i·d, (i+1)·d) are scheduled
@@ -16,55 +16,54 @@ import java.util.List;
  * stripe and the others read it from the cache. Queues persist across periods; an idle node with
  * nothing queued stays idle (D19). d = 0 schedules each arrival at once as a batch of one.
  */
-public class Delayed extends SplitPolicy {
-  /** A meta-subjob: the pieces of one stripe in one period. */
-  static final class Meta {
-    final double arrival;
-    final long stripeStart;
-    final List<Subjob> pieces;
-
-    Meta(double arrival, long stripeStart, List<Subjob> pieces) {
-      this.arrival = arrival;
-      this.stripeStart = stripeStart;
-      this.pieces = pieces;
-    }
-  }
-
-  /** Q_meta, by meta arrival (tie: lowest stripe start). */
-  final ArrayDeque<Meta> metas = new ArrayDeque<>();
+final class Delayed implements PolicyHooks {
+  private final Primitives ops;
+  private final ProgressModel model;
+  private final Changes changes;
+  /** The period d in force (seconds; 0 = at arrival). */
+  private final DoubleSupplier period;
+  /**
+   * Q_meta, by meta arrival (tie: lowest stripe start). A meta-subjob names its pieces: they are
+   * live and in no queue until it is taken, or gone (an acknowledgement emptied them).
+   */
+  private final ArrayDeque<PolicyEntry.MetaSubjob> metas = new ArrayDeque<>();
   /** Jobs waiting for the end of their period, in arrival order. */
-  final ArrayDeque<JobState> batch = new ArrayDeque<>();
+  private final JobFifo batch;
 
-  public Delayed(SplitParams params) {
-    super(params);
+  Delayed(Primitives ops) {
+    this(ops, () -> ops.params.periodSeconds());
   }
 
-  /** The period length d in force (seconds; 0 = at arrival). */
-  protected double period() {
-    return params.periodSeconds();
+  /** With the period chosen elsewhere ({@link AdaptiveDelay}). */
+  Delayed(Primitives ops, DoubleSupplier period) {
+    this.ops = ops;
+    this.model = ops.model;
+    this.changes = ops.state.changes;
+    this.period = period;
+    this.batch = new JobFifo(changes);
   }
 
   @Override
-  protected void arrival(JobState j) {
-    double d = period();
+  public void arrival(JobState j) {
+    double d = period.getAsDouble();
     if (d <= 0) {
-      j.released = now;
+      j.released = ops.now();
       schedule(List.of(j));
       return;
     }
-    j.released = (Math.floor(now / d) + 1) * d;
+    j.released = (Math.floor(ops.now() / d) + 1) * d;
     batch.addLast(j);
   }
 
   @Override
-  protected double timerAt() {
+  public double timerAt() {
     return batch.isEmpty() ? Double.POSITIVE_INFINITY : batch.peekFirst().released;
   }
 
   @Override
-  protected void timer() {
+  public void timer() {
     List<JobState> due = new ArrayList<>();
-    while (!batch.isEmpty() && batch.peekFirst().released <= now) {
+    while (!batch.isEmpty() && batch.peekFirst().released <= ops.now()) {
       due.add(batch.pollFirst());
     }
     if (!due.isEmpty()) {
@@ -73,105 +72,106 @@ public class Delayed extends SplitPolicy {
   }
 
   /** atPeriodEnd(B). */
-  final void schedule(List<JobState> b) {
+  private void schedule(List<JobState> b) {
     List<EventSpan> uncached = new ArrayList<>();
     List<JobState> owner = new ArrayList<>();
     for (JobState j : b) {
-      for (Pieces.Piece p : splitByCache(j.events)) {
+      for (Pieces.Piece p : model.splitByCache(j.events)) {
         if (p.cachedOn() != null) {
-          Subjob x = newPiece(j, p.range().start(), p.range().end());
+          Subjob x = ops.newPiece(j, p.range().start(), p.range().end());
           x.cachedOn = p.cachedOn();
-          nodes.get(p.cachedOn()).queue.pushBack(x);
+          ops.node(p.cachedOn()).queue.pushBack(x);
         } else {
           uncached.add(p.range());
           owner.add(j);
         }
       }
     }
-    List<Meta> fresh = new ArrayList<>();
-    for (Striping.Stripe s : Striping.stripe(uncached, params.stripe(), min)) {
+    List<PolicyEntry.MetaSubjob> fresh = new ArrayList<>();
+    for (Striping.Stripe s : Striping.stripe(uncached, ops.params.stripe(), ops.min)) {
       List<Striping.Cut> cuts = new ArrayList<>(s.pieces());
       cuts.sort(Comparator.comparingLong((Striping.Cut c) -> owner.get(c.source()).seq)
           .thenComparingLong(c -> c.range().start()));
-      List<Subjob> pieces = new ArrayList<>();
+      List<String> pieces = new ArrayList<>();
       double arrival = Double.POSITIVE_INFINITY;
       for (Striping.Cut c : cuts) {
         JobState j = owner.get(c.source());
-        pieces.add(newPiece(j, c.range().start(), c.range().end()));
+        pieces.add(ops.newPiece(j, c.range().start(), c.range().end()).id);
         arrival = Math.min(arrival, j.arrival);
       }
-      fresh.add(new Meta(arrival, s.range().start(), pieces));
+      fresh.add(new PolicyEntry.MetaSubjob(0, arrival, s.range().start(), pieces));
     }
-    fresh.sort(Comparator.comparingDouble((Meta m) -> m.arrival)
-        .thenComparingLong(m -> m.stripeStart));
-    metas.addAll(fresh); // every job of this period arrived after those of earlier periods
-    fillIdle();
+    fresh.sort(Comparator.comparingDouble(PolicyEntry.MetaSubjob::arrival)
+        .thenComparingLong(PolicyEntry.MetaSubjob::stripeStart));
+    for (PolicyEntry.MetaSubjob m : fresh) { // this period's jobs arrived after earlier ones
+      long rank = metas.isEmpty() ? 0 : metas.peekLast().rank() + 1;
+      add(new PolicyEntry.MetaSubjob(rank, m.arrival(), m.stripeStart(), m.pieces()), false);
+    }
+    ops.fillIdle();
+  }
+
+  private void add(PolicyEntry.MetaSubjob m, boolean first) {
+    if (first) {
+      metas.addFirst(m);
+    } else {
+      metas.addLast(m);
+    }
+    changes.memory(m);
   }
 
   @Override
-  protected void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
     if (v.idle()) {
       nodeAvailable(v);
     }
   }
 
   @Override
-  protected void nodeAvailable(SplitNode v) {
+  public void nodeAvailable(SplitNode v) {
     if (v.queue.isEmpty() && !metas.isEmpty()) {
-      for (Subjob x : metas.pollFirst().pieces) {
-        if (!x.dead) {
+      PolicyEntry.MetaSubjob m = metas.pollFirst();
+      changes.forget(m.key());
+      for (String id : m.pieces()) {
+        Subjob x = ops.state.live.get(id);
+        if (x != null) { // else emptied by an acknowledgement
           v.queue.pushBack(x);
         }
       }
     }
     if (!v.queue.isEmpty()) {
-      run(v.queue.first(), v);
+      ops.run(v.queue.first(), v);
     }
   }
 
   @Override
-  protected double backlog(SplitNode u) {
-    return (u.running == null ? 0 : remainingTime(u.running)) + queuedCost(u);
-  }
-
-  @Override
-  protected boolean tracksQueueCosts() {
+  public boolean queueBacklog() {
     return true;
   }
 
   /** Remainders nobody asked for (partial end, node loss) go first, as a meta-subjob of one. */
   @Override
-  protected void requeue(Subjob x) {
-    List<Subjob> one = new ArrayList<>();
-    one.add(x);
-    metas.addFirst(new Meta(x.job.arrival, x.start, one));
+  public void requeue(Subjob x) {
+    long rank = metas.isEmpty() ? 0 : metas.peekFirst().rank() - 1;
+    add(new PolicyEntry.MetaSubjob(rank, x.job.arrival, x.start, List.of(x.id)), true);
   }
 
   @Override
-  protected void writeState(DataOutput o) throws IOException {
-    o.writeInt(batch.size());
-    for (JobState j : batch) {
-      o.writeUTF(j.id);
-    }
-    o.writeInt(metas.size());
-    for (Meta m : metas) {
-      o.writeDouble(m.arrival);
-      o.writeLong(m.stripeStart);
-      writeIds(o, m.pieces);
-    }
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    metas.forEach(out);
   }
 
   @Override
-  protected void readState(DataInput in) throws IOException {
-    int n = in.readInt();
-    for (int i = 0; i < n; i++) {
-      batch.addLast(job(in.readUTF()));
+  public void restore(List<PolicyEntry> memory) {
+    batch.restore(ops.state.jobs.values());
+    List<PolicyEntry.MetaSubjob> mine = new ArrayList<>();
+    for (Iterator<PolicyEntry> it = memory.iterator(); it.hasNext(); ) {
+      if (it.next() instanceof PolicyEntry.MetaSubjob m) {
+        mine.add(m);
+        it.remove();
+      }
     }
-    int nm = in.readInt();
-    for (int i = 0; i < nm; i++) {
-      double a = in.readDouble();
-      long s = in.readLong();
-      metas.addLast(new Meta(a, s, new ArrayList<>(readIds(in))));
-    }
+    mine.sort(Comparator.comparingLong(PolicyEntry.MetaSubjob::rank));
+    metas.addAll(mine);
   }
+
 }

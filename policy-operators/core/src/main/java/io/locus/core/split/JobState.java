@@ -21,10 +21,13 @@ final class JobState {
   int subjobsRun;
   /** Subjobs assigned to nodes (running or held). */
   int active;
+  /** In its policy's {@link JobFifo} (it has no subjob yet). */
+  boolean waiting;
   /** FIFO policies: its suspended subjobs, in suspension order. */
-  final SubjobQueue suspended = new SubjobQueue();
+  final SubjobQueue suspended;
 
-  JobState(String id, long seq, EventSpan events, double arrival) {
+  JobState(String id, long seq, EventSpan events, double arrival, Changes changes) {
+    this.suspended = new SubjobQueue("suspended", changes);
     this.id = id;
     this.seq = seq;
     this.events = events;

@@ -1,13 +1,10 @@
 package io.locus.core.split;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * {@code OUT_OF_ORDER} (spec §2.4), with the {@code replication} flag of §2.5. Jobs may overtake
@@ -20,63 +17,70 @@ import java.util.TreeSet;
  * <p>Stolen tails of a priority subjob stay priority (the spec leaves this open; the guard's aim
  * is to finish starving work).
  */
-public final class OutOfOrder extends SplitPolicy {
+final class OutOfOrder implements PolicyHooks {
   private static final Comparator<Subjob> BY_AGE = Comparator
       .comparingLong((Subjob x) -> x.job.seq).thenComparingLong(x -> x.start)
       .thenComparing(x -> x.id);
 
   /** Q_nc members by job arrival, then position (the starvation check). */
   private final TreeSet<Subjob> ncByAge = new TreeSet<>(BY_AGE);
-  private final SubjobQueue qnc = new SubjobQueue(new SubjobQueue.Listener() {
-    @Override
-    public void added(Subjob x) {
-      ncByAge.add(x);
-    }
-
-    @Override
-    public void removed(Subjob x) {
-      ncByAge.remove(x);
-    }
-  });
+  private final SubjobQueue qnc;
   /** Starvation timers, one per arrival, in time order. */
-  private final ArrayDeque<Double> starveTimers = new ArrayDeque<>();
+  private final TimeQueue starveTimers;
+  private final Primitives ops;
+  private final ProgressModel model;
+  private final SplitParams params;
 
-  public OutOfOrder(SplitParams params) {
-    super(params);
+  OutOfOrder(Primitives ops) {
+    this.ops = ops;
+    this.model = ops.model;
+    this.params = ops.params;
+    this.qnc = new SubjobQueue("global", ops.state.changes, new SubjobQueue.Listener() {
+      @Override
+      public void added(Subjob x) {
+        ncByAge.add(x);
+      }
+
+      @Override
+      public void removed(Subjob x) {
+        ncByAge.remove(x);
+      }
+    });
+    this.starveTimers = new TimeQueue("starve", ops.state.changes);
   }
 
   @Override
-  protected void arrival(JobState j) {
+  public void arrival(JobState j) {
     List<EventSpan> uncached = new ArrayList<>();
-    for (Pieces.Piece p : splitByCache(j.events)) {
+    for (Pieces.Piece p : model.splitByCache(j.events)) {
       if (p.cachedOn() == null) {
         uncached.add(p.range());
         continue;
       }
-      SplitNode v = nodes.get(p.cachedOn());
-      Subjob x = newPiece(j, p.range().start(), p.range().end());
+      SplitNode v = ops.node(p.cachedOn());
+      Subjob x = ops.newPiece(j, p.range().start(), p.range().end());
       x.cachedOn = v.id;
       x.origin = v.id;
       x.preemptible = false;
       Subjob y = v.running;
       if (y == null) {
-        run(x, v);
+        ops.run(x, v);
       } else if (y.preemptible && !y.priority && !y.frozen()) {
-        Subjob r = suspendRunning(v);
+        Subjob r = ops.suspendRunning(v);
         if (r != null) {
           originQueue(r).pushFront(r);
         }
-        run(x, v);
+        ops.run(x, v);
       } else {
         v.queue.pushBack(x);
       }
     }
-    List<SplitNode> idle = idleNodes();
+    List<SplitNode> idle = ops.idleNodes();
     if (!idle.isEmpty()) {
       while (uncached.size() < idle.size()) {
         int largest = -1;
         for (int i = 0; i < uncached.size(); i++) {
-          if (uncached.get(i).length() >= 2 * min
+          if (uncached.get(i).length() >= 2 * ops.min
               && (largest < 0 || uncached.get(i).length() > uncached.get(largest).length())) {
             largest = i;
           }
@@ -90,63 +94,63 @@ public final class OutOfOrder extends SplitPolicy {
       }
       int k = Math.min(uncached.size(), idle.size());
       for (int i = 0; i < k; i++) {
-        run(uncachedPiece(j, uncached.get(i)), idle.get(i));
+        ops.run(uncachedPiece(j, uncached.get(i)), idle.get(i));
       }
       uncached = new ArrayList<>(uncached.subList(k, uncached.size()));
     }
     for (EventSpan r : uncached) {
       qnc.pushBack(uncachedPiece(j, r));
     }
-    starveTimers.addLast(now + params.starveSeconds());
-    fillIdle();
+    starveTimers.addLast(ops.now() + params.starveSeconds());
+    ops.fillIdle();
   }
 
   private Subjob uncachedPiece(JobState j, EventSpan r) {
-    Subjob x = newPiece(j, r.start(), r.end());
+    Subjob x = ops.newPiece(j, r.start(), r.end());
     x.preemptible = true;
     return x;
   }
 
   private SubjobQueue originQueue(Subjob r) {
-    SplitNode o = r.origin == null ? null : nodes.get(r.origin);
+    SplitNode o = r.origin == null ? null : ops.node(r.origin);
     return o == null ? qnc : o.queue;
   }
 
   @Override
-  protected void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
+  public void subjobEnded(SplitNode v, JobState k, boolean jobFinished) {
     if (v.idle()) {
       nodeAvailable(v);
     }
   }
 
   @Override
-  protected void nodeAvailable(SplitNode v) {
+  public void nodeAvailable(SplitNode v) {
     if (!ncByAge.isEmpty()) {
       Subjob oldest = ncByAge.first();
-      if (now - oldest.job.arrival >= params.starveSeconds()) {
+      if (ops.now() - oldest.job.arrival >= params.starveSeconds()) {
         oldest.priority = true;
-        run(oldest, v);
+        ops.run(oldest, v);
         return;
       }
     }
     if (!v.queue.isEmpty()) {
-      run(v.queue.first(), v);
+      ops.run(v.queue.first(), v);
       return;
     }
     if (!qnc.isEmpty()) {
       Subjob x = qnc.popFront();
       int idleEmpty = 0;
-      for (SplitNode u : nodes.values()) {
+      for (SplitNode u : ops.nodes()) {
         if (u.idle() && u.queue.isEmpty()) {
           idleEmpty++;
         }
       }
       if (idleEmpty > qnc.size() + 1) {
-        long parts = Math.min(idleEmpty - qnc.size(), x.length() / min);
+        long parts = Math.min(idleEmpty - qnc.size(), x.length() / ops.min);
         if (parts >= 2) {
           List<EventSpan> ps = Pieces.splitEqual(x.range(), (int) parts);
           for (int i = ps.size() - 1; i >= 1; i--) {
-            Subjob p = newPiece(x.job, ps.get(i).start(), ps.get(i).end());
+            Subjob p = ops.newPiece(x.job, ps.get(i).start(), ps.get(i).end());
             p.copyFlags(x);
             p.awaitsAck = x.awaitsAck;
             qnc.pushFront(p);
@@ -154,19 +158,14 @@ public final class OutOfOrder extends SplitPolicy {
           x.end = ps.get(0).end();
         }
       }
-      run(x, v);
+      ops.run(x, v);
       return;
     }
     steal(v);
   }
 
   @Override
-  protected double backlog(SplitNode u) {
-    return (u.running == null ? 0 : remainingTime(u.running)) + queuedCost(u);
-  }
-
-  @Override
-  protected boolean tracksQueueCosts() {
+  public boolean queueBacklog() {
     return true;
   }
 
@@ -174,11 +173,11 @@ public final class OutOfOrder extends SplitPolicy {
   private void steal(SplitNode v) {
     SplitNode u = null;
     double most = 0;
-    for (SplitNode w : nodes.values()) {
+    for (SplitNode w : ops.nodes()) {
       if (w == v) {
         continue;
       }
-      double b = backlog(w);
+      double b = model.backlog(w);
       if (b > most) {
         most = b;
         u = w;
@@ -196,78 +195,74 @@ public final class OutOfOrder extends SplitPolicy {
     double w;
     double c;
     if (queued) {
-      double cx = costOn(u, x.start, x.end); // W = backlog(u) - COST(u, x)
+      double cx = model.costOn(u, x.start, x.end); // W = backlog(u) - COST(u, x)
       size = x.length();
       w = most - cx;
       c = cx / size;
     } else {
-      size = remainingEvents(x);
+      size = model.remainingEvents(x);
       if (size == 0) {
         return;
       }
       w = 0;
-      c = remainingTime(x) / size;
+      c = model.remainingTime(x) / size;
     }
-    double r = params.replication() ? costs.cRemote() : costs.cMiss();
-    long k = (long) Math.floor((w + c * size) / (r + c) + EPS);
+    double r = params.replication() ? ops.costs.cRemote() : ops.costs.cMiss();
+    long k = (long) Math.floor((w + c * size) / (r + c) + ProgressModel.EPS);
     if (k >= size && queued) {
       u.queue.remove(x);
       x.preemptible = true;
       x.origin = u.id;
-      run(x, v);
-    } else if (k < min || size - k < min) {
+      ops.run(x, v);
+    } else if (k < ops.min || size - k < ops.min) {
       return;
     } else if (queued) {
-      Subjob tail = newPiece(x.job, x.end - k, x.end);
+      Subjob tail = ops.newPiece(x.job, x.end - k, x.end);
       tail.copyFlags(x);
       tail.awaitsAck = x.awaitsAck;
-      setRange(x, x.start, x.end - k);
+      ops.setRange(x, x.start, x.end - k);
       tail.preemptible = true;
       tail.origin = u.id;
-      run(tail, v);
+      ops.run(tail, v);
     } else {
-      Subjob tail = shrinkRunning(u, x.end - k);
+      Subjob tail = ops.shrinkRunning(u, x.end - k);
       tail.preemptible = true;
       tail.origin = u.id;
-      run(tail, v);
+      ops.run(tail, v);
     }
   }
 
   @Override
-  protected void requeue(Subjob x) {
+  public void requeue(Subjob x) {
     originQueue(x).pushFront(x);
   }
 
   @Override
-  protected double timerAt() {
+  public double timerAt() {
     return starveTimers.isEmpty() ? Double.POSITIVE_INFINITY : starveTimers.peekFirst();
   }
 
   @Override
-  protected void timer() {
-    while (!starveTimers.isEmpty() && starveTimers.peekFirst() <= now) {
+  public void timer() {
+    while (!starveTimers.isEmpty() && starveTimers.peekFirst() <= ops.now()) {
       starveTimers.pollFirst();
     }
-    fillIdle();
+    ops.fillIdle();
   }
 
   @Override
-  protected void writeState(DataOutput o) throws IOException {
-    writeIds(o, qnc);
-    o.writeInt(starveTimers.size());
-    for (double t : starveTimers) {
-      o.writeDouble(t);
-    }
+  public SubjobQueue queue(String tag) {
+    return tag.equals(qnc.tag) ? qnc : null;
   }
 
   @Override
-  protected void readState(DataInput in) throws IOException {
-    for (Subjob x : readIds(in)) {
-      qnc.pushBack(x);
-    }
-    int n = in.readInt();
-    for (int i = 0; i < n; i++) {
-      starveTimers.addLast(in.readDouble());
-    }
+  public void exportMemory(Consumer<PolicyEntry> out) {
+    starveTimers.export(out);
   }
+
+  @Override
+  public void restore(List<PolicyEntry> memory) {
+    starveTimers.restore(memory);
+  }
+
 }

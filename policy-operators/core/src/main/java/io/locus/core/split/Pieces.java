@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.LongToDoubleFunction;
 
 /** The common primitives of spec §2.0 that cut event ranges into pieces. */
 public final class Pieces {
@@ -91,5 +92,32 @@ public final class Pieces {
       pos += len;
     }
     return out;
+  }
+
+  /**
+   * SPLIT_TIME_BALANCED([m, e)): the smallest x in [m + MIN, e − MIN] with W_a + head(x) ≥ W_b +
+   * tail(x), where head(x) is a's cost of [m, x) and tail(x) is b's cost of [x, e); −1 when
+   * m + MIN > e − MIN or no such x exists (b could not finish before a even with MIN events, so
+   * the split gains nothing).
+   */
+  public static long splitTimeBalanced(long m, long e, long min, LongToDoubleFunction head,
+      LongToDoubleFunction tail, double wa, double wb) {
+    long lo = m + min;
+    long hi = e - min;
+    if (lo > hi) {
+      return -1;
+    }
+    if (wa + head.applyAsDouble(hi) < wb + tail.applyAsDouble(hi)) {
+      return -1;
+    }
+    while (lo < hi) {
+      long mid = lo + (hi - lo) / 2;
+      if (wa + head.applyAsDouble(mid) >= wb + tail.applyAsDouble(mid)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 }

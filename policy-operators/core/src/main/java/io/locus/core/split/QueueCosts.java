@@ -17,7 +17,7 @@ final class QueueCosts implements SubjobQueue.Listener {
   private static final Comparator<Subjob> BY_START = Comparator
       .comparingLong((Subjob x) -> x.start).thenComparing(x -> x.id);
 
-  private final SplitPolicy policy;
+  private final ProgressModel model;
   private final SplitNode node;
   private final TreeSet<Subjob> byStart = new TreeSet<>(BY_START);
   private long maxLength;
@@ -25,8 +25,8 @@ final class QueueCosts implements SubjobQueue.Listener {
   private long cached;
   private long seen = -1;
 
-  QueueCosts(SplitPolicy policy, SplitNode node) {
-    this.policy = policy;
+  QueueCosts(ProgressModel model, SplitNode node) {
+    this.model = model;
     this.node = node;
   }
 
@@ -61,7 +61,7 @@ final class QueueCosts implements SubjobQueue.Listener {
   }
 
   private void refresh() {
-    RangeLru c = policy.cacheOf(node);
+    RangeLru c = model.cacheOf(node);
     long v = c.version();
     if (v == seen) {
       return;

@@ -64,6 +64,8 @@ public final class RangeLru {
   private long pinStart = -1;
   private long pinEnd = -1;
   private Listener listener;
+  /** Starts of entries created, changed or removed since last taken; null when not tracked. */
+  private TreeSet<Long> changedStarts;
 
   public RangeLru(long capacityEvents) {
     if (capacityEvents < 0) {
@@ -128,6 +130,33 @@ public final class RangeLru {
 
   void listener(Listener l) {
     this.listener = l;
+  }
+
+  /** Whether to note which entries change, for a journal ({@link #takeChangedStarts}). */
+  void trackChanges(boolean on) {
+    changedStarts = on ? new TreeSet<>() : null;
+  }
+
+  /** The starts of the entries created, changed or removed since the last call, increasing. */
+  List<Long> takeChangedStarts() {
+    if (changedStarts == null || changedStarts.isEmpty()) {
+      return List.of();
+    }
+    List<Long> l = new ArrayList<>(changedStarts);
+    changedStarts.clear();
+    return l;
+  }
+
+  /** The entry starting at {@code start}, or null. */
+  Entry entryAt(long start) {
+    E e = byStart.get(start);
+    return e == null ? null : new Entry(new EventSpan(e.start, e.end), e.lastUse, e.remote);
+  }
+
+  private void changed(long start) {
+    if (changedStarts != null) {
+      changedStarts.add(start);
+    }
   }
 
   public long capacity() {
@@ -215,6 +244,7 @@ public final class RangeLru {
       byUse.remove(e);
       e.lastUse = t;
       byUse.add(e);
+      changed(e.start);
     }
     normalize(start, end);
   }
@@ -252,6 +282,7 @@ public final class RangeLru {
       E e = new E(g.start(), g.start() + take, t, 0);
       byStart.put(e.start, e);
       byUse.add(e);
+      changed(e.start);
       used += take;
       added += take;
       record(e.start, e.end);
@@ -274,6 +305,7 @@ public final class RangeLru {
     for (E e : new ArrayList<>(byStart.subMap(start, true, end, false).values())) {
       byStart.remove(e.start);
       byUse.remove(e);
+      changed(e.start);
       used -= e.end - e.start;
       removed += e.end - e.start;
       record(e.start, e.end);
@@ -355,6 +387,7 @@ public final class RangeLru {
     long hi = Long.MIN_VALUE;
     for (E e : hit) {
       e.remote++;
+      changed(e.start);
       if (e.remote >= threshold) {
         e.remote = 0;
         for (EventSpan r : ranges) {
@@ -404,6 +437,8 @@ public final class RangeLru {
       byUse.add(e);
       byStart.put(right.start, right);
       byUse.add(right);
+      changed(e.start);
+      changed(right.start);
     }
   }
 
@@ -431,14 +466,30 @@ public final class RangeLru {
         byUse.remove(cur);
         cur.end = next.end;
         byUse.add(cur);
+        changed(next.start);
+        changed(cur.start);
       } else {
         cur = next;
       }
     }
   }
 
-  /** Rebuilds an entry read from a snapshot (entries must come in increasing order). */
+  /** Rebuilds an entry of a restored cache (entries must come in increasing order). */
   void restoreEntry(long start, long end, double lastUse, int remote) {
+    Map.Entry<Long, E> last = byStart.lastEntry();
+    if (start < 0 || end <= start || (last != null && last.getValue().end > start)) {
+      throw new IllegalArgumentException("cached range [" + start + ", " + end + ") is empty, "
+          + "negative or overlaps the previous one" + (last == null ? ""
+          : " [" + last.getKey() + ", " + last.getValue().end + ")"));
+    }
+    if (used + (end - start) > capacity) {
+      throw new IllegalArgumentException("cached ranges hold more than the cache's capacity of "
+          + capacity + " events");
+    }
+    if (!(lastUse >= 0) || !Double.isFinite(lastUse) || remote < 0) {
+      throw new IllegalArgumentException("cached range [" + start + ", " + end + ") has lastUse "
+          + lastUse + " and remote count " + remote);
+    }
     E e = new E(start, end, lastUse, remote);
     byStart.put(start, e);
     byUse.add(e);

@@ -11,16 +11,13 @@ final class SplitNode {
   /** Σ COST over the private queue, or null when the policy does not need it. */
   final QueueCosts queueCosts;
 
-  SplitNode(String id, long capacity) {
-    this(id, capacity, null);
-  }
-
-  /** With {@code policy} non-null, the private queue keeps its total cost up to date. */
-  SplitNode(String id, long capacity, SplitPolicy policy) {
+  /** With {@code model} non-null, the private queue keeps its total cost up to date. */
+  SplitNode(String id, long capacity, ProgressModel model, Changes changes) {
     this.id = id;
     this.cache = new RangeLru(capacity);
-    this.queueCosts = policy == null ? null : new QueueCosts(policy, this);
-    this.queue = new SubjobQueue(queueCosts);
+    this.cache.trackChanges(changes.tracking());
+    this.queueCosts = model == null ? null : new QueueCosts(model, this);
+    this.queue = new SubjobQueue("node/" + id, changes, queueCosts);
   }
 
   boolean idle() {

@@ -1,10 +1,7 @@
 package io.locus.core.split;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The split policies by name: {@code SplitPolicies.create("out_of_order", Map.of("replication",
@@ -19,33 +16,29 @@ public final class SplitPolicies {
   }
 
   public static SplitPolicy create(SplitParams p) {
-    return switch (p.policy()) {
-      case "FARM" -> new Farm(p);
-      case "JOB_SPLITTING" -> new JobSplitting(p);
-      case "CACHE_JOB_SPLITTING" -> new CacheJobSplitting(p);
-      case "OUT_OF_ORDER" -> new OutOfOrder(p);
-      case "DELAYED" -> new Delayed(p);
-      case "ADAPTIVE_DELAY" -> new AdaptiveDelay(p);
+    Function<Primitives, PolicyHooks> policy = switch (p.policy()) {
+      case "FARM" -> Farm::new;
+      case "JOB_SPLITTING" -> JobSplitting::new;
+      case "CACHE_JOB_SPLITTING" -> CacheJobSplitting::new;
+      case "OUT_OF_ORDER" -> OutOfOrder::new;
+      case "DELAYED" -> Delayed::new;
+      case "ADAPTIVE_DELAY" -> AdaptiveDelay::new;
       default -> throw new IllegalArgumentException("unknown split policy " + p.policy());
     };
+    return new SplitPolicy(p, policy);
   }
 
-  /** A policy rebuilt from {@link SplitPolicy#snapshot()} bytes (name and parameters included). */
-  public static SplitPolicy restore(byte[] snapshot) {
-    String name;
-    Map<String, String> params;
-    try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
-      in.readInt();
-      in.readInt();
-      name = in.readUTF();
-      params = SplitPolicy.readParams(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable split-policy snapshot", e);
-    }
-    SplitPolicy p = create(name, params);
-    p.restore(snapshot);
-    return p;
+  /**
+   * A policy with parameters {@code p} rebuilt from entries its journal wrote ({@link
+   * SplitJournal}), given in any order; it decides exactly as the policy they came from. Entries
+   * that do not fit together or do not fit {@code p} (a cache over its capacity, a subjob of an
+   * unknown job, a queue or a memory entry the policy does not have) are refused with an {@link
+   * IllegalArgumentException} that says which.
+   */
+  public static SplitPolicy restore(SplitParams p, SplitEntries entries) {
+    SplitPolicy policy = create(p);
+    policy.restore(entries);
+    return policy;
   }
 
   /** Parameter documentation, one line each, for help texts. */

@@ -8,9 +8,6 @@ import java.util.List;
  * an acknowledgement releases it), or stopped and waiting for its acknowledgement.
  */
 final class Subjob {
-  /** A stop sent to the agent and not yet acknowledged. */
-  record Stop(boolean suspend, long modelPos, long originalEnd) {}
-
   final String id;
   final JobState job;
   long start;
@@ -33,7 +30,7 @@ final class Subjob {
   /** The stopped subjob whose acknowledgement may still move this range, or null. */
   String awaitsAck;
   /** Its own unacknowledged stop, or null. */
-  Stop stop;
+  SubjobEntry.Stop stop;
   /** The node it was suspended on, while the suspension is unacknowledged. */
   SplitNode stoppedOn;
   /** Index of its Run in the output being built, or -1. */
@@ -43,6 +40,8 @@ final class Subjob {
   long cachedOnQueue;
 
   SubjobQueue queue;
+  /** Its position in {@link #queue} (increasing from front to back). */
+  long rank;
   Subjob prev;
   Subjob next;
 

@@ -7,7 +7,10 @@ import java.util.NoSuchElementException;
 
 /**
  * An intrusive FIFO of subjobs with O(1) push at both ends and O(1) removal of any member (a
- * subjob is in at most one queue), so ack corrections and stealing never scan.
+ * subjob is in at most one queue), so ack corrections and stealing never scan. Each member has a
+ * rank, increasing from front to back, that depends only on the members (a push at the back gets
+ * the last rank + 1, at the front the first rank − 1): stored with the member, it rebuilds the
+ * queue in order without rewriting the other members.
  */
 final class SubjobQueue implements Iterable<Subjob> {
   /** Hears members come and go (an index over a queue). */
@@ -17,16 +20,21 @@ final class SubjobQueue implements Iterable<Subjob> {
     void removed(Subjob x);
   }
 
+  /** The queue's name in the state ({@link SubjobEntry#queue()}). */
+  final String tag;
+  private final Changes changes;
   private final Listener listener;
   private Subjob head;
   private Subjob tail;
   private int size;
 
-  SubjobQueue() {
-    this(null);
+  SubjobQueue(String tag, Changes changes) {
+    this(tag, changes, null);
   }
 
-  SubjobQueue(Listener listener) {
+  SubjobQueue(String tag, Changes changes, Listener listener) {
+    this.tag = tag;
+    this.changes = changes;
     this.listener = listener;
   }
 
@@ -48,6 +56,22 @@ final class SubjobQueue implements Iterable<Subjob> {
 
   void pushBack(Subjob x) {
     check(x);
+    x.rank = tail == null ? 0 : tail.rank + 1;
+    appendRanked(x);
+  }
+
+  /** A member of a restored queue, at its stored rank (members come in increasing rank). */
+  void restoreMember(Subjob x, long rank) {
+    check(x);
+    if (tail != null && rank <= tail.rank) {
+      throw new IllegalArgumentException("subjob " + x.id + " has rank " + rank + " in queue "
+          + tag + ", not after " + tail.id + "'s " + tail.rank);
+    }
+    x.rank = rank;
+    appendRanked(x);
+  }
+
+  private void appendRanked(Subjob x) {
     x.queue = this;
     x.prev = tail;
     x.next = null;
@@ -58,6 +82,7 @@ final class SubjobQueue implements Iterable<Subjob> {
     }
     tail = x;
     size++;
+    changes.subjob(x);
     if (listener != null) {
       listener.added(x);
     }
@@ -65,6 +90,7 @@ final class SubjobQueue implements Iterable<Subjob> {
 
   void pushFront(Subjob x) {
     check(x);
+    x.rank = head == null ? 0 : head.rank - 1;
     x.queue = this;
     x.next = head;
     x.prev = null;
@@ -75,6 +101,7 @@ final class SubjobQueue implements Iterable<Subjob> {
     }
     head = x;
     size++;
+    changes.subjob(x);
     if (listener != null) {
       listener.added(x);
     }
@@ -107,6 +134,7 @@ final class SubjobQueue implements Iterable<Subjob> {
     x.next = null;
     x.queue = null;
     size--;
+    changes.subjob(x);
     if (listener != null) {
       listener.removed(x);
     }

@@ -72,18 +72,21 @@ class SplitConservationTest {
     return out;
   }
 
+  /** Six nodes, no log; the journal must hold the whole state after every input. */
+  private static SplitTestDriver journalled(SplitPolicy p, SplitTestDriver.Ack ack, long seed) {
+    SplitTestDriver d = new SplitTestDriver(p, ack, seed);
+    d.logging = false;
+    d.journalled(true);
+    d.addNodes(6);
+    return d;
+  }
+
   @ParameterizedTest(name = "{0} / {1}")
   @MethodSource("cases")
   void everyEventExactlyOnce(String spec, SplitTestDriver.Ack ack) {
     SplitPolicy p = policy(spec);
-    SplitTestDriver d = new SplitTestDriver(p, ack, 42);
-    d.logging = false;
-    d.addNodes(6);
-    List<Double> at = new ArrayList<>();
-    List<SplitJob> jobs = workload(7, 160, 100_000, 900, at);
-    for (int i = 0; i < jobs.size(); i++) {
-      d.submit(jobs.get(i), at.get(i));
-    }
+    SplitTestDriver d = journalled(p, ack, 42);
+    d.submitWorkload(7, 160, 100_000, 900);
     d.run();
     d.assertExactlyOnce();
     assertThat(p.activeJobs()).isZero();
@@ -112,6 +115,22 @@ class SplitConservationTest {
     assertThat(covered).isEqualTo(indexed);
   }
 
+  /** Nodes lost while they run (and one rejoining): their work runs elsewhere, once. */
+  @ParameterizedTest(name = "{0} / {1}")
+  @MethodSource("cases")
+  void lostNodesLoseNoEvent(String spec, SplitTestDriver.Ack ack) {
+    SplitPolicy p = policy(spec);
+    SplitTestDriver d = journalled(p, ack, 8);
+    d.submitWorkload(5, 80, 100_000, 700);
+    d.loseNode("n3", 9_000);
+    d.loseNode("n5", 21_000);
+    d.addNode("n3", 30_000);
+    d.run();
+    d.assertExactlyOnce();
+    assertThat(p.nodeIds()).containsExactly("n1", "n2", "n3", "n4", "n6");
+    assertThat(p.activeJobs()).isZero();
+  }
+
   @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
   @org.junit.jupiter.params.provider.ValueSource(strings = {"CACHE_JOB_SPLITTING", "OUT_OF_ORDER",
       "DELAYED"})
@@ -122,11 +141,7 @@ class SplitConservationTest {
       try {
         SplitTestDriver d = new SplitTestDriver(policy(spec), SplitTestDriver.Ack.EXACT, 3);
         d.addNodes(6);
-        List<Double> at = new ArrayList<>();
-        List<SplitJob> jobs = workload(9, 120, 60_000, 700, at);
-        for (int i = 0; i < jobs.size(); i++) {
-          d.submit(jobs.get(i), at.get(i));
-        }
+        d.submitWorkload(9, 120, 60_000, 700);
         d.run();
         d.assertExactlyOnce();
         logs.add(String.join("\n", d.log));

@@ -11,14 +11,16 @@ class SplitPoliciesTest {
 
   @Test
   void namesAreCaseInsensitive() {
-    assertThat(SplitPolicies.create("FARM", Map.of())).isInstanceOf(Farm.class);
-    assertThat(SplitPolicies.create("job_splitting", Map.of())).isInstanceOf(JobSplitting.class);
-    assertThat(SplitPolicies.create("Cache-Job-Splitting", Map.of()))
+    assertThat(SplitPolicies.create("FARM", Map.of()).hooks).isInstanceOf(Farm.class);
+    assertThat(SplitPolicies.create("job_splitting", Map.of()).hooks)
+        .isInstanceOf(JobSplitting.class);
+    assertThat(SplitPolicies.create("Cache-Job-Splitting", Map.of()).hooks)
         .isInstanceOf(CacheJobSplitting.class);
-    assertThat(SplitPolicies.create("out_of_order", Map.of("replication", "true")))
+    assertThat(SplitPolicies.create("out_of_order", Map.of("replication", "true")).hooks)
         .isInstanceOf(OutOfOrder.class);
-    assertThat(SplitPolicies.create("delayed", Map.of("period", "0"))).isInstanceOf(Delayed.class);
-    assertThat(SplitPolicies.create("adaptive_delay", Map.of("lmaxTable", "0:1,1d:2")))
+    assertThat(SplitPolicies.create("delayed", Map.of("period", "0")).hooks)
+        .isInstanceOf(Delayed.class);
+    assertThat(SplitPolicies.create("adaptive_delay", Map.of("lmaxTable", "0:1,1d:2")).hooks)
         .isInstanceOf(AdaptiveDelay.class);
     assertThat(SplitPolicies.create("out_of_order", Map.of()).name()).isEqualTo("OUT_OF_ORDER");
   }

@@ -120,16 +120,15 @@ class SplitPolicyPathsTest {
 
   @Test
   void cacheJobSplittingSplitsForCachingBenefitD13() {
-    CacheJobSplitting p = (CacheJobSplitting) SplitPolicies.create("CACHE_JOB_SPLITTING",
-        Map.of("cacheEvents", "5000"));
+    SplitPolicy p = SplitPolicies.create("CACHE_JOB_SPLITTING", Map.of("cacheEvents", "5000"));
     p.addNode("n1", 0);
     p.addNode("n2", 0);
     p.addNode("n3", 0);
     p.begin(0);
     JobState a = SplitWorkedExamplesTest.job(p, "a", 0, 1000);
     JobState b = SplitWorkedExamplesTest.job(p, "b", 5000, 6000);
-    p.run(p.newPiece(a, 0, 1000), p.nodes.get("n1"));
-    p.run(p.newPiece(b, 5000, 6000), p.nodes.get("n2"));
+    p.ops.run(p.ops.newPiece(a, 0, 1000), p.ops.node("n1"));
+    p.ops.run(p.ops.newPiece(b, 5000, 6000), p.ops.node("n2"));
     p.finish();
     p.cache("n3").insert(5500, 6000, 0);
     // benefit: n1's subjob 0, n2's 500 events x 0.54 -> split n2's; balanced: 0.8 (x - 5000) >=
@@ -210,16 +209,16 @@ class SplitPolicyPathsTest {
 
   @Test
   void replicationVariantReadsRemotelyAndCopiesOnTheThirdAccess() {
-    OutOfOrder p = (OutOfOrder) SplitPolicies.create("OUT_OF_ORDER", Map.of("cacheEvents",
-        "5000", "replication", "true"));
+    SplitPolicy p = SplitPolicies.create("OUT_OF_ORDER", Map.of("cacheEvents", "5000",
+        "replication", "true"));
     p.addNode("n1", 0);
     p.addNode("n2", 0);
     p.cache("n1").insert(0, 1000, 0);
-    SplitNode n2 = p.nodes.get("n2");
+    SplitNode n2 = p.ops.node("n2");
     for (int i = 1; i <= 3; i++) {
       p.begin(i);
       JobState j = SplitWorkedExamplesTest.job(p, "r" + i, 0, 1000);
-      List<CostSegment> s = p.segmentsFor(n2, 200, 300, true, j);
+      List<CostSegment> s = p.model.segmentsFor(n2, 200, 300, true, j);
       p.finish();
       assertThat(s).singleElement().satisfies(seg -> {
         assertThat(seg.source()).isEqualTo(Source.REMOTE);
@@ -236,7 +235,7 @@ class SplitPolicyPathsTest {
     q.cache("n1").insert(0, 1000, 0);
     q.begin(1);
     JobState j = SplitWorkedExamplesTest.job(q, "t", 0, 1000);
-    assertThat(q.segmentsFor(((OutOfOrder) q).nodes.get("n2"), 200, 300, true, j))
+    assertThat(q.model.segmentsFor(q.ops.node("n2"), 200, 300, true, j))
         .singleElement().satisfies(seg -> assertThat(seg.source()).isEqualTo(Source.TAPE));
     q.finish();
   }

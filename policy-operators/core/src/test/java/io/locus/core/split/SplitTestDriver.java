@@ -38,6 +38,8 @@ final class SplitTestDriver {
   private static final int ACK = 2;
   private static final int TIMER = 3;
   private static final int SUSPENDED_END = 4;
+  private static final int NODE_LOST = 5;
+  private static final int NODE_JOINS = 6;
 
   private static final class AgentRun {
     final String node;
@@ -97,6 +99,9 @@ final class SplitTestDriver {
   int shrinks;
   int corrections;
   private double timerAt = Double.POSITIVE_INFINITY;
+  /** With {@link #journalled}: what the policy's journal wrote, as a durable store would hold. */
+  JournalReplica journal;
+  private boolean checkJournal;
 
   SplitTestDriver(SplitPolicy policy, Ack mode, long seed) {
     this.policy = policy;
@@ -104,9 +109,44 @@ final class SplitTestDriver {
     this.rng = new SplittableRandom(seed);
   }
 
+  /**
+   * From now on the policy writes its state in parts to {@link #journal}; with {@code check},
+   * after every input the journal must hold exactly the policy's whole state.
+   */
+  void journalled(boolean check) {
+    journal = new JournalReplica();
+    policy.exportTo(journal);
+    policy.journal(journal);
+    checkJournal = check;
+  }
+
+  /** Carries on with {@code p} (restored from {@link #journal}), journalled the same way. */
+  void continueWith(SplitPolicy p) {
+    policy = p;
+    p.journal(journal);
+  }
+
   void addNodes(int n) {
     for (int i = 1; i <= n; i++) {
       execute(policy.addNode("n" + i, now));
+    }
+  }
+
+  /** At t the node is lost: whatever it runs is gone, nothing of it counts. */
+  void loseNode(String node, double t) {
+    push(t, NODE_LOST, null, node, 0, 0);
+  }
+
+  void addNode(String node, double t) {
+    push(t, NODE_JOINS, null, node, 0, 0);
+  }
+
+  /** Submits {@link SplitConservationTest#workload}'s jobs at their arrival times. */
+  void submitWorkload(long seed, int jobs, long space, double meanGap) {
+    List<Double> at = new ArrayList<>();
+    List<SplitJob> js = SplitConservationTest.workload(seed, jobs, space, meanGap, at);
+    for (int i = 0; i < js.size(); i++) {
+      submit(js.get(i), at.get(i));
     }
   }
 
@@ -160,6 +200,11 @@ final class SplitTestDriver {
           }
           execute(cmds);
         }
+        case NODE_LOST -> {
+          agent.values().removeIf(a -> a.node.equals(e.node));
+          execute(policy.removeNode(e.node, now));
+        }
+        case NODE_JOINS -> execute(policy.addNode(e.node, now));
         case TIMER -> {
           if (e.t == timerAt) {
             timerAt = Double.POSITIVE_INFINITY;
@@ -277,6 +322,10 @@ final class SplitTestDriver {
       if (c.used() > c.capacity()) {
         throw new AssertionError("cache of " + n + " holds " + c.used() + " > " + c.capacity());
       }
+    }
+    if (checkJournal) {
+      assertThat(journal.entries()).as("the journal holds the whole state at %.3f", now)
+          .isEqualTo(policy.entries());
     }
   }
 

@@ -76,7 +76,7 @@ class SplitWorkedExamplesTest {
     p.addNode("2", 0);
     p.cache("1").insert(0, 1500, 0);
     p.cache("2").insert(3000, 3500, 0);
-    List<Pieces.Piece> pieces = ((OutOfOrder) p).splitByCache(EventSpan.of(1000, 5000));
+    List<Pieces.Piece> pieces = p.model.splitByCache(EventSpan.of(1000, 5000));
     assertThat(pieces).extracting(Pieces.Piece::range).containsExactly(EventSpan.of(1000, 1500),
         EventSpan.of(1500, 3000), EventSpan.of(3000, 3500), EventSpan.of(3500, 5000));
     assertThat(pieces).extracting(Pieces.Piece::cachedOn).containsExactly("1", null, "2", null);
@@ -105,18 +105,18 @@ class SplitWorkedExamplesTest {
 
   @Test
   void w5VictimJob() {
-    JobSplitting p = (JobSplitting) SplitPolicies.create("JOB_SPLITTING", Map.of());
+    SplitPolicy p = SplitPolicies.create("JOB_SPLITTING", Map.of());
     for (int i = 1; i <= 5; i++) {
       p.addNode("n" + i, 0);
     }
     p.begin(0);
     JobState a = job(p, "A", 0, 30_000);
     JobState b = job(p, "B", 100_000, 110_000);
-    p.run(p.newPiece(a, 0, 10_000), p.nodes.get("n1"));
-    p.run(p.newPiece(a, 10_000, 20_000), p.nodes.get("n2"));
-    p.run(p.newPiece(a, 20_000, 30_000), p.nodes.get("n3"));
-    p.run(p.newPiece(b, 100_000, 106_000), p.nodes.get("n4"));
-    p.run(p.newPiece(b, 106_000, 110_000), p.nodes.get("n5"));
+    p.ops.run(p.ops.newPiece(a, 0, 10_000), p.ops.node("n1"));
+    p.ops.run(p.ops.newPiece(a, 10_000, 20_000), p.ops.node("n2"));
+    p.ops.run(p.ops.newPiece(a, 20_000, 30_000), p.ops.node("n3"));
+    p.ops.run(p.ops.newPiece(b, 100_000, 106_000), p.ops.node("n4"));
+    p.ops.run(p.ops.newPiece(b, 106_000, 110_000), p.ops.node("n5"));
     p.finish();
     // A: 3 nodes / 30,000 = 1.0e-4; B: 2 / 10,000 = 2.0e-4 -> K = B; its subjob with the fewest
     // remaining events is the 4,000-event one on n5
@@ -129,24 +129,21 @@ class SplitWorkedExamplesTest {
   }
 
   static JobState job(SplitPolicy p, String id, long s, long e) {
-    JobState j = new JobState(id, p.jobSeq++, EventSpan.of(s, e), p.now);
-    p.jobs.put(id, j);
-    return j;
+    return p.state.newJob(SplitJob.of(id, s, e));
   }
 
   @Test
   void w6Steal() {
-    OutOfOrder p = (OutOfOrder) SplitPolicies.create("OUT_OF_ORDER",
-        Map.of("cacheEvents", "100000"));
+    SplitPolicy p = SplitPolicies.create("OUT_OF_ORDER", Map.of("cacheEvents", "100000"));
     p.addNode("u", 0);
     p.addNode("v", 0);
-    SplitNode u = p.nodes.get("u");
+    SplitNode u = p.ops.node("u");
     u.cache.insert(0, 1000, 0);
     p.begin(0);
     JobState y = job(p, "Y", 5000, 5125); // 125 events from tape = 100 s left
     JobState x = job(p, "X", 0, 1000);
-    p.run(p.newPiece(y, 5000, 5125), u);
-    Subjob queued = p.newPiece(x, 0, 1000);
+    p.ops.run(p.ops.newPiece(y, 5000, 5125), u);
+    Subjob queued = p.ops.newPiece(x, 0, 1000);
     queued.cachedOn = "u";
     u.queue.pushBack(queued);
     p.finish();
@@ -157,7 +154,7 @@ class SplitWorkedExamplesTest {
     assertThat(steal.range()).isEqualTo(EventSpan.of(661, 1000)); // k = 339
     assertThat(steal.cost()).isCloseTo(271.2, within(1e-9));
     assertThat(queued.range()).isEqualTo(EventSpan.of(0, 661));
-    assertThat(p.backlog(u)).isCloseTo(100 + 661 * 0.26, within(1e-9)); // 271.86 s
+    assertThat(p.model.backlog(u)).isCloseTo(100 + 661 * 0.26, within(1e-9)); // 271.86 s
     assertThat(p.subjob(steal.subjobId()).preemptible()).isTrue();
   }
 
@@ -173,17 +170,17 @@ class SplitWorkedExamplesTest {
 
   @Test
   void w7ThroughARunningSubjob() {
-    CacheJobSplitting p = (CacheJobSplitting) SplitPolicies.create("CACHE_JOB_SPLITTING",
-        Map.of("cacheEvents", "100000"));
+    SplitPolicy p = SplitPolicies.create("CACHE_JOB_SPLITTING", Map.of("cacheEvents", "100000"));
     p.addNode("a", 0);
     p.addNode("b", 0);
     p.cache("a").insert(0, 1000, 0);
     p.begin(0);
     JobState j = job(p, "J", 0, 1000);
-    p.run(p.newPiece(j, 0, 1000), p.nodes.get("a"));
+    p.ops.run(p.ops.newPiece(j, 0, 1000), p.ops.node("a"));
     p.finish();
     p.begin(0);
-    assertThat(p.splitRunningBalanced(p.nodes.get("a").running, p.nodes.get("b"))).isEqualTo(755);
+    assertThat(p.model.splitRunningBalanced(p.ops.node("a").running, p.ops.node("b")))
+        .isEqualTo(755);
     p.finish();
   }
 
@@ -267,17 +264,18 @@ class SplitWorkedExamplesTest {
 
   @Test
   void w10AdaptiveHysteresis() {
-    AdaptiveDelay p = (AdaptiveDelay) SplitPolicies.create("ADAPTIVE_DELAY", Map.of(
+    SplitPolicy sp = SplitPolicies.create("ADAPTIVE_DELAY", Map.of(
         "lmaxTable", "0:1.0,1d:1.5,2d:2.0", "cacheEvents", "1000"));
-    p.addNode("n1", 0);
+    AdaptiveDelay p = (AdaptiveDelay) sp.hooks;
+    sp.addNode("n1", 0);
     // 1.6 jobs/h for 24 h: 38 or 39 arrivals in the window -> 1.6 * 1.1 = 1.76 -> d = 2 d
     double t = 0;
     int k = 0;
     for (; t < 86_400; t += 3600 / 1.6) {
-      runTimers(p, t);
-      p.onJobArrival(SplitJob.of("j" + k++, 0, 10), t);
+      runTimers(sp, t);
+      sp.onJobArrival(SplitJob.of("j" + k++, 0, 10), t);
     }
-    runTimers(p, 86_400);
+    runTimers(sp, 86_400);
     assertThat(p.estimatedRate()).isCloseTo(1.6, within(0.05));
     assertThat(p.currentPeriod()).isEqualTo(172_800.0);
     // then the rate falls to 0.8/h: the evaluation at the period end 172,800 s asks for 0 (its
@@ -287,14 +285,14 @@ class SplitWorkedExamplesTest {
     double at172800 = Double.NaN;
     for (; t < end; t += 3600 / 0.8) {
       double before = p.currentPeriod();
-      runTimers(p, t);
+      runTimers(sp, t);
       if (p.currentPeriod() != before) {
-        changes.add(p.now);
+        changes.add(sp.state.now);
       }
       if (t > 172_800 && Double.isNaN(at172800)) {
         at172800 = p.currentPeriod();
       }
-      p.onJobArrival(SplitJob.of("j" + k++, 0, 10), t);
+      sp.onJobArrival(SplitJob.of("j" + k++, 0, 10), t);
     }
     assertThat(at172800).isEqualTo(172_800.0);
     assertThat(p.currentPeriod()).isEqualTo(0.0);
