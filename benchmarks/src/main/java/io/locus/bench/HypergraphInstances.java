@@ -4,7 +4,7 @@ import io.locus.core.model.InputFile;
 import io.locus.hypergraph.Hypergraph;
 import io.locus.hypergraph.RandomHypergraphs;
 import io.locus.workloads.KhannaImageTrace;
-import io.locus.workloads.KhannaImageTrace.CostModel;
+import io.locus.workloads.KhannaImageTrace.TraceCosts;
 import io.locus.workloads.KhannaImageTrace.Options;
 import io.locus.workloads.KhannaImageTrace.Overlap;
 import io.locus.workloads.TraceJob;
@@ -86,7 +86,7 @@ public final class HypergraphInstances {
   private static List<TraceJob> trace(Overlap overlap, int jobs) {
     Options o = new Options(jobs, overlap, KhannaImageTrace.Ordering.CLUSTERED,
         KhannaImageTrace.Arrivals.POISSON, KhannaImageTrace.DEFAULT_STORAGE_NODES,
-        CostModel.DEFAULT);
+        TraceCosts.DEFAULT);
     return KhannaImageTrace.workload(o, KhannaImageTrace.DEFAULT_TL_ARRIVAL, 1).toList();
   }
 
@@ -110,8 +110,8 @@ public final class HypergraphInstances {
    */
   private static Instance build(String name, List<TraceJob> pending, List<TraceJob> running,
       int p) {
-    CostModel cost = new CostModel(CostModel.DEFAULT.rbw(), CostModel.DEFAULT.lbw(),
-        CostModel.DEFAULT.c(), p);
+    TraceCosts cost = new TraceCosts(TraceCosts.DEFAULT.rbw(), TraceCosts.DEFAULT.lbw(),
+        TraceCosts.DEFAULT.c(), p);
     Map<String, List<Integer>> pins = new LinkedHashMap<>(); // file id → pins, insertion order
     Map<String, Long> bytes = new LinkedHashMap<>();
     for (int j = 0; j < pending.size(); j++) {

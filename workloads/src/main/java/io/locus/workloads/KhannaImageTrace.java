@@ -75,10 +75,10 @@ public final class KhannaImageTrace {
    * Static cost constants of Eq. 5/6: bandwidths in MiB/s, C in s/MiB, P compute nodes. {@link
    * #DEFAULT} is D26 (RBW calibrated once to 117, then held fixed) with P = 4.
    */
-  public record CostModel(double rbw, double lbw, double c, int p) {
-    public static final CostModel DEFAULT = new CostModel(117, 150, 0.001, 4);
+  public record TraceCosts(double rbw, double lbw, double c, int p) {
+    public static final TraceCosts DEFAULT = new TraceCosts(117, 150, 0.001, 4);
 
-    public CostModel {
+    public TraceCosts {
       if (!(rbw > 0) || !(lbw > 0) || !(c >= 0) || p < 1) {
         throw new IllegalArgumentException("need rbw > 0, lbw > 0, c >= 0, p >= 1: rbw=" + rbw
             + " lbw=" + lbw + " c=" + c + " p=" + p);
@@ -88,7 +88,7 @@ public final class KhannaImageTrace {
 
   /** What to generate. {@code cost} supplies C (per-file compute) and, for a load, P. */
   public record Options(int jobs, Overlap overlap, Ordering ordering, Arrivals arrivals,
-      int storageNodes, CostModel cost) {
+      int storageNodes, TraceCosts cost) {
     public Options {
       if (jobs < JOBS_PER_CLUSTER || jobs % JOBS_PER_CLUSTER != 0) {
         throw new IllegalArgumentException("Khanna jobs must be a positive multiple of "
@@ -109,7 +109,7 @@ public final class KhannaImageTrace {
     /** N jobs, HIGH overlap, clustered, Poisson, M = 4, D26 costs: the §5 common settings. */
     public static Options defaults(int jobs) {
       return new Options(jobs, Overlap.HIGH, Ordering.CLUSTERED, Arrivals.POISSON,
-          DEFAULT_STORAGE_NODES, CostModel.DEFAULT);
+          DEFAULT_STORAGE_NODES, TraceCosts.DEFAULT);
     }
   }
 
@@ -289,7 +289,7 @@ public final class KhannaImageTrace {
    * Eq. 6: EstimatedExec(j) = Σ_f size_MiB(f) · (Tr_f + 1/LBW + C). A file missing from {@code sf}
    * has no other pin: s_f = 1 (D3).
    */
-  public static double estimatedExec(TraceJob job, Map<String, Integer> sf, CostModel cost) {
+  public static double estimatedExec(TraceJob job, Map<String, Integer> sf, TraceCosts cost) {
     double t = 0;
     for (InputFile u : job.inputs()) {
       double mib = (double) u.bytes() / Units.MIB;
@@ -300,7 +300,7 @@ public final class KhannaImageTrace {
   }
 
   /** Eq. 10: mean EstimatedExec over the trace, s_f counted over the whole trace. */
-  public static double avgExecTime(List<TraceJob> jobs, CostModel cost) {
+  public static double avgExecTime(List<TraceJob> jobs, TraceCosts cost) {
     if (jobs.isEmpty()) {
       throw new IllegalArgumentException("AvgExecTime of an empty trace");
     }

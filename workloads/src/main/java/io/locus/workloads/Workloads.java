@@ -3,7 +3,7 @@ package io.locus.workloads;
 import io.locus.workloads.DdThroughput.Locality;
 import io.locus.workloads.DdThroughput.Mode;
 import io.locus.workloads.KhannaImageTrace.Arrivals;
-import io.locus.workloads.KhannaImageTrace.CostModel;
+import io.locus.workloads.KhannaImageTrace.TraceCosts;
 import io.locus.workloads.KhannaImageTrace.Options;
 import io.locus.workloads.KhannaImageTrace.Ordering;
 import io.locus.workloads.KhannaImageTrace.Overlap;
@@ -143,7 +143,7 @@ public final class Workloads {
   }
 
   private static Workload khanna(Params p) {
-    CostModel cost = new CostModel(p.number("rbw"), p.number("lbw"), p.number("c"),
+    TraceCosts cost = new TraceCosts(p.number("rbw"), p.number("lbw"), p.number("c"),
         p.integer("p"));
     Options o = new Options(p.integer("n"),
         p.choice("overlap", Map.of("high", Overlap.HIGH, "medium", Overlap.MEDIUM,

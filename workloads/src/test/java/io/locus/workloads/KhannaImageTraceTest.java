@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.locus.core.model.InputFile;
 import io.locus.workloads.KhannaImageTrace.Arrivals;
-import io.locus.workloads.KhannaImageTrace.CostModel;
+import io.locus.workloads.KhannaImageTrace.TraceCosts;
 import io.locus.workloads.KhannaImageTrace.Options;
 import io.locus.workloads.KhannaImageTrace.Ordering;
 import io.locus.workloads.KhannaImageTrace.Overlap;
@@ -29,7 +29,7 @@ class KhannaImageTraceTest {
   private static final double MIB = Units.MIB;
 
   private static List<TraceJob> trace(int n, Overlap o, Ordering ord, Arrivals arr, long seed) {
-    return KhannaImageTrace.workload(new Options(n, o, ord, arr, 4, CostModel.DEFAULT), 600, seed)
+    return KhannaImageTrace.workload(new Options(n, o, ord, arr, 4, TraceCosts.DEFAULT), 600, seed)
         .toList();
   }
 
@@ -155,11 +155,11 @@ class KhannaImageTraceTest {
     }
     // and for a TLarrival computed from a load, which is no round number
     Workload w = KhannaImageTrace.workloadAtLoad(
-        new Options(800, Overlap.MEDIUM, Ordering.CLUSTERED, Arrivals.LUBLIN, 4, CostModel.DEFAULT),
+        new Options(800, Overlap.MEDIUM, Ordering.CLUSTERED, Arrivals.LUBLIN, 4, TraceCosts.DEFAULT),
         1.3, 11);
     List<TraceJob> jobs = w.toList();
     double tl = KhannaImageTrace.tlArrival(800, KhannaImageTrace.avgExecTime(jobs,
-        CostModel.DEFAULT), 4, 1.3);
+        TraceCosts.DEFAULT), 4, 1.3);
     assertThat(jobs.get(jobs.size() - 1).arrival()).isEqualTo(tl);
   }
 
@@ -200,7 +200,7 @@ class KhannaImageTraceTest {
   void avgExecTimeOfHigh800OnFourNodesIsThreeSeconds() {
     for (long seed : SEEDS) {
       List<TraceJob> jobs = trace(800, Overlap.HIGH, Ordering.CLUSTERED, Arrivals.POISSON, seed);
-      assertThat(KhannaImageTrace.avgExecTime(jobs, CostModel.DEFAULT)).as("seed %d", seed)
+      assertThat(KhannaImageTrace.avgExecTime(jobs, TraceCosts.DEFAULT)).as("seed %d", seed)
           .isCloseTo(3.0, within(0.15));
     }
   }
@@ -232,13 +232,13 @@ class KhannaImageTraceTest {
     for (long seed : SEEDS) {
       double lstar = KhannaImageTrace.load(1200, KhannaImageTrace.avgExecTime(
           trace(1200, Overlap.HIGH, Ordering.CLUSTERED, Arrivals.POISSON, seed),
-          CostModel.DEFAULT), 4, 612);
+          TraceCosts.DEFAULT), 4, 612);
       double tlMedium = KhannaImageTrace.tlArrival(800, KhannaImageTrace.avgExecTime(
           trace(800, Overlap.MEDIUM, Ordering.CLUSTERED, Arrivals.POISSON, seed),
-          CostModel.DEFAULT), 4, lstar);
+          TraceCosts.DEFAULT), 4, lstar);
       double tlLow = KhannaImageTrace.tlArrival(400, KhannaImageTrace.avgExecTime(
           trace(400, Overlap.LOW, Ordering.CLUSTERED, Arrivals.POISSON, seed),
-          CostModel.DEFAULT), 4, lstar);
+          TraceCosts.DEFAULT), 4, lstar);
       assertThat(lstar).isCloseTo(1.47, within(0.05 * 1.47));
       assertThat(tlMedium).isCloseTo(431, within(0.05 * 431));
       assertThat(tlLow).isCloseTo(226, within(0.05 * 226));
@@ -261,10 +261,10 @@ class KhannaImageTraceTest {
     TraceJob j = new TraceJob("j", 0, List.of(
         new InputFile("big", 64 * Units.MIB, 0, "sn-0", null),
         new InputFile("small", 4 * Units.MIB, 0, "sn-1", null)), 0);
-    double est = KhannaImageTrace.estimatedExec(j, Map.of("big", 1, "small", 2), CostModel.DEFAULT);
+    double est = KhannaImageTrace.estimatedExec(j, Map.of("big", 1, "small", 2), TraceCosts.DEFAULT);
     assertThat(est).isCloseTo(1.09826, within(0.000005));
     // a file absent from the counts has no other pin: s_f = 1
-    assertThat(KhannaImageTrace.estimatedExec(j, Map.of("small", 2), CostModel.DEFAULT))
+    assertThat(KhannaImageTrace.estimatedExec(j, Map.of("small", 2), TraceCosts.DEFAULT))
         .isEqualTo(est);
   }
 
@@ -278,13 +278,13 @@ class KhannaImageTraceTest {
   @Test
   void deterministicAndSeedSensitive() {
     Options o = new Options(800, Overlap.MEDIUM, Ordering.CLUSTERED, Arrivals.LUBLIN, 4,
-        CostModel.DEFAULT);
+        TraceCosts.DEFAULT);
     List<TraceJob> a = KhannaImageTrace.workload(o, 600, 7).toList();
     assertThat(KhannaImageTrace.workload(o, 600, 7).toList()).isEqualTo(a);
     assertThat(KhannaImageTrace.workload(o, 600, 8).toList()).isNotEqualTo(a);
     // ordering and arrivals draw from their own streams: the jobs themselves stay the same
     Options random = new Options(800, Overlap.MEDIUM, Ordering.RANDOM, Arrivals.POISSON, 4,
-        CostModel.DEFAULT);
+        TraceCosts.DEFAULT);
     assertThat(byId(KhannaImageTrace.workload(random, 600, 7).toList()))
         .isEqualTo(byId(a));
   }

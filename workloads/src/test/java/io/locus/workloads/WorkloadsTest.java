@@ -63,7 +63,7 @@ class WorkloadsTest {
     assertThat(k).hasSize(400);
     assertThat(k.get(399).arrival()).isEqualTo(226.0);
     List<TraceJob> atLoad = Workloads.create("khanna", Map.of("load", "2"), 3).toList();
-    double avg = KhannaImageTrace.avgExecTime(atLoad, KhannaImageTrace.CostModel.DEFAULT);
+    double avg = KhannaImageTrace.avgExecTime(atLoad, KhannaImageTrace.TraceCosts.DEFAULT);
     assertThat(atLoad.get(799).arrival()).isEqualTo(KhannaImageTrace.tlArrival(800, avg, 4, 2));
     assertThat(Workloads.create("dd-throughput", Map.of("nodes", "4", "locality", "100",
         "mode", "read+write", "fileBytes", "1000"), 0).toList())

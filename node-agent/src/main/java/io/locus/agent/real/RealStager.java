@@ -249,21 +249,21 @@ public final class RealStager implements Stager {
 
     private void fromStorage(FileChannel out, MessageDigest md)
         throws Failed, IOException, InterruptedException {
-      StorageLocations.Source src;
+      StorageLocations.StoredFile src;
       try {
         src = storage.resolve(fetch.location(), fetch.fileId());
       } catch (StorageLocations.Refused e) {
         throw new Failed(e.getMessage(), false);
       }
-      if (src instanceof StorageLocations.HttpSource h) {
+      if (src instanceof StorageLocations.HttpFile h) {
         fromHttp(h.uri(), out, md, false);
         return;
       }
       Path real;
       try {
-        real = storage.realFile((StorageLocations.FileSource) src);
+        real = storage.realFile((StorageLocations.LocalFile) src);
       } catch (NoSuchFileException e) {
-        throw new Failed(((StorageLocations.FileSource) src).path() + " does not exist", true);
+        throw new Failed(((StorageLocations.LocalFile) src).path() + " does not exist", true);
       } catch (StorageLocations.Refused e) {
         throw new Failed(e.getMessage(), false);
       }

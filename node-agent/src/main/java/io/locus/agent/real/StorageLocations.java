@@ -22,12 +22,12 @@ import java.util.Locale;
  * links resolved) when the file is opened.
  */
 public final class StorageLocations {
-  /** A resolved storage source: a local path or a URL. */
-  public sealed interface Source permits FileSource, HttpSource {}
+  /** Where a resolved file is read from: a local path or a URL. */
+  public sealed interface StoredFile permits LocalFile, HttpFile {}
 
-  public record FileSource(Path path) implements Source {}
+  public record LocalFile(Path path) implements StoredFile {}
 
-  public record HttpSource(URI uri) implements Source {}
+  public record HttpFile(URI uri) implements StoredFile {}
 
   /** The location is malformed, not allowed, or absent without a root. */
   public static final class Refused extends Exception {
@@ -82,7 +82,7 @@ public final class StorageLocations {
   }
 
   /** Where to read {@code fileId} whose plan says {@code location} (may be null). */
-  public Source resolve(String location, String fileId) throws Refused {
+  public StoredFile resolve(String location, String fileId) throws Refused {
     URI u;
     if (location == null) {
       if (root == null) {
@@ -108,7 +108,7 @@ public final class StorageLocations {
         }
         for (Path r : fileRoots) {
           if (p.startsWith(r) && !p.equals(r)) {
-            return new FileSource(p);
+            return new LocalFile(p);
           }
         }
         throw new Refused(u + " is outside the allowed storage locations " + fileRoots);
@@ -120,7 +120,7 @@ public final class StorageLocations {
         String s = u.toString();
         for (String r : httpRoots) {
           if (s.startsWith(r) && s.length() > r.length()) {
-            return new HttpSource(u);
+            return new HttpFile(u);
           }
         }
         throw new Refused(u + " is outside the allowed storage locations " + httpRoots);
@@ -134,7 +134,7 @@ public final class StorageLocations {
    * Re-checks a file source on its real path, symbolic links resolved, when it is opened: a link
    * inside storage must not lead outside it.
    */
-  public Path realFile(FileSource src) throws IOException, Refused {
+  public Path realFile(LocalFile src) throws IOException, Refused {
     Path real = src.path().toRealPath();
     for (Path r : fileRoots) {
       Path rr = Files.exists(r) ? r.toRealPath() : r;

@@ -58,11 +58,11 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
   private static final Set<String> RANGE_SCALARS = Set.of("dataset", "batch-start", "batch-end");
 
   /** One command element: a list placeholder, or literal text with scalar placeholders. */
-  private sealed interface Element permits Whole, Pieces {}
+  private sealed interface Element permits Whole, Parts {}
 
   private record Whole(String what) implements Element {}
 
-  private record Pieces(List<Piece> pieces) implements Element {}
+  private record Parts(List<Piece> pieces) implements Element {}
 
   /** Literal text (name == null) or a scalar placeholder (index for input:N / arg:N). */
   private record Piece(String literal, String name, int index) {}
@@ -153,7 +153,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     if (lit.length() > 0) {
       pieces.add(new Piece(lit.toString(), null, 0));
     }
-    return new Pieces(pieces);
+    return new Parts(pieces);
   }
 
   private static Piece placeholder(String template, String element, String ph) {
@@ -208,7 +208,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
       }
     }
     for (Element e : elements()) {
-      if (e instanceof Pieces p) {
+      if (e instanceof Parts p) {
         for (Piece piece : p.pieces()) {
           if ("arg".equals(piece.name()) && piece.index() >= args.size()) {
             return Refusal.of(Refusal.BAD_ARGUMENT, "template " + name + " needs argument "
@@ -256,7 +256,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
         argv.addAll(w.what().equals("inputs") ? ctx.inputs() : ctx.args());
       } else {
         StringBuilder b = new StringBuilder();
-        for (Piece p : ((Pieces) e).pieces()) {
+        for (Piece p : ((Parts) e).pieces()) {
           b.append(p.name() == null ? p.literal() : value(p, ctx));
         }
         argv.add(b.toString());

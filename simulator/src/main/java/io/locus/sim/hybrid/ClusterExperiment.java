@@ -50,20 +50,20 @@ public final class ClusterExperiment {
   public static final double[] LOADS = {0.5, 0.7, 0.9};
 
   /** A compared configuration. */
-  public record Policy(String label, double headroom, Supplier<OnlineScheduler> make) {}
+  public record SchedulerVariant(String label, double headroom, Supplier<OnlineScheduler> make) {}
 
-  public static List<Policy> policies() {
+  public static List<SchedulerVariant> policies() {
     return List.of(
-        new Policy("GREEDY_SORT_MERGE", HEADROOM, OnlineGreedySortMerge::new),
-        new Policy("GREEDY_SORT_MERGE no aging", HEADROOM, () -> new OnlineGreedySortMerge(
+        new SchedulerVariant("GREEDY_SORT_MERGE", HEADROOM, OnlineGreedySortMerge::new),
+        new SchedulerVariant("GREEDY_SORT_MERGE no aging", HEADROOM, () -> new OnlineGreedySortMerge(
             Resource.CLUSTER_ORDER, NodeChoice.COMPLEMENTARY, Double.POSITIVE_INFINITY)),
-        new Policy("GREEDY_SORT_MERGE/LOWEST_ID", HEADROOM, () -> new OnlineGreedySortMerge(
+        new SchedulerVariant("GREEDY_SORT_MERGE/LOWEST_ID", HEADROOM, () -> new OnlineGreedySortMerge(
             Resource.CLUSTER_ORDER, NodeChoice.LOWEST_ID,
             OnlineGreedySortMerge.DEFAULT_AGING_SECONDS)),
-        new Policy("FIFO_HEAD", HEADROOM, () -> new OnlineFifoHead(NodeChoice.COMPLEMENTARY)),
-        new Policy("FIRST_FIT", HEADROOM, OnlineFirstFit::new),
-        new Policy("SLOTS-2 (profile-blind)", 1.0, () -> new ProfileBlindSlots(2)),
-        new Policy("GREEDY_SORT_MERGE h=1.0", 1.0, OnlineGreedySortMerge::new));
+        new SchedulerVariant("FIFO_HEAD", HEADROOM, () -> new OnlineFifoHead(NodeChoice.COMPLEMENTARY)),
+        new SchedulerVariant("FIRST_FIT", HEADROOM, OnlineFirstFit::new),
+        new SchedulerVariant("SLOTS-2 (profile-blind)", 1.0, () -> new ProfileBlindSlots(2)),
+        new SchedulerVariant("GREEDY_SORT_MERGE h=1.0", 1.0, OnlineGreedySortMerge::new));
   }
 
   /** λ (jobs/s) for an offered load ρ. */
@@ -83,7 +83,7 @@ public final class ClusterExperiment {
   private ClusterExperiment() {}
 
   public static List<Run> run(int jobs, int seeds, long firstSeed, double[] loads,
-      List<Policy> policies) {
+      List<SchedulerVariant> policies) {
     List<Run> out = new ArrayList<>();
     for (double load : loads) {
       for (int s = 0; s < seeds; s++) {
@@ -91,7 +91,7 @@ public final class ClusterExperiment {
         List<HybridJob> js = HybridMix.jobs(HybridMix.workload(new HybridMix.Options(
             HybridMix.Kind.NOISY, jobs, 0.5, rate(load), MEAN_DURATION, true), seed), 1);
         List<RunResult<ClusterSimulation.Metrics>> rs = new ArrayList<>();
-        for (Policy p : policies) {
+        for (SchedulerVariant p : policies) {
           rs.add(ClusterSimulation.run(js, p.make().get(),
               new ClusterSimulation.Config(NODES, p.headroom())));
         }

@@ -44,8 +44,8 @@ public final class KhannaExperiments {
   }
 
   /** Mean and 95 % half-width over the seeds. */
-  public record Stat(double mean, double half) {
-    static Stat of(double[] xs) {
+  public record MeanInterval(double mean, double half) {
+    static MeanInterval of(double[] xs) {
       double m = 0;
       for (double x : xs) {
         m += x;
@@ -56,7 +56,7 @@ public final class KhannaExperiments {
         v += (x - m) * (x - m);
       }
       v /= xs.length - 1;
-      return new Stat(m, tQuantile(xs.length - 1) * Math.sqrt(v / xs.length));
+      return new MeanInterval(m, tQuantile(xs.length - 1) * Math.sqrt(v / xs.length));
     }
 
     @Override
@@ -119,18 +119,18 @@ public final class KhannaExperiments {
     if (overlap.equals("high")) {
       return high;
     }
-    double avg = KhannaImageTrace.avgExecTime(high, KhannaImageTrace.CostModel.DEFAULT);
+    double avg = KhannaImageTrace.avgExecTime(high, KhannaImageTrace.TraceCosts.DEFAULT);
     double lStar = KhannaImageTrace.load(1200, avg, 4, 612);
     return trace(Map.of("n", "" + n, "overlap", overlap, "load", "" + lStar), seed);
   }
 
-  private static Stat stat(RunResult<KhannaSimulation.Metrics>[] rs,
+  private static MeanInterval stat(RunResult<KhannaSimulation.Metrics>[] rs,
       ToDoubleFunction<RunResult<KhannaSimulation.Metrics>> f) {
     double[] xs = new double[rs.length];
     for (int i = 0; i < rs.length; i++) {
       xs[i] = f.applyAsDouble(rs[i]);
     }
-    return Stat.of(xs);
+    return MeanInterval.of(xs);
   }
 
   /** Writes name.md (table), name.csv and name.png (one series per row). */
@@ -168,7 +168,7 @@ public final class KhannaExperiments {
           md.append(" |");
           continue;
         }
-        Stat s = stat(rs, t.metric());
+        MeanInterval s = stat(rs, t.metric());
         md.append(' ').append(s).append(" |");
         csv.append(String.format(Locale.ROOT, "%s,%d,%.6f,%.6f%n", e.getKey(), x, s.mean(),
             s.half()));

@@ -70,7 +70,7 @@ class KhannaSimulationTest {
 
   @Test
   void confidenceIntervalsUseStudentT() {
-    KhannaExperiments.Stat s = KhannaExperiments.Stat.of(new double[] {1, 2, 3, 4, 5});
+    KhannaExperiments.MeanInterval s = KhannaExperiments.MeanInterval.of(new double[] {1, 2, 3, 4, 5});
     assertThat(s.mean()).isEqualTo(3.0);
     // sd = sqrt(2.5); half = t(4) · sd / sqrt(5) = 2.776 · 0.7071
     assertThat(s.half()).isCloseTo(2.776 * Math.sqrt(2.5 / 5), within(1e-9));

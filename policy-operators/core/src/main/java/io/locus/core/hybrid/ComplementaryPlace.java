@@ -79,18 +79,21 @@ public final class ComplementaryPlace implements StatefulPolicy {
     STRICT
   }
 
-  /** The pool's settings; {@link #of} validates them. */
-  public record Params(double wLoc, double wComp, double wPk, double headroom, double dNode,
+  /**
+   * The pool parameters of spec §2.6: weights, headroom, locality delays, aging, window; {@link
+   * #of} validates them.
+   */
+  public record Tuning(double wLoc, double wComp, double wPk, double headroom, double dNode,
       double dRack, double aging, int window, Delay delay) {}
 
   private static final List<Resource> ORDER = Resource.CLUSTER_ORDER;
   private static final ResourceVector COLD_START = ResourceVector.coldStart(0);
 
-  private final Params p;
+  private final Tuning p;
   private final ResourceVector limit;
   private int ptr;
 
-  public ComplementaryPlace(Params params) {
+  public ComplementaryPlace(Tuning params) {
     this.p = params;
     this.limit = ResourceVector.uniform(params.headroom());
   }
@@ -134,7 +137,7 @@ public final class ComplementaryPlace implements StatefulPolicy {
     if (window < 1) {
       throw new IllegalArgumentException(NAME + ": window must be >= 1, got " + window);
     }
-    return new ComplementaryPlace(new Params(wLoc, wComp, wPk, h, dNode, dRack, aging, window,
+    return new ComplementaryPlace(new Tuning(wLoc, wComp, wPk, h, dNode, dRack, aging, window,
         delay));
   }
 
@@ -160,7 +163,7 @@ public final class ComplementaryPlace implements StatefulPolicy {
     return x;
   }
 
-  public Params params() {
+  public Tuning params() {
     return p;
   }
 
