@@ -59,6 +59,15 @@ public final class Scheduler {
     this.policy = policy;
   }
 
+  /**
+   * The facade over a pool's node registry only, with no file policy: it applies registrations,
+   * departures and drains but never dispatches. A split pool keeps its nodes this way, so that a
+   * change of policy family keeps them.
+   */
+  public static Scheduler registry(String pool, PoolState state) {
+    return new Scheduler(pool, state, null);
+  }
+
   public String pool() {
     return pool;
   }
@@ -76,6 +85,9 @@ public final class Scheduler {
   }
 
   public List<Command> dispatch(double now) {
+    if (policy == null) {
+      throw new IllegalStateException("pool " + pool + " has no file policy to dispatch with");
+    }
     Dispatch d = new Dispatch(pool, state, now);
     policy.dispatch(d);
     return d.commands();

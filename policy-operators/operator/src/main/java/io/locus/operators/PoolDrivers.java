@@ -96,11 +96,8 @@ final class PoolDrivers {
     return d;
   }
 
-  /**
-   * A split pool's registrations go through the core's facade like a file pool's; this facade
-   * has no file policy (it never dispatches).
-   */
+  /** A split pool's registrations go through the core's facade like a file pool's. */
   private static Scheduler roster(String pool, PoolState state) {
-    return new Scheduler(pool, state, null);
+    return Scheduler.registry(pool, state);
   }
 }
