@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -115,9 +117,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     // Retrying only helps when we chose the ports; a fixed port that is taken stays taken.
     int attempts = port == 0 ? BIND_ATTEMPTS : 1;
     for (int attempt = 1; ; attempt++) {
-      int brokerPort = port == 0 ? freePort() : port;
+      int[] ports = port == 0 ? freePorts(2) : new int[] {port, freePortOtherThan(port)};
       try {
-        return startOnce(dataDir, brokerPort, freePort(), overrides, deleteOnClose);
+        return startOnce(dataDir, ports[0], ports[1], overrides, deleteOnClose);
       } catch (RuntimeException e) {
         if (attempt >= attempts || !isBindFailure(e)) {
           throw e;
@@ -188,7 +190,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Formats the storage with a new cluster id unless it is already formatted (meta.properties
    * present), which is what lets a restart on the same directory keep its data.
    */
-  private static void formatIfNeeded(Path dataDir, Map<String, String> config) {
+  static void formatIfNeeded(Path dataDir, Map<String, String> config) {
     Path logDir = Path.of(config.get("log.dirs").split(",")[0].trim());
     Path meta = logDir.resolve("meta.properties");
     if (Files.exists(meta)) {
@@ -209,8 +211,9 @@ public final class EmbeddedKafka implements AutoCloseable {
           "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", propsFile.toString(),
           "--ignore-formatted"}, ps);
     } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": "
-          + output.toString(StandardCharsets.UTF_8), e);
+      // The tool reports config errors by throwing, with nothing printed: name the cause here.
+      throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": " + e
+          + " " + output.toString(StandardCharsets.UTF_8), e);
     }
     if (rc != 0) {
       throw new IllegalStateException("formatting Kafka storage in " + logDir + " failed (" + rc
@@ -325,11 +328,45 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      return socket.getLocalPort();
+    return freePorts(1)[0];
+  }
+
+  /**
+   * {@code n} distinct free ports. The sockets are held open together while the ports are read:
+   * two separate lookups may return the same just-released port, and a broker whose client and
+   * controller listeners share a port fails its config check before it ever binds (seen in CI).
+   */
+  static int[] freePorts(int n) {
+    List<ServerSocket> open = new ArrayList<>(n);
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+        open.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+      throw new UncheckedIOException("cannot find " + n + " free ports on " + HOST, e);
+    } finally {
+      for (ServerSocket s : open) {
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // Closing a listening socket we opened only fails if it is already closed.
+        }
+      }
     }
+  }
+
+  static int freePortOtherThan(int taken) {
+    for (int i = 0; i < 16; i++) {
+      int p = freePort();
+      if (p != taken) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no free port other than " + taken + " on " + HOST);
   }
 
   private static boolean isBindFailure(Throwable e) {

@@ -26,6 +26,25 @@ class EmbeddedKafkaTest {
       new TopicSpec<>("notes", 1, "none", Codecs.JOB_SUBMITTED, Map.of());
 
   @Test
+  void freePortsAreDistinctSoTheTwoListenersNeverCollide() {
+    for (int i = 0; i < 200; i++) {
+      int[] ports = EmbeddedKafka.freePorts(2);
+      assertThat(ports[0]).isNotEqualTo(ports[1]);
+      assertThat(EmbeddedKafka.freePortOtherThan(ports[0])).isNotEqualTo(ports[0]);
+    }
+  }
+
+  @Test
+  void aFormatFailureNamesItsCause(@TempDir Path dir) {
+    // The storage tool throws on a bad config without printing anything; the CI failure that
+    // shared one port between both listeners said only "cannot format Kafka storage in ...: ".
+    Map<String, String> config = EmbeddedKafka.brokerConfig(dir, 45555, 45555);
+    assertThatThrownBy(() -> EmbeddedKafka.formatIfNeeded(dir, config))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("same port");
+  }
+
+  @Test
   @Timeout(60)
   void startsServesAndDeletesItsTemporaryDataOnClose() throws Exception {
     Path dir;
