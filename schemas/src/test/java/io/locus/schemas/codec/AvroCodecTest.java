@@ -225,8 +225,10 @@ class AvroCodecTest {
       }
     }
     assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(2);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(1);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("DeadLetter")).hasSize(1);
   }
 
   /**

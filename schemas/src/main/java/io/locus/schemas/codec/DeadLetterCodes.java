@@ -1,0 +1,37 @@
+package io.locus.schemas.codec;
+
+import java.util.List;
+
+/**
+ * The classes of dead letter ({@code DeadLetter.code}), one per kind of problem, so dashboards and
+ * metrics count them without parsing the free-text reason.
+ */
+public final class DeadLetterCodes {
+  /** The record (or a string, list or byte field in it) exceeds a size limit. */
+  public static final String TOO_LARGE = "too-large";
+  /** Not a record of the topic's type: bad header, unknown schema, truncated or corrupt bytes. */
+  public static final String CORRUPT = "corrupt";
+  /** Decoded, but breaks a rule: missing or malformed field, value out of range. */
+  public static final String INVALID = "invalid";
+  /** Names a pool the scheduler is not configured to run. */
+  public static final String UNKNOWN_POOL = "unknown-pool";
+  /** Names a node the pool does not know (never registered, released or lost). */
+  public static final String UNKNOWN_NODE = "unknown-node";
+  /** Names a task or attempt the pool does not know, or one that is not running there. */
+  public static final String UNKNOWN_TASK = "unknown-task";
+  /** Unsigned or badly signed, or from an agent instance other than the node's live one. */
+  public static final String FORGED = "forged";
+  /** A job id seen within the retention window. */
+  public static final String DUPLICATE_JOB = "duplicate-job";
+  /** The scheduler cannot act on it now (e.g. a control for a busy pool, an unknown policy). */
+  public static final String REJECTED = "rejected";
+  /** An output record the sink could not write (e.g. larger than the broker accepts). */
+  public static final String UNWRITABLE = "unwritable";
+  /** An internal error while handling an otherwise valid record. */
+  public static final String INTERNAL = "internal";
+
+  public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, UNKNOWN_POOL,
+      UNKNOWN_NODE, UNKNOWN_TASK, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
+
+  private DeadLetterCodes() {}
+}
