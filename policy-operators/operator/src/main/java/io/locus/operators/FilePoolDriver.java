@@ -173,6 +173,13 @@ final class FilePoolDriver implements PoolDriver {
   }
 
   @Override
+  public PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception {
+    scheduler.applyNodeReleased(node);
+    provisioner.onNodeReleased(node);
+    return finish(new PoolOutput(), scheduler.dispatch(now(meta)), meta);
+  }
+
+  @Override
   public String drain(String node, boolean draining) {
     if (scheduler.state().node(node) == null) {
       return "node '" + node + "' is not registered in pool " + pool;

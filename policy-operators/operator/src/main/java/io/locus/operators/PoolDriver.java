@@ -29,6 +29,13 @@ public interface PoolDriver {
   PoolOutput onNodeReport(NodeReport report, PoolMeta meta) throws Exception;
 
   /**
+   * The node missed its heartbeats for the liveness timeout (on the record clock) and is declared
+   * lost: its running and queued work is re-placed, its cache entries leave the index and it leaves
+   * the pool. If it comes back, it is asked to resynchronise (ResyncNode) and registers again.
+   */
+  PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception;
+
+  /**
    * DRAIN_NODE ({@code draining}) or RESUME_NODE. Returns why it cannot be applied, or null when
    * it was.
    */

@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.schemas.Decision;
 import io.locus.schemas.ScaleRequest;
+import io.locus.schemas.codec.DeadLetterCodes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,8 +12,11 @@ import java.util.List;
  * scale requests (dynamic provisioning, for an external autoscaler).
  */
 public final class PoolOutput {
+  /** Why an input (or part of it) was not applied: a {@link DeadLetterCodes} code and a reason. */
+  public record Rejection(String code, String reason) {}
+
   private final List<Decision> decisions = new ArrayList<>();
-  private final List<String> rejections = new ArrayList<>();
+  private final List<Rejection> rejections = new ArrayList<>();
   private final List<ScaleRequest> scaleRequests = new ArrayList<>();
 
   public static PoolOutput of(List<Decision> decisions) {
@@ -25,13 +29,22 @@ public final class PoolOutput {
     return new PoolOutput().reject(reason);
   }
 
+  public static PoolOutput rejected(String code, String reason) {
+    return new PoolOutput().reject(code, reason);
+  }
+
   public PoolOutput decide(Decision d) {
     decisions.add(d);
     return this;
   }
 
+  /** A rejection of code {@link DeadLetterCodes#REJECTED}: valid, but cannot apply now. */
   public PoolOutput reject(String reason) {
-    rejections.add(reason);
+    return reject(DeadLetterCodes.REJECTED, reason);
+  }
+
+  public PoolOutput reject(String code, String reason) {
+    rejections.add(new Rejection(code, reason));
     return this;
   }
 
@@ -52,13 +65,13 @@ public final class PoolOutput {
     return decisions;
   }
 
-  public List<String> rejections() {
+  public List<Rejection> rejections() {
     return rejections;
   }
 
-  /** The first rejection, or null (a driver rejects an input at most once). */
+  /** The first rejection's reason, or null (a driver rejects an input at most once). */
   public String rejection() {
-    return rejections.isEmpty() ? null : rejections.get(0);
+    return rejections.isEmpty() ? null : rejections.get(0).reason();
   }
 
   public List<ScaleRequest> scaleRequests() {

@@ -99,8 +99,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     } else {
       throw new IllegalArgumentException("unexpected event type " + event.getClass());
     }
-    for (String reason : o.rejections()) {
-      ctx.output(REJECTED, deadLetter(in, name, pool.meta, reason));
+    for (PoolOutput.Rejection r : o.rejections()) {
+      ctx.output(REJECTED, deadLetter(in, name, pool.meta, r));
     }
     o.decisions().forEach(out::collect);
     for (ScaleRequest r : o.scaleRequests()) {
@@ -181,14 +181,15 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   }
 
   private static DeadLetter deadLetter(SchedulerInput in, String pool, PoolMeta meta,
-      String reason) {
+      PoolOutput.Rejection rejection) {
     return DeadLetter.newBuilder()
         .setSourceTopic(in.getSourceTopic())
         .setPartition(in.getSourcePartition())
         .setOffset(in.getSourceOffset())
         .setKey(ByteBuffer.wrap(pool.getBytes(StandardCharsets.UTF_8)))
         .setValue(null)
-        .setReason(reason)
+        .setReason(rejection.reason())
+        .setCode(rejection.code())
         .setTimeMs(meta.getClockMs())
         .build();
   }

@@ -432,6 +432,14 @@ public final class SplitPoolDriver implements PoolDriver {
     return guarded(r, meta, () -> applyNodeReport(r, meta));
   }
 
+  /** A lost node leaves like a LEAVE: its subjobs' unprocessed ranges go back to the queue. */
+  @Override
+  public PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception {
+    return onNodeReport(io.locus.schemas.NodeReport.newBuilder().setPool(pool).setNode(node)
+        .setType(io.locus.schemas.NodeReportType.LEAVE).setTimeMs(meta.getClockMs()).build(),
+        meta);
+  }
+
   /** The control's time moved the clock: due timers fire. */
   @Override
   public PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception {
