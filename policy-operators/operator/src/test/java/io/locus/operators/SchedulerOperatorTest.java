@@ -87,7 +87,7 @@ class SchedulerOperatorTest {
   private static SchedulerInput completed(String task, String node, long t) {
     return in(TaskEvent.newBuilder().setPool(POOL).setTaskId(task).setJobId(task).setAttempt(0)
         .setNode(node).setType(TaskEventType.COMPLETED).setTimeMs(t).setBytesStorage(10 * MB)
-        .build());
+        .setDecisionId(POOL + "/" + task + "/0").build());
   }
 
   private List<Decision> drain() {
