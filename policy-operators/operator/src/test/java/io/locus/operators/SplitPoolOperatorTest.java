@@ -163,13 +163,14 @@ class SplitPoolOperatorTest {
     assertThat(steal.get(0).getNode()).isEqualTo("n1");
     assertThat(steal.get(0).getAction()).isEqualTo(new ShrinkTask("j1/1", "j1", 0, 125L));
 
-    // A heartbeat, a duplicate registration and a stale answer change nothing meanwhile.
+    // A heartbeat and a stale answer change nothing meanwhile (the answer is a dead letter).
+    // (A REGISTER of n1 would: nothing of the pool runs on a freshly registered node.)
     send(in(NodeReport.newBuilder().setPool(POOL).setNode("n2").setType(NodeReportType.HEARTBEAT)
         .setTimeMs(T0 + 40_500).build()));
-    send(register("n1", T0 + 40_600));
     send(event(TaskEventType.COMPLETED, "j1/1", 3, "n1", "cern/j1/1/3", T0 + 40_700, null,
         new long[] {0, 200}));
     assertThat(drain()).isEmpty();
+    assertThat(rejected()).singleElement().asString().contains("attempt 0 is the placed one");
 
     send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/1", T0 + 41_000, 130L, null));
     List<Decision> tail = drain();
@@ -187,11 +188,12 @@ class SplitPoolOperatorTest {
     send(event(TaskEventType.COMPLETED, "j1/2", 0, "n2", "cern/j1/2/0", T0 + 97_000, null,
         new long[] {130, 200}));
     assertThat(drain()).isEmpty();
-    // the same completion again (at-least-once delivery) is harmless
+    assertThat(rejected()).isEmpty();
+    // the same completion again (at-least-once delivery) is harmless: a dead letter
     send(event(TaskEventType.COMPLETED, "j1/2", 0, "n2", "cern/j1/2/0", T0 + 104_100, null,
         new long[] {130, 200}));
     assertThat(drain()).isEmpty();
-    assertThat(rejected()).isEmpty();
+    assertThat(rejected()).singleElement().asString().contains("no such subjob");
 
     harness.setProcessingTime(1000);
     SchedulerMetrics m = harness.getSideOutput(SchedulerOperator.METRICS).peek().getValue();
@@ -234,6 +236,7 @@ class SplitPoolOperatorTest {
     assertThat(second.get(0).getDecisionId()).isEqualTo("cern/shrink/2");
     send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/1", T0 + 50_100, 130L, null));
     assertThat(drain()).as("a duplicate of the first answer places nothing").isEmpty();
+    assertThat(rejected()).singleElement().asString().contains("not the pending stop");
     send(event(TaskEventType.SHRUNK, "j1/1", 0, "n1", "cern/shrink/2", T0 + 50_200, 99L, null));
     List<Decision> tail = drain();
     assertThat(tail).singleElement().extracting(Decision::getNode).isEqualTo("n3");
