@@ -294,6 +294,38 @@ class InputGateTest {
     oneDeadLetter(DeadLetterCodes.UNKNOWN_NODE);
   }
 
+  @Test
+  void aSplitPoolLosesASilentNodeToo() throws Exception {
+    String cern = "cern";
+    open(new SchedulerConfig(new SchedulerConfig.PolicySpec("MCH", java.util.Map.of()),
+        java.util.Map.of(cern, new SchedulerConfig.PolicySpec("out-of-order",
+            java.util.Map.of("cacheEvents", "1000", "dataset", "lhcb"))), 1000, 3), null);
+    harness.processElement(in(cern, NodeReport.newBuilder().setPool(cern).setNode("n1")
+        .setType(NodeReportType.REGISTER).setTimeMs(1000).setSlots(1).setInstanceId("i1")
+        .build()), 0);
+    harness.processElement(in(cern, JobSubmitted.newBuilder().setJobId("j1").setPool(cern)
+        .setSubmitTimeMs(1000).setInputs(List.of()).setSplittable(true).setTemplate("t")
+        .setEvents(new io.locus.schemas.EventRange("lhcb", 0L, 200L)).build()), 0);
+    assertThat(decisions()).extracting(Decision::getNode).containsExactly("n1");
+    for (long t = 2000; t <= 1001 + TIMEOUT; t += 1000) {
+      harness.processElement(in(cern, NodeReport.newBuilder().setPool(cern).setNode("n2")
+          .setType(t == 2000 ? NodeReportType.REGISTER : NodeReportType.HEARTBEAT).setTimeMs(t)
+          .setSlots(1).setInstanceId("i2").build()), 0);
+    }
+    decisions(); // n2's arrival: the policy asks n1 to shrink its subjob
+    harness.processElement(in(cern, NodeReport.newBuilder().setPool(cern).setNode("n2")
+        .setType(NodeReportType.HEARTBEAT).setTimeMs(1001 + TIMEOUT).setInstanceId("i2")
+        .build()), 0);
+    List<Decision> after = decisions();
+    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    // without the loss the stolen tail would wait for n1 to acknowledge the shrink
+    assertThat(after).as("n1's work moves to n2").anySatisfy(d -> {
+      assertThat(d.getNode()).isEqualTo("n2");
+      assertThat(d.getAction()).isInstanceOf(io.locus.schemas.PlaceTask.class);
+    });
+    assertThat(deadLetters()).isEmpty();
+  }
+
   // ------------------------------------------------------------------ unknown nodes
 
   @Test
