@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 
 /**
  * Users and ACLs of a secured cluster, through the Admin API (the calls an operator's tooling
@@ -26,8 +28,10 @@ public final class KafkaSecurityAdmin {
   private KafkaSecurityAdmin() {}
 
   /**
-   * Creates {@code user}, or changes its password, with a SCRAM-SHA-512 credential. Returns once
-   * the controller has committed it; a broker may take a moment more to accept the login.
+   * Creates {@code user}, or sets its password, with a SCRAM-SHA-512 credential. The controller
+   * commits it and brokers learn it from the metadata log a moment later; this returns once the
+   * broker the admin client asks describes the user, so that a login right after does not race.
+   * (A changed password of an existing user is not waited for.)
    */
   public static void upsertScramUser(Admin admin, String user, String password) {
     checkUserName(user);
@@ -35,11 +39,40 @@ public final class KafkaSecurityAdmin {
     await(admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
         new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS), password)))
         .all(), "create SCRAM user " + user);
+    awaitCondition(() -> {
+      try {
+        return await(admin.describeUserScramCredentials(List.of(user)).all(), "describe " + user)
+            .containsKey(user);
+      } catch (IllegalStateException e) {
+        return false; // ResourceNotFound until the broker has it
+      }
+    }, "SCRAM user " + user + " known to the broker");
   }
 
-  /** Creates the ACLs (existing identical ones are kept; Kafka makes this idempotent). */
+  /**
+   * Creates the ACLs (identical existing ones are kept) and returns once the broker the admin
+   * client asks lists them all, for the same reason as {@link #upsertScramUser}.
+   */
   public static void createAcls(Admin admin, Collection<AclBinding> acls) {
     await(admin.createAcls(acls).all(), "create " + acls.size() + " ACLs");
+    awaitCondition(() -> await(admin.describeAcls(AclBindingFilter.ANY).values(), "list ACLs")
+        .containsAll(acls), acls.size() + " ACLs in force on the broker");
+  }
+
+  private static void awaitCondition(BooleanSupplier done, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("not " + what + " within " + TIMEOUT_SECONDS + " s");
+      }
+      try {
+        // A metadata round on one broker takes milliseconds; poll gently rather than spin.
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + what, e);
+      }
+    }
   }
 
   /**
