@@ -44,6 +44,36 @@ public final class LocusAcls {
     return acls;
   }
 
+  /**
+   * The scheduler job ({@code locus run}): READ its inputs ({@link Topics#INPUTS}) with consumer
+   * group {@code groupId}; WRITE {@code decisions}, {@code scheduler-metrics}, {@code
+   * scale-requests} and {@code dead-letters}; WRITE transactional ids starting with {@code
+   * transactionalIdPrefix} (its exactly-once sinks name theirs {@code <prefix>-decisions} and so
+   * on). Topics are created by an operator (or {@code --create-topics} with an admin login), so
+   * no CREATE.
+   */
+  public static List<AclBinding> scheduler(
+      String principal, String groupId, String transactionalIdPrefix) {
+    if (groupId == null || groupId.isBlank() || transactionalIdPrefix == null
+        || transactionalIdPrefix.isBlank()) {
+      throw new IllegalArgumentException("the scheduler's group id and transactional id prefix "
+          + "must be given");
+    }
+    List<AclBinding> acls = new ArrayList<>();
+    for (TopicSpec<?> t : Topics.INPUTS) {
+      acls.add(allow(principal, topic(t), AclOperation.READ));
+    }
+    for (TopicSpec<?> t : List.of(Topics.DECISIONS, Topics.SCHEDULER_METRICS,
+        Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS)) {
+      acls.add(allow(principal, topic(t), AclOperation.WRITE));
+    }
+    acls.add(allow(principal,
+        new ResourcePattern(ResourceType.GROUP, groupId, PatternType.LITERAL), AclOperation.READ));
+    acls.add(allow(principal, new ResourcePattern(ResourceType.TRANSACTIONAL_ID,
+        transactionalIdPrefix, PatternType.PREFIXED), AclOperation.WRITE));
+    return acls;
+  }
+
   /** A job submitter ({@code locus replay}, a workflow system): WRITE {@code job-arrivals}. */
   public static List<AclBinding> submitter(String principal) {
     return List.of(allow(principal, topic(Topics.JOB_ARRIVALS), AclOperation.WRITE));

@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -245,6 +246,63 @@ class SecureKafkaTest {
       assertThat(TestSupport.pollUntil(consumer, r -> !r.isEmpty(), WAIT))
           .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
           .contains("REGISTER node-2 at https://node-2:7070");
+    }
+  }
+
+  @Test
+  void theSchedulerReadsItsInputsAndWritesDecisionsInTransactionsAndNothingElse()
+      throws Exception {
+    String user = "scheduler";
+    KafkaSecurityAdmin.upsertScramUser(admin, user, "scheduler-password");
+    KafkaSecurityAdmin.createAcls(admin,
+        LocusAcls.scheduler("User:" + user, "locus-scheduler", "locus-scheduler"));
+    KafkaSecurityAdmin.upsertScramUser(admin, "replay", "replay-password");
+    KafkaSecurityAdmin.createAcls(admin, LocusAcls.submitter("User:replay"));
+    Properties base = kafka.clientProperties(user, "scheduler-password");
+
+    try (KafkaProducer<byte[], byte[]> submitter =
+        producer(kafka.clientProperties("replay", "replay-password"))) {
+      submitter.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(), 0, bytes("pool-s"),
+          bytes("job-1"))).get(30, TimeUnit.SECONDS);
+    }
+    // Exactly-once sink: a transactional producer under the scheduler's prefix.
+    Properties tx = ClientConfigs.withOverrides(base,
+        Map.of("transactional.id", "locus-scheduler-decisions-0-1"));
+    try (KafkaProducer<byte[], byte[]> producer = producer(tx)) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      producer.send(new ProducerRecord<>(Topics.DECISIONS.name(), bytes("node-9"),
+          bytes("PlaceTask")));
+      producer.commitTransaction();
+    }
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(base, "locus-scheduler")) {
+      consumer.subscribe(List.of(Topics.JOB_ARRIVALS.name()));
+      assertThat(TestSupport.pollUntil(consumer, r -> !r.isEmpty(), WAIT))
+          .extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).contains("job-1");
+      consumer.commitSync();
+    }
+    // Another prefix, and topics the scheduler only reads: denied.
+    Properties otherTx = ClientConfigs.withOverrides(base,
+        Map.of("transactional.id", "someone-else-0"));
+    try (KafkaProducer<byte[], byte[]> producer = producer(otherTx)) {
+      assertThat(failure(() -> {
+        producer.initTransactions();
+        return null;
+      })).isInstanceOf(TransactionalIdAuthorizationException.class);
+    }
+    for (TopicSpec<?> t : List.of(Topics.TASK_EVENTS, Topics.JOB_ARRIVALS, Topics.CONTROL)) {
+      try (KafkaProducer<byte[], byte[]> producer = producer(base)) {
+        assertThat(failure(() -> producer.send(new ProducerRecord<>(t.name(), bytes("pool-s"),
+            bytes("forged"))).get())).as("write " + t.name())
+            .isInstanceOf(TopicAuthorizationException.class);
+      }
+    }
+    // A submitter may only submit.
+    try (KafkaProducer<byte[], byte[]> submitter =
+        producer(kafka.clientProperties("replay", "replay-password"))) {
+      assertThat(failure(() -> submitter.send(new ProducerRecord<>(Topics.CONTROL.name(),
+          bytes("pool-s"), bytes("forged"))).get()))
+          .isInstanceOf(TopicAuthorizationException.class);
     }
   }
 
