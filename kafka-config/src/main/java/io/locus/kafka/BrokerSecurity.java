@@ -1,5 +1,12 @@
 package io.locus.kafka;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -28,6 +35,7 @@ public record BrokerSecurity(BrokerCertificates certificates, String adminUser,
   /** The one SASL mechanism the secure listener offers. */
   public static final String MECHANISM = "SCRAM-SHA-512";
   static final String DEFAULT_ADMIN = "locus-broker";
+  static final String ADMIN_PASSWORD_FILE = "broker-user.password";
 
   public BrokerSecurity {
     if (certificates == null) {
@@ -46,6 +54,32 @@ public record BrokerSecurity(BrokerCertificates certificates, String adminUser,
   public static BrokerSecurity secureOnly(BrokerCertificates certificates) {
     return new BrokerSecurity(
         certificates, DEFAULT_ADMIN, BrokerCertificates.randomSecret(), false);
+  }
+
+  /**
+   * The security kept in {@code dir}: its certificates ({@link BrokerCertificates#open}) and the
+   * broker user's password, generated on first use and read back after, so that a broker
+   * restarted on the same storage (whose format wrote that credential), or started in a child
+   * process, uses the same one.
+   */
+  public static BrokerSecurity open(Path dir, boolean plaintextListener) {
+    BrokerCertificates certificates = BrokerCertificates.open(dir);
+    Path file = certificates.dir().resolve(ADMIN_PASSWORD_FILE);
+    try {
+      if (!Files.exists(file)) {
+        Path tmp = Files.createTempFile(certificates.dir(), "broker-user", ".tmp");
+        Files.writeString(tmp, BrokerCertificates.randomSecret() + "\n", StandardCharsets.UTF_8);
+        try {
+          Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (FileAlreadyExistsException raced) {
+          Files.deleteIfExists(tmp);
+        }
+      }
+      return new BrokerSecurity(certificates, DEFAULT_ADMIN,
+          Files.readString(file, StandardCharsets.UTF_8).trim(), plaintextListener);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the broker user's password in " + file, e);
+    }
   }
 
   /** This security with or without a PLAINTEXT listener beside the secure one. */
@@ -108,5 +142,12 @@ public record BrokerSecurity(BrokerCertificates certificates, String adminUser,
   /** Admin-client settings (no bootstrap) logging in as the broker's super user. */
   public Properties adminClientSecurity() {
     return clientSecurity(adminUser, adminPassword);
+  }
+
+  /** Bootstrap plus {@link #clientSecurity}: a client's base settings. */
+  public Properties clientProperties(String secureBootstrap, String user, String password) {
+    Properties p = ClientConfigs.base(secureBootstrap);
+    p.putAll(clientSecurity(user, password));
+    return p;
   }
 }

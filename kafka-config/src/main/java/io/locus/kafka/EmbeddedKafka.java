@@ -97,7 +97,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create a temporary Kafka data directory", e);
     }
     try {
-      return start(dir, 0, Map.of(), true, null);
+      return start(dir, 0, 0, Map.of(), true, null);
     } catch (RuntimeException e) {
       deleteRecursively(dir);
       throw e;
@@ -116,7 +116,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create a temporary Kafka data directory", e);
     }
     try {
-      return start(dir, 0, Map.of(), true, requireSecurity(security));
+      return start(dir, 0, 0, Map.of(), true, requireSecurity(security));
     } catch (RuntimeException e) {
       deleteRecursively(dir);
       throw e;
@@ -130,7 +130,22 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka startSecure(
       Path dataDir, BrokerSecurity security, Map<String, String> overrides) {
-    return start(dataDir, 0, overrides, false, requireSecurity(security));
+    return startSecure(dataDir, 0, 0, security, overrides);
+  }
+
+  /**
+   * As {@link #startSecure(Path, BrokerSecurity, Map)} on given ports ({@code 0}: a free one), so
+   * that clients reconnect after a restart. {@code plaintextPort} must be 0 when security has no
+   * PLAINTEXT listener.
+   */
+  public static EmbeddedKafka startSecure(Path dataDir, int plaintextPort, int securePort,
+      BrokerSecurity security, Map<String, String> overrides) {
+    requireSecurity(security);
+    if (plaintextPort != 0 && !security.plaintextListener()) {
+      throw new IllegalArgumentException("a PLAINTEXT port was given but the broker has no "
+          + "PLAINTEXT listener");
+    }
+    return start(dataDir, plaintextPort, securePort, overrides, false, security);
   }
 
   private static BrokerSecurity requireSecurity(BrokerSecurity security) {
@@ -155,13 +170,15 @@ public final class EmbeddedKafka implements AutoCloseable {
    * restart.
    */
   public static EmbeddedKafka start(Path dataDir, int port, Map<String, String> overrides) {
-    return start(dataDir, port, overrides, false, null);
+    return start(dataDir, port, 0, overrides, false, null);
   }
 
-  private static EmbeddedKafka start(Path dataDir, int port, Map<String, String> overrides,
-      boolean deleteOnClose, BrokerSecurity security) {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port must be 0 (free port) or 1..65535, got " + port);
+  private static EmbeddedKafka start(Path dataDir, int port, int securePort,
+      Map<String, String> overrides, boolean deleteOnClose, BrokerSecurity security) {
+    for (int p : new int[] {port, securePort}) {
+      if (p < 0 || p > 65535) {
+        throw new IllegalArgumentException("port must be 0 (free port) or 1..65535, got " + p);
+      }
     }
     installExitGuard();
     try {
@@ -170,9 +187,9 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create Kafka data directory " + dataDir, e);
     }
     // Retrying only helps when we chose the ports; a fixed port that is taken stays taken.
-    int attempts = port == 0 ? BIND_ATTEMPTS : 1;
+    int attempts = port == 0 && securePort == 0 ? BIND_ATTEMPTS : 1;
     for (int attempt = 1; ; attempt++) {
-      ListenerPorts ports = choosePorts(port, security);
+      ListenerPorts ports = choosePorts(port, securePort, security);
       try {
         return startOnce(dataDir, ports, overrides, deleteOnClose, security);
       } catch (RuntimeException e) {
@@ -186,27 +203,35 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Distinct ports for the listeners of one start; {@code port} (0 = free) is the client one:
-   * PLAINTEXT if there is one, else SASL_SSL.
+   * Distinct ports for the listeners of one start. {@code port} is the PLAINTEXT listener's, or
+   * the SASL_SSL one's on a broker without PLAINTEXT; {@code securePort} the SASL_SSL one's on a
+   * broker with both. 0 means a free port; the controller's is always free.
    */
-  static ListenerPorts choosePorts(int port, BrokerSecurity security) {
+  static ListenerPorts choosePorts(int port, int securePort, BrokerSecurity security) {
     boolean plaintext = security == null || security.plaintextListener();
     boolean secure = security != null;
-    int needed = (plaintext ? 1 : 0) + (secure ? 1 : 0) + 1;
-    int[] free;
-    if (port == 0) {
-      free = freePorts(needed);
-    } else {
-      free = new int[needed];
-      free[0] = port;
-      for (int i = 1; i < needed; i++) {
-        free[i] = freePortOtherThan(free, i);
+    int[] wanted = plaintext && secure ? new int[] {port, securePort, 0} : new int[] {port, 0};
+    int[] free = freePorts(wanted.length);
+    int[] chosen = new int[wanted.length];
+    // Fixed ports first, then free ones that clash with none of them.
+    int fixed = 0;
+    for (int i = 0; i < wanted.length; i++) {
+      if (wanted[i] != 0) {
+        chosen[i] = wanted[i];
+        fixed++;
       }
     }
-    int i = 0;
-    int plaintextPort = plaintext ? free[i++] : -1;
-    int securePort = secure ? free[i++] : -1;
-    return new ListenerPorts(plaintextPort, securePort, free[i]);
+    for (int i = 0; i < wanted.length; i++) {
+      if (wanted[i] == 0) {
+        chosen[i] = fixed == 0 ? free[i] : freePortOtherThan(chosen, wanted.length);
+      }
+    }
+    int controller = chosen[wanted.length - 1];
+    if (!secure) {
+      return new ListenerPorts(chosen[0], -1, controller);
+    }
+    return plaintext ? new ListenerPorts(chosen[0], chosen[1], controller)
+        : new ListenerPorts(-1, chosen[0], controller);
   }
 
   private static EmbeddedKafka startOnce(Path dataDir, ListenerPorts ports,
@@ -399,8 +424,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** Admin settings for the secure listener, logged in as the broker's super user. */
   public Properties adminProperties() {
     requireSecure();
-    return ClientConfigs.withOverrides(
-        ClientConfigs.base(secureBootstrapServers), toMap(security.adminClientSecurity()));
+    return security.clientProperties(
+        secureBootstrapServers, security.adminUser(), security.adminPassword());
   }
 
   /**
@@ -409,8 +434,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public Properties clientProperties(String user, String password) {
     requireSecure();
-    return ClientConfigs.withOverrides(
-        ClientConfigs.base(secureBootstrapServers), toMap(security.clientSecurity(user, password)));
+    return security.clientProperties(secureBootstrapServers, user, password);
   }
 
   private void requireSecure() {
@@ -418,12 +442,6 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new IllegalStateException("the broker at " + bootstrapServers + " was not started "
           + "with security (use EmbeddedKafka.startSecure)");
     }
-  }
-
-  private static Map<String, String> toMap(Properties p) {
-    Map<String, String> m = new LinkedHashMap<>();
-    p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k)));
-    return m;
   }
 
   /** The directory holding this broker's storage. */

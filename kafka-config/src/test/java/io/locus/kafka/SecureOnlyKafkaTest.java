@@ -35,7 +35,7 @@ class SecureOnlyKafkaTest {
   @Test
   void withoutPlaintextTheListenersAreSaslSslAndASaslController(@TempDir Path dir) {
     BrokerSecurity security = BrokerSecurity.secureOnly(TestSupport.certificates());
-    EmbeddedKafka.ListenerPorts ports = EmbeddedKafka.choosePorts(0, security);
+    EmbeddedKafka.ListenerPorts ports = EmbeddedKafka.choosePorts(0, 0, security);
     assertThat(ports.plaintext()).isEqualTo(-1);
     assertThat(ports.secure()).isNotEqualTo(ports.controller());
     Map<String, String> c = EmbeddedKafka.secureBrokerConfig(dir, ports, security, "pw");
@@ -47,8 +47,27 @@ class SecureOnlyKafkaTest {
         .containsEntry("super.users", "User:locus-broker;User:controller")
         .containsEntry("authorizer.class.name",
             "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-    assertThat(EmbeddedKafka.choosePorts(0, security.withPlaintextListener(true)).plaintext())
+    assertThat(EmbeddedKafka.choosePorts(0, 0, security.withPlaintextListener(true)).plaintext())
         .isPositive();
+  }
+
+  @Test
+  void fixedPortsAreKeptAndTheOthersDifferFromThem() {
+    BrokerSecurity both =
+        BrokerSecurity.secureOnly(TestSupport.certificates()).withPlaintextListener(true);
+    int[] fixed = EmbeddedKafka.freePorts(2);
+    EmbeddedKafka.ListenerPorts ports = EmbeddedKafka.choosePorts(fixed[0], fixed[1], both);
+    assertThat(ports.plaintext()).isEqualTo(fixed[0]);
+    assertThat(ports.secure()).isEqualTo(fixed[1]);
+    assertThat(ports.controller()).isNotIn(fixed[0], fixed[1]);
+    EmbeddedKafka.ListenerPorts secureOnly = EmbeddedKafka.choosePorts(fixed[0], 0,
+        both.withPlaintextListener(false));
+    assertThat(secureOnly.secure()).isEqualTo(fixed[0]);
+    assertThat(secureOnly.controller()).isNotEqualTo(fixed[0]);
+    EmbeddedKafka.ListenerPorts mixedFree = EmbeddedKafka.choosePorts(0, fixed[1], both);
+    assertThat(mixedFree.secure()).isEqualTo(fixed[1]);
+    assertThat(mixedFree.plaintext()).isNotEqualTo(fixed[1]);
+    assertThat(mixedFree.controller()).isNotIn(fixed[1], mixedFree.plaintext());
   }
 
   @Test
