@@ -137,7 +137,7 @@ public final class BrokerCertificates {
     return password;
   }
 
-  /** The file holding {@link #password()}, for a client's {@code locus.ssl.truststore.password.file}. */
+  /** The file holding {@link #password()}: a client's truststore password file. */
   public Path passwordFile() {
     return dir.resolve(PASSWORD_FILE);
   }

@@ -24,6 +24,9 @@ import java.util.Properties;
  * by clients in practice (loopback, unadvertised port) but is authenticated all the same, with
  * SASL/PLAIN and a per-start password, because a KRaft controller also accepts admin requests.
  *
+ * <p>For tests and the demo only: the passwords are kept in plain files ({@link #open}) and in
+ * the {@code server.properties} that formatting writes into the data directory.
+ *
  * @param certificates the broker's key and the CA clients trust
  * @param adminUser the broker's principal (User:adminUser), super user
  * @param adminPassword its SCRAM password

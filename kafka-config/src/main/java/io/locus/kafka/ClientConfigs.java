@@ -166,13 +166,13 @@ public final class ClientConfigs {
       settings.put(k, v);
     });
     PASSWORD_FILES.forEach((locusKey, kafkaKey) -> {
-      String file2 = settings.remove(locusKey);
-      if (file2 != null) {
+      String pwFile = settings.remove(locusKey);
+      if (pwFile != null) {
         if (settings.containsKey(kafkaKey)) {
           throw new KafkaSettingsException(source, locusKey,
               "give either " + locusKey + " or " + kafkaKey + ", not both");
         }
-        settings.put(kafkaKey, readPassword(source, locusKey, Path.of(file2)));
+        settings.put(kafkaKey, readPassword(source, locusKey, Path.of(pwFile)));
       }
     });
     String user = settings.remove(SASL_USERNAME);
@@ -310,7 +310,8 @@ public final class ClientConfigs {
       checkStore(p, store, Path.of(location), source);
     }
     if (sasl) {
-      String mechanism = p.getProperty(SaslConfigs.SASL_MECHANISM, SaslConfigs.DEFAULT_SASL_MECHANISM);
+      String mechanism =
+          p.getProperty(SaslConfigs.SASL_MECHANISM, SaslConfigs.DEFAULT_SASL_MECHANISM);
       boolean needsLogin = mechanism.startsWith("SCRAM-") || mechanism.equals("PLAIN");
       if (needsLogin && p.getProperty(SaslConfigs.SASL_JAAS_CONFIG) == null) {
         throw new KafkaSettingsException(source, SaslConfigs.SASL_JAAS_CONFIG, protocol + " with "

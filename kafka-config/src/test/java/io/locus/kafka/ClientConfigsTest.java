@@ -219,7 +219,8 @@ class ClientConfigsTest {
         "ssl.truststore.type=PKCS12", "ssl.truststore.location=ca.p12",
         "ssl.truststore.password=${file:/etc/locus/secrets.properties:truststore}");
     assertThat(ClientConfigs.withOverrides(new Properties(), file))
-        .containsEntry("ssl.truststore.password", "${file:/etc/locus/secrets.properties:truststore}");
+        .containsEntry("ssl.truststore.password",
+            "${file:/etc/locus/secrets.properties:truststore}");
   }
 
   private static void assertKey(Path file, String key) {

@@ -90,7 +90,8 @@ class SecureKafkaTest {
     // What an operator ships: a directory with the settings, the CA and the password files,
     // named relative to the settings file.
     Files.copy(kafka.security().certificates().truststore(), dir.resolve("ca.p12"));
-    Files.writeString(dir.resolve("ca.password"), kafka.security().certificates().password() + "\n");
+    Files.writeString(dir.resolve("ca.password"),
+        kafka.security().certificates().password() + "\n");
     Files.writeString(dir.resolve("app.password"), password + "\n");
     Path settings = Files.writeString(dir.resolve("kafka.properties"), String.join("\n",
         "security.protocol=SASL_SSL",
