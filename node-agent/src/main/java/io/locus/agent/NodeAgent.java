@@ -255,7 +255,7 @@ public final class NodeAgent implements AutoCloseable {
     long floor = Math.max(maxEpoch, 0);
     if (d.getEpoch() > floor && d.getEpoch() - floor > MAX_EPOCH_JUMP) {
       ctx.counters.absurdEpochs++;
-      refuseDecision(d, Refusal.ABSURD_EPOCH, "epoch " + d.getEpoch() + " is more than "
+      refuseDecision(d, Refusal.ABSURD_EPOCH, Refusal.ABSURD_EPOCH + ": " + d.getEpoch() + " is more than "
           + MAX_EPOCH_JUMP + " above the highest seen (" + floor + ")");
       return;
     }

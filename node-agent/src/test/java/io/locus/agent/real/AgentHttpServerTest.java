@@ -129,6 +129,23 @@ class AgentHttpServerTest {
   }
 
   @Test
+  void withASecretMetricsNeedThePeersAuthentication() throws Exception {
+    RecordSigner s = RecordSigner.of("shh");
+    RealAgent a = agentWithF1(s);
+    long now = System.currentTimeMillis() / 1000;
+    assertThat(get(a, "/metrics").statusCode()).isEqualTo(401);
+    assertThat(get(a, "/metrics", PeerAuth.HEADER,
+        new PeerAuth(RecordSigner.of("guess")).header("/metrics", now)).statusCode())
+        .isEqualTo(401);
+    HttpResponse<byte[]> ok = get(a, "/metrics", PeerAuth.HEADER,
+        new PeerAuth(s).header("/metrics", now));
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(new String(ok.body())).contains("locus_agent_tasks_total");
+    // Health stays open: it tells nothing but up or down.
+    assertThat(get(a, "/health").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void metricsAreInPrometheusTextFormatAndHealthFollowsTheAgent() throws Exception {
     RealAgent a = agentWithF1(null);
     HttpResponse<String> m = http.send(HttpRequest.newBuilder(

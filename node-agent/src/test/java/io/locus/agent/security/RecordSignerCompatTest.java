@@ -62,10 +62,10 @@ class RecordSignerCompatTest {
         Decision.newBuilder(d).setSignature("anything").build()));
     assertThat(HexFormat.of().formatHex(canonical))
         .isEqualTo("046431" + "06" + "0270" + "026e" + "f601" + "02" + "04" + "0261" + "0262"
-            + "00" + "00" + "00");
+            + "00" + "00" + "00" + "00");
     // Computed independently (Python's hmac module over the bytes above).
     assertThat(RecordSigner.of("secret").signature(d))
-        .isEqualTo("8dcd538096fd336c291e4e15329c58b050f3dcea0235832e1ab687ab018877cc");
+        .isEqualTo("59a36dc96678b6c6f54ce3132ae70f3f594c8525093955c849de3d1c77abf4c4");
   }
 
   @Test
