@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.SchemaNormalization;
 import org.apache.kafka.clients.admin.Admin;
@@ -45,6 +46,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,10 +171,25 @@ class DecisionConsumerKafkaTest {
     return h;
   }
 
-  private void sendRaw(String node, byte[] value) {
-    producer.send(new ProducerRecord<>(Topics.DECISIONS.name(), Topics.DECISIONS.key(node),
-        value));
-    producer.flush();
+  /**
+   * Sends and waits for the broker's acknowledgement. The topic's larger max.message.bytes reaches
+   * the broker asynchronously after the alter: a record refused as too large is sent again until
+   * it is accepted or the deadline passes.
+   */
+  private void sendRaw(String node, byte[] value) throws Exception {
+    long end = System.nanoTime() + DEADLINE.toNanos();
+    while (true) {
+      try {
+        producer.send(new ProducerRecord<>(Topics.DECISIONS.name(), Topics.DECISIONS.key(node),
+            value)).get();
+        return;
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof RecordTooLargeException)
+            || System.nanoTime() > end) {
+          throw e;
+        }
+      }
+    }
   }
 
   private Decision decision(String id, Object action) {
