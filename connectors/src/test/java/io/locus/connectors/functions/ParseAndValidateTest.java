@@ -221,7 +221,7 @@ class ParseAndValidateTest {
 
   @Test
   void longReasonsAreCut() {
-    DeadLetter dl = ParseAndValidate.deadLetter(raw("x", null, null), "r".repeat(5000), 1L);
+    DeadLetter dl = ParseAndValidate.deadLetter(raw("x", null, null), "invalid", "r".repeat(5000), 1L);
     assertThat(dl.getReason()).hasSize(ParseAndValidate.MAX_REASON + 3);
   }
 

@@ -88,7 +88,7 @@ class RecordsTest {
     roundTrip(LocusTypes.DECISION, Fixtures.decisionFor(job, "n"));
     roundTrip(LocusTypes.RAW_RECORD,
         new RawRecord("t", 0, 1L, 2L, null, ByteBuffer.wrap(new byte[] {1, 2})));
-    roundTrip(LocusTypes.DEAD_LETTER, new DeadLetter("t", 0, 1L, null, null, "why", 3L));
+    roundTrip(LocusTypes.DEAD_LETTER, new DeadLetter("t", 0, 1L, null, null, "why", 3L, "too-large"));
   }
 
   private static <T> void roundTrip(TypeInformation<T> type, T value) throws Exception {
