@@ -68,10 +68,11 @@ final class InputGate {
   }
 
   /** Admits {@code event} into the pool and returns what the pool did (or why it did nothing). */
-  PoolOutput admit(ScheduledPool p, Object event, Route route) throws Exception {
+  PoolOutput admit(ScheduledPool p, Object event, long recordTimestampMs, Route route)
+      throws Exception {
     PoolMeta m = p.meta;
     long t = eventTime(event);
-    String bad = timeProblem(m.getClockMs(), t);
+    String bad = timeProblem(recordTimestampMs, t);
     if (bad != null) {
       return PoolOutput.rejected(DeadLetterCodes.INVALID, bad);
     }
@@ -96,13 +97,20 @@ final class InputGate {
     return out.add(route.apply());
   }
 
-  private String timeProblem(long clockMs, long t) {
+  /**
+   * The clock-jump rule compares an event's time with its Kafka record's timestamp, not with the
+   * pool clock: a pool clock set by one early record (a hand-written control at time 1, a trace
+   * replayed from time 0) must never make every later, correct record look like a jump and lock the
+   * pool. The record timestamp is in the log, so a replay judges the same way.
+   */
+  private String timeProblem(long recordTimestampMs, long t) {
     if (t < 0 || t > MAX_TIME_MS) {
       return "time " + t + " ms is out of range [0, 2^42]";
     }
-    if (clockMs > 0 && t - clockMs > config.maxClockJumpMs()) {
-      return "time jumps ahead: " + t + " ms is " + (t - clockMs) + " ms past the pool clock "
-          + clockMs + " ms (at most " + config.maxClockJumpMs() + " ms)";
+    if (recordTimestampMs >= 0 && t - recordTimestampMs > config.maxClockJumpMs()) {
+      return "time jumps ahead: " + t + " ms is " + (t - recordTimestampMs)
+          + " ms past its Kafka record's timestamp " + recordTimestampMs + " ms (at most "
+          + config.maxClockJumpMs() + " ms)";
     }
     return null;
   }

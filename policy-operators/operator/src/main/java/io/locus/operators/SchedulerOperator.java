@@ -98,7 +98,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     }
     ScheduledPool pool = pool(name, ctx);
     Object event = in.getEvent();
-    PoolOutput o = gate.admit(pool, event, () -> route(pool, name, event));
+    PoolOutput o = gate.admit(pool, event, in.getSourceTimestampMs(),
+        () -> route(pool, name, event));
     for (PoolOutput.Rejection r : o.rejections()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }

@@ -384,7 +384,8 @@ class InputGateTest {
     send(heartbeat("n1", -1, "i1"), 1002);
     oneDeadLetter(DeadLetterCodes.INVALID);
     long jump = 1000 + SchedulerConfig.DEFAULT_MAX_CLOCK_JUMP_MS + 1;
-    send(job("j-far", jump), 1003);
+    harness.processElement(SchedulerInput.newBuilder(in(job("j-far", jump)))
+        .setSourceTimestampMs(1000).build(), 1003);
     assertThat(oneDeadLetter(DeadLetterCodes.INVALID).getReason()).contains("time jumps ahead");
     send(job("j1", 1500), 1004);
     List<Decision> d = decisions();
@@ -397,6 +398,23 @@ class InputGateTest {
 
   // ------------------------------------------------------------------ job ids
 
+
+  @Test
+  void aPoolClockSetEarlyNeverMakesLaterRecordsLookLikeJumps() throws Exception {
+    open(fa(), null);
+    // One record stamped at time 1 (a control written by hand, a trace replayed from 0)...
+    harness.processElement(SchedulerInput.newBuilder(in(register("n1", 1, "i1")))
+        .setSourceTimestampMs(1).build(), 1);
+    // ...then the live stream, days later by the pool clock but on time by its Kafka timestamps.
+    long now = 1_700_000_000_000L;
+    harness.processElement(SchedulerInput.newBuilder(in(register("n2", now, "i2")))
+        .setSourceTimestampMs(now - 50).build(), 2);
+    harness.processElement(SchedulerInput.newBuilder(in(job("j1", now + 10)))
+        .setSourceTimestampMs(now).build(), 3);
+    assertThat(deadLetters()).extracting(DeadLetter::getCode)
+        .doesNotContain(DeadLetterCodes.INVALID);
+    assertThat(decisions()).extracting(Decision::getNode).contains("n2");
+  }
   @Test
   void aJobIdCannotComeBackWithinTheRetentionWindowEvenAfterItCompleted() throws Exception {
     open(fa().withJobRetentionMs(100_000), null);
