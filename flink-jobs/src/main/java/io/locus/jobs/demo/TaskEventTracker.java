@@ -8,6 +8,7 @@ import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.codec.SchemaException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -82,6 +84,7 @@ public final class TaskEventTracker implements AutoCloseable {
   private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
   private final Map<String, EventRangeLedger> ledgers = new ConcurrentHashMap<>();
   private final AtomicBoolean stop = new AtomicBoolean();
+  private final AtomicLong undecodable = new AtomicLong();
   private final Thread thread;
   private volatile RuntimeException failure;
 
@@ -136,16 +139,11 @@ public final class TaskEventTracker implements AutoCloseable {
       consumer.seekToBeginning(parts);
       while (!stop.get()) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-          if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
-            SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
-            metrics.put(m.getPool(), m);
-          } else if (r.topic().equals(Topics.DECISIONS.name())) {
-            Decision d = Topics.DECISIONS.decode(r.value());
-            if (isEventRange(d)) {
-              ledger(d.getPool()).decision(d);
-            }
-          } else {
-            apply(Topics.TASK_EVENTS.decode(r.value()));
+          try {
+            read(r);
+          } catch (SchemaException e) {
+            // Anyone may write to these topics: a record that is not one is skipped, not fatal.
+            undecodable.incrementAndGet();
           }
         }
       }
@@ -153,6 +151,25 @@ public final class TaskEventTracker implements AutoCloseable {
       // closing
     } catch (RuntimeException e) {
       failure = e;
+    }
+  }
+
+  /** Records skipped because they were not records of their topic's type. */
+  public long undecodable() {
+    return undecodable.get();
+  }
+
+  private void read(ConsumerRecord<byte[], byte[]> r) {
+    if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
+      SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
+      metrics.put(m.getPool(), m);
+    } else if (r.topic().equals(Topics.DECISIONS.name())) {
+      Decision d = Topics.DECISIONS.decode(r.value());
+      if (isEventRange(d)) {
+        ledger(d.getPool()).decision(d);
+      }
+    } else {
+      apply(Topics.TASK_EVENTS.decode(r.value()));
     }
   }
 
