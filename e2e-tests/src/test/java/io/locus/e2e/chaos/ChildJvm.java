@@ -144,6 +144,14 @@ public final class ChildJvm implements AutoCloseable {
     return p.exitValue();
   }
 
+  /** Waits for the child to end by itself; its exit code. */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException(name + " still runs after " + timeout + "\n" + tailText());
+    }
+    return process.exitValue();
+  }
+
   /** Starts the same command again (after a kill or stop). */
   public void restart() {
     if (isAlive()) {

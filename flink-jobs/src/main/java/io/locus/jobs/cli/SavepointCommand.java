@@ -132,7 +132,7 @@ public final class SavepointCommand implements Callable<Integer> {
           HttpResponse.BodyHandlers.ofString());
     } catch (java.net.ConnectException e) {
       throw new IllegalArgumentException("no Flink REST API at " + rest
-          + " (is locus run running? its --rest-port)");
+          + " (is locus run running? its --rest-port): " + e);
     }
     if (r.statusCode() / 100 != 2) {
       throw new IllegalStateException("Flink REST " + r.request().uri() + " answered "
