@@ -118,6 +118,7 @@ public class OperatorBenchmark {
       PlaceTask p = (PlaceTask) d.getAction();
       placed += process(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId())
           .setJobId(p.getJobId()).setAttempt(p.getAttempt()).setNode(d.getNode())
+          .setDecisionId(d.getDecisionId())
           .setType(TaskEventType.COMPLETED).setTimeMs(++clock).setBytesLocal(PoolFixture.FILE_BYTES)
           .build());
     }

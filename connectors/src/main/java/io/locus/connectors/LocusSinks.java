@@ -63,6 +63,11 @@ public final class LocusSinks {
    *
    * <p>{@code overrides} (security settings, batching) are applied after the mode's defaults;
    * overriding {@code acks}, idempotence or the transaction timeout weakens the guarantee.
+   *
+   * <p>A record too large to write (key plus value over
+   * {@link TopicRecordSerializer#maxRecordBytes(Properties)}, from {@code max.request.size} in
+   * the overrides or 1,000,000 bytes) goes to {@code dead-letters} as {@code unwritable} instead
+   * of failing the job on every replay.
    */
   public static <V extends SpecificRecord> KafkaSink<V> sink(TopicSpec<V> topic,
       SerializableFunction<V, String> key, String bootstrap, Properties overrides,
@@ -88,7 +93,8 @@ public final class LocusSinks {
     KafkaSinkBuilder<V> builder = KafkaSink.<V>builder()
         .setKafkaProducerConfig(props)
         .setBootstrapServers(bootstrap)
-        .setRecordSerializer(new TopicRecordSerializer<>(topic, key))
+        .setRecordSerializer(new TopicRecordSerializer<>(topic, key,
+            TopicRecordSerializer.maxRecordBytes(props)))
         .setDeliveryGuarantee(mode.guarantee());
     if (mode == DeliveryMode.EXACTLY_ONCE) {
       LocusSources.requireNonBlank(transactionalIdPrefix,

@@ -24,7 +24,6 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -38,13 +37,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,8 +148,8 @@ class PipelineWithKafkaTest {
 
       List<Decision> decisions = new ArrayList<>();
       List<DeadLetter> deadLetters = new ArrayList<>();
-      try (Reader<Decision> decisionReader = new Reader<>(bootstrap, Topics.DECISIONS);
-           Reader<DeadLetter> deadReader = new Reader<>(bootstrap, Topics.DEAD_LETTERS)) {
+      try (TopicReader<Decision> decisionReader = new TopicReader<>(bootstrap, Topics.DECISIONS);
+           TopicReader<DeadLetter> deadReader = new TopicReader<>(bootstrap, Topics.DEAD_LETTERS)) {
         awaitOrFail(() -> {
           decisions.addAll(decisionReader.poll());
           deadLetters.addAll(deadReader.poll());
@@ -221,52 +217,6 @@ class PipelineWithKafkaTest {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
       }
-    }
-  }
-
-  /** A read_committed reader of one whole topic, as an agent with exactly-once would read it. */
-  private static final class Reader<V extends SpecificRecord>
-      implements AutoCloseable {
-    private final TopicSpec<V> topic;
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    private final List<TopicPartition> partitions = new ArrayList<>();
-
-    Reader(String bootstrap, TopicSpec<V> topic) {
-      this.topic = topic;
-      this.consumer = new KafkaConsumer<>(ClientConfigs.consumer(bootstrap, null, true));
-      for (int p = 0; p < topic.partitions(); p++) {
-        partitions.add(new TopicPartition(topic.name(), p));
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-    }
-
-    /** One poll (the poll timeout paces the waiting loop). */
-    List<V> poll() {
-      List<V> out = new ArrayList<>();
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-        out.add(topic.decode(r.value()));
-      }
-      return out;
-    }
-
-    /** Everything up to the current end offsets (the last stable offsets, read_committed). */
-    List<V> readToEnd() {
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      List<V> out = new ArrayList<>();
-      long deadline = System.nanoTime() + DEADLINE.toNanos();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("could not read " + topic.name() + " to " + end);
-        }
-        out.addAll(poll());
-      }
-      return out;
-    }
-
-    @Override
-    public void close() {
-      consumer.close(Duration.ofSeconds(5));
     }
   }
 }

@@ -39,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * and the demo. Listens on 127.0.0.1 only, with PLAINTEXT for clients and a separate CONTROLLER
  * listener for the Raft quorum. Not a production deployment: one replica of everything.
  *
+ * <p>{@link #startSecure} adds (or puts instead of PLAINTEXT) a SASL_SSL listener with SCRAM
+ * logins and an authorizer, as described by {@link BrokerSecurity}: the settings a production
+ * cluster uses, exercised for real in tests.
+ *
  * <p>{@link #start()} uses a temporary directory deleted on {@link #close()}; {@link
  * #start(Path, Map)} keeps its data in a directory the caller owns, so a broker started again on
  * the same directory sees the same topics, offsets and committed transactions.
@@ -58,15 +62,30 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final boolean deleteOnClose;
   private final String bootstrapServers;
   private final int port;
+  /** Null unless started secure. */
+  private final BrokerSecurity security;
+  private final String secureBootstrapServers;
   private boolean closed;
 
-  private EmbeddedKafka(
-      KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port) {
+  private EmbeddedKafka(KafkaRaftServer server, Path dataDir, boolean deleteOnClose,
+      ListenerPorts ports, BrokerSecurity security) {
     this.server = server;
     this.dataDir = dataDir;
     this.deleteOnClose = deleteOnClose;
-    this.port = port;
+    this.security = security;
+    this.port = ports.client();
     this.bootstrapServers = HOST + ":" + port;
+    this.secureBootstrapServers = ports.secure() > 0 ? HOST + ":" + ports.secure() : null;
+  }
+
+  /**
+   * The ports of one start. {@code plaintext} or {@code secure} is -1 when that listener is off.
+   */
+  record ListenerPorts(int plaintext, int secure, int controller) {
+    /** The port {@link #bootstrapServers()} names: PLAINTEXT when there is one. */
+    int client() {
+      return plaintext > 0 ? plaintext : secure;
+    }
   }
 
   /** A broker on free ports with a temporary data directory, deleted on {@link #close()}. */
@@ -78,11 +97,62 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create a temporary Kafka data directory", e);
     }
     try {
-      return start(dir, 0, Map.of(), true);
+      return start(dir, 0, 0, Map.of(), true, null);
     } catch (RuntimeException e) {
       deleteRecursively(dir);
       throw e;
     }
+  }
+
+  /**
+   * A secured broker (see {@link BrokerSecurity}) on free ports with a temporary data directory,
+   * deleted on {@link #close()} (the certificates are the caller's and stay).
+   */
+  public static EmbeddedKafka startSecure(BrokerSecurity security) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("locus-kafka-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary Kafka data directory", e);
+    }
+    try {
+      return start(dir, 0, 0, Map.of(), true, requireSecurity(security));
+    } catch (RuntimeException e) {
+      deleteRecursively(dir);
+      throw e;
+    }
+  }
+
+  /**
+   * A secured broker keeping its data in {@code dataDir}, as {@link #start(Path, Map)}. A restart
+   * on the same directory must use the same {@link BrokerSecurity#adminPassword()}: the broker
+   * user's credential was written when the storage was formatted.
+   */
+  public static EmbeddedKafka startSecure(
+      Path dataDir, BrokerSecurity security, Map<String, String> overrides) {
+    return startSecure(dataDir, 0, 0, security, overrides);
+  }
+
+  /**
+   * As {@link #startSecure(Path, BrokerSecurity, Map)} on given ports ({@code 0}: a free one), so
+   * that clients reconnect after a restart. {@code plaintextPort} must be 0 when security has no
+   * PLAINTEXT listener.
+   */
+  public static EmbeddedKafka startSecure(Path dataDir, int plaintextPort, int securePort,
+      BrokerSecurity security, Map<String, String> overrides) {
+    requireSecurity(security);
+    if (plaintextPort != 0 && !security.plaintextListener()) {
+      throw new IllegalArgumentException("a PLAINTEXT port was given but the broker has no "
+          + "PLAINTEXT listener");
+    }
+    return start(dataDir, plaintextPort, securePort, overrides, false, security);
+  }
+
+  private static BrokerSecurity requireSecurity(BrokerSecurity security) {
+    if (security == null) {
+      throw new IllegalArgumentException("security settings are required for a secure broker");
+    }
+    return security;
   }
 
   /**
@@ -100,13 +170,15 @@ public final class EmbeddedKafka implements AutoCloseable {
    * restart.
    */
   public static EmbeddedKafka start(Path dataDir, int port, Map<String, String> overrides) {
-    return start(dataDir, port, overrides, false);
+    return start(dataDir, port, 0, overrides, false, null);
   }
 
-  private static EmbeddedKafka start(
-      Path dataDir, int port, Map<String, String> overrides, boolean deleteOnClose) {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port must be 0 (free port) or 1..65535, got " + port);
+  private static EmbeddedKafka start(Path dataDir, int port, int securePort,
+      Map<String, String> overrides, boolean deleteOnClose, BrokerSecurity security) {
+    for (int p : new int[] {port, securePort}) {
+      if (p < 0 || p > 65535) {
+        throw new IllegalArgumentException("port must be 0 (free port) or 1..65535, got " + p);
+      }
     }
     installExitGuard();
     try {
@@ -115,11 +187,11 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new UncheckedIOException("cannot create Kafka data directory " + dataDir, e);
     }
     // Retrying only helps when we chose the ports; a fixed port that is taken stays taken.
-    int attempts = port == 0 ? BIND_ATTEMPTS : 1;
+    int attempts = port == 0 && securePort == 0 ? BIND_ATTEMPTS : 1;
     for (int attempt = 1; ; attempt++) {
-      int[] ports = port == 0 ? freePorts(2) : new int[] {port, freePortOtherThan(port)};
+      ListenerPorts ports = choosePorts(port, securePort, security);
       try {
-        return startOnce(dataDir, ports[0], ports[1], overrides, deleteOnClose);
+        return startOnce(dataDir, ports, overrides, deleteOnClose, security);
       } catch (RuntimeException e) {
         if (attempt >= attempts || !isBindFailure(e)) {
           throw e;
@@ -130,15 +202,49 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  private static EmbeddedKafka startOnce(Path dataDir, int brokerPort, int controllerPort,
-      Map<String, String> overrides, boolean deleteOnClose) {
-    Map<String, String> config = brokerConfig(dataDir, brokerPort, controllerPort);
+  /**
+   * Distinct ports for the listeners of one start. {@code port} is the PLAINTEXT listener's, or
+   * the SASL_SSL one's on a broker without PLAINTEXT; {@code securePort} the SASL_SSL one's on a
+   * broker with both. 0 means a free port; the controller's is always free.
+   */
+  static ListenerPorts choosePorts(int port, int securePort, BrokerSecurity security) {
+    boolean plaintext = security == null || security.plaintextListener();
+    boolean secure = security != null;
+    int[] wanted = plaintext && secure ? new int[] {port, securePort, 0} : new int[] {port, 0};
+    int[] free = freePorts(wanted.length);
+    int[] chosen = new int[wanted.length];
+    // Fixed ports first, then free ones that clash with none of them.
+    int fixed = 0;
+    for (int i = 0; i < wanted.length; i++) {
+      if (wanted[i] != 0) {
+        chosen[i] = wanted[i];
+        fixed++;
+      }
+    }
+    for (int i = 0; i < wanted.length; i++) {
+      if (wanted[i] == 0) {
+        chosen[i] = fixed == 0 ? free[i] : freePortOtherThan(chosen, wanted.length);
+      }
+    }
+    int controller = chosen[wanted.length - 1];
+    if (!secure) {
+      return new ListenerPorts(chosen[0], -1, controller);
+    }
+    return plaintext ? new ListenerPorts(chosen[0], chosen[1], controller)
+        : new ListenerPorts(-1, chosen[0], controller);
+  }
+
+  private static EmbeddedKafka startOnce(Path dataDir, ListenerPorts ports,
+      Map<String, String> overrides, boolean deleteOnClose, BrokerSecurity security) {
+    Map<String, String> config = security == null
+        ? brokerConfig(dataDir, ports.plaintext(), ports.controller())
+        : secureBrokerConfig(dataDir, ports, security, BrokerCertificates.randomSecret());
     config.putAll(overrides);
-    formatIfNeeded(dataDir, config);
+    formatIfNeeded(dataDir, config, security == null ? null : security.formatScramArgument());
 
     long t0 = System.nanoTime();
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
-    EmbeddedKafka kafka = new EmbeddedKafka(server, dataDir, deleteOnClose, brokerPort);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, dataDir, deleteOnClose, ports, security);
     try {
       server.startup();
       kafka.awaitReady(READY_TIMEOUT);
@@ -187,10 +293,39 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
+   * {@link #brokerConfig} with a SASL_SSL listener (and PLAINTEXT only if {@code ports} has one),
+   * SASL on the controller listener and the authorizer of {@code security}. The broker talks to
+   * itself over SASL_SSL, as its super user.
+   */
+  static Map<String, String> secureBrokerConfig(Path dataDir, ListenerPorts ports,
+      BrokerSecurity security, String controllerPassword) {
+    Map<String, String> c = brokerConfig(dataDir, ports.client(), ports.controller());
+    String controller = "CONTROLLER://" + HOST + ":" + ports.controller();
+    String secure = "SASL_SSL://" + HOST + ":" + ports.secure();
+    String clients = ports.plaintext() > 0
+        ? "PLAINTEXT://" + HOST + ":" + ports.plaintext() + "," + secure : secure;
+    c.put("listeners", clients + "," + controller);
+    c.put("advertised.listeners", clients);
+    c.put("listener.security.protocol.map",
+        "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,CONTROLLER:SASL_PLAINTEXT");
+    c.put("inter.broker.listener.name", "SASL_SSL");
+    c.putAll(security.brokerConfig(controllerPassword));
+    return c;
+  }
+
+  /**
    * Formats the storage with a new cluster id unless it is already formatted (meta.properties
    * present), which is what lets a restart on the same directory keep its data.
    */
   static void formatIfNeeded(Path dataDir, Map<String, String> config) {
+    formatIfNeeded(dataDir, config, null);
+  }
+
+  /**
+   * As {@link #formatIfNeeded(Path, Map)}; a non-null {@code scram} (StorageTool's {@code
+   * --add-scram} value) writes that credential into the new metadata log.
+   */
+  static void formatIfNeeded(Path dataDir, Map<String, String> config, String scram) {
     Path logDir = Path.of(config.get("log.dirs").split(",")[0].trim());
     Path meta = logDir.resolve("meta.properties");
     if (Files.exists(meta)) {
@@ -207,9 +342,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     int rc;
     try (PrintStream ps = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-      rc = StorageTool.execute(new String[] {
+      List<String> args = new ArrayList<>(List.of(
           "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", propsFile.toString(),
-          "--ignore-formatted"}, ps);
+          "--ignore-formatted"));
+      if (scram != null) {
+        args.add("--add-scram");
+        args.add(scram);
+      }
+      rc = StorageTool.execute(args.toArray(String[]::new), ps);
     } catch (RuntimeException e) {
       // The tool reports config errors by throwing, with nothing printed: name the cause here.
       throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": " + e
@@ -227,8 +367,8 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   private void awaitReady(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Properties props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    // A secure broker is ready when its secure listener serves its super user.
+    Properties props = security == null ? ClientConfigs.base(bootstrapServers) : adminProperties();
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
     try (Admin admin = Admin.create(props)) {
@@ -264,9 +404,44 @@ public final class EmbeddedKafka implements AutoCloseable {
     return bootstrapServers;
   }
 
-  /** The client (PLAINTEXT) port. */
+  /** The client port: PLAINTEXT, or SASL_SSL on a broker without PLAINTEXT. */
   public int port() {
     return port;
+  }
+
+  /** {@code 127.0.0.1:<port>} of the SASL_SSL listener; fails on a broker started insecure. */
+  public String secureBootstrapServers() {
+    requireSecure();
+    return secureBootstrapServers;
+  }
+
+  /** The security this broker was started with; fails on a broker started insecure. */
+  public BrokerSecurity security() {
+    requireSecure();
+    return security;
+  }
+
+  /** Admin settings for the secure listener, logged in as the broker's super user. */
+  public Properties adminProperties() {
+    requireSecure();
+    return security.clientProperties(
+        secureBootstrapServers, security.adminUser(), security.adminPassword());
+  }
+
+  /**
+   * Base client settings (bootstrap plus security) for {@code user} on the secure listener; add
+   * producer or consumer settings with {@link ClientConfigs#withOverrides(Properties, Map)}.
+   */
+  public Properties clientProperties(String user, String password) {
+    requireSecure();
+    return security.clientProperties(secureBootstrapServers, user, password);
+  }
+
+  private void requireSecure() {
+    if (security == null) {
+      throw new IllegalStateException("the broker at " + bootstrapServers + " was not started "
+          + "with security (use EmbeddedKafka.startSecure)");
+    }
   }
 
   /** The directory holding this broker's storage. */
@@ -360,13 +535,23 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   static int freePortOtherThan(int taken) {
+    return freePortOtherThan(new int[] {taken}, 1);
+  }
+
+  /** A free port distinct from the first {@code n} of {@code taken}. */
+  static int freePortOtherThan(int[] taken, int n) {
     for (int i = 0; i < 16; i++) {
       int p = freePort();
-      if (p != taken) {
+      boolean clash = false;
+      for (int j = 0; j < n; j++) {
+        clash |= taken[j] == p;
+      }
+      if (!clash) {
         return p;
       }
     }
-    throw new IllegalStateException("no free port other than " + taken + " on " + HOST);
+    throw new IllegalStateException("no free port other than " + java.util.Arrays.toString(
+        java.util.Arrays.copyOf(taken, n)) + " on " + HOST);
   }
 
   private static boolean isBindFailure(Throwable e) {

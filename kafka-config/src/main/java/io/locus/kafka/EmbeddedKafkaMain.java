@@ -11,8 +11,12 @@ import org.apache.kafka.common.utils.Exit;
  * Runs {@link EmbeddedKafka} as its own process, so a test or the demo can kill the broker
  * without killing itself (see {@link KafkaProcess}).
  *
- * <p>Usage: {@code EmbeddedKafkaMain --data-dir <dir> [--port <n>]}. When the broker serves
- * clients it prints exactly one line {@code LOCUS-KAFKA-READY <bootstrapServers>} on stdout. It
+ * <p>Usage: {@code EmbeddedKafkaMain --data-dir <dir> [--port <n>] [--secure-dir <dir>
+ * [--with-plaintext] [--secure-port <n>]]}. With {@code --secure-dir} the broker is secured by
+ * {@link BrokerSecurity#open} of that directory (the parent opens it first and so knows the
+ * passwords); {@code --port} is then the PLAINTEXT port with {@code --with-plaintext}, else the
+ * SASL_SSL one. When the broker serves clients it prints exactly one line {@code
+ * LOCUS-KAFKA-READY <bootstrapServers> [<secureBootstrapServers>]} on stdout. It
  * stops cleanly on SIGTERM or when stdin reaches end of file: the parent holds stdin open, so the
  * broker also goes away if its parent dies, even by {@code kill -9}.
  */
@@ -34,28 +38,45 @@ public final class EmbeddedKafkaMain {
 
   public static void main(String[] args) {
     Path dataDir = null;
+    Path secureDir = null;
+    boolean withPlaintext = false;
     int port = 0;
+    int securePort = 0;
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--data-dir" -> dataDir = Path.of(args[++i]);
           case "--port" -> port = Integer.parseInt(args[++i]);
+          case "--secure-dir" -> secureDir = Path.of(args[++i]);
+          case "--with-plaintext" -> withPlaintext = true;
+          case "--secure-port" -> securePort = Integer.parseInt(args[++i]);
           default -> throw new IllegalArgumentException("unknown argument " + args[i]);
         }
       }
       if (dataDir == null) {
         throw new IllegalArgumentException("--data-dir is required");
       }
+      if (secureDir == null && (withPlaintext || securePort != 0)) {
+        throw new IllegalArgumentException("--with-plaintext and --secure-port need --secure-dir");
+      }
     } catch (RuntimeException e) {
       System.err.println("error: " + e.getMessage());
-      System.err.println("usage: EmbeddedKafkaMain --data-dir <dir> [--port <n>]");
+      System.err.println("usage: EmbeddedKafkaMain --data-dir <dir> [--port <n>] "
+          + "[--secure-dir <dir> [--with-plaintext] [--secure-port <n>]]");
       System.exit(2);
       return;
     }
 
     EmbeddedKafka kafka;
     try {
-      kafka = EmbeddedKafka.start(dataDir, port, FAST_RECOVERY);
+      if (secureDir == null) {
+        kafka = EmbeddedKafka.start(dataDir, port, FAST_RECOVERY);
+      } else {
+        BrokerSecurity security = BrokerSecurity.open(secureDir, withPlaintext);
+        kafka = withPlaintext
+            ? EmbeddedKafka.startSecure(dataDir, port, securePort, security, FAST_RECOVERY)
+            : EmbeddedKafka.startSecure(dataDir, 0, port, security, FAST_RECOVERY);
+      }
     } catch (RuntimeException e) {
       System.err.println("Kafka failed to start: " + e);
       e.printStackTrace();
@@ -71,7 +92,8 @@ public final class EmbeddedKafkaMain {
     // SIGTERM and System.exit both run this hook; close() is idempotent.
     Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "kafka-shutdown"));
 
-    System.out.println(READY_PREFIX + kafka.bootstrapServers());
+    System.out.println(READY_PREFIX + kafka.bootstrapServers()
+        + (secureDir == null ? "" : " " + kafka.secureBootstrapServers()));
     System.out.flush();
 
     CountDownLatch stdinClosed = new CountDownLatch(1);

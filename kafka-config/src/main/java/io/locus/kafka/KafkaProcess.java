@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * the broker to die (kill, restart) and for the demo. The child runs on this JVM's classpath with
  * {@code java} from {@code java.home}; its output is kept (last lines) for error messages and
  * logged at DEBUG under {@code io.locus.kafka.KafkaProcess.child}.
+ *
+ * <p>{@link #startSecure} runs a secured broker ({@link BrokerSecurity}) whose certificates and
+ * broker password live in a directory the parent and the child both open.
  *
  * <p>Not thread-safe: one owner drives start / stop / kill / restart.
  */
@@ -42,22 +46,71 @@ public final class KafkaProcess implements AutoCloseable {
       "log4j2.configurationFile", "log4j.configurationFile", "java.io.tmpdir");
 
   private final Path dataDir;
+  /** Null for a PLAINTEXT broker. */
+  private final Path secureDir;
+  private final BrokerSecurity security;
   private Process process;
   private String bootstrapServers;
+  private String secureBootstrapServers;
   private int port;
+  private int securePort;
   private Integer lastExitCode;
   /** Last lines of the current child's output; new per launch so an old child cannot mix in. */
   private volatile Deque<String> tail = new ArrayDeque<>();
 
-  private KafkaProcess(Path dataDir) {
+  private KafkaProcess(Path dataDir, Path secureDir, BrokerSecurity security) {
     this.dataDir = dataDir.toAbsolutePath();
+    this.secureDir = secureDir == null ? null : secureDir.toAbsolutePath();
+    this.security = security;
   }
 
   /** Starts a broker keeping its data in {@code dataDir} on a free port; returns when ready. */
   public static KafkaProcess start(Path dataDir) {
-    KafkaProcess kafka = new KafkaProcess(dataDir);
-    kafka.launch(0);
+    KafkaProcess kafka = new KafkaProcess(dataDir, null, null);
+    kafka.launch(0, 0);
     return kafka;
+  }
+
+  /**
+   * Starts a secured broker ({@link BrokerSecurity#open} of {@code secureDir}, with a PLAINTEXT
+   * listener too if {@code plaintextListener}) keeping its data in {@code dataDir}.
+   */
+  public static KafkaProcess startSecure(Path dataDir, Path secureDir, boolean plaintextListener) {
+    BrokerSecurity security = BrokerSecurity.open(secureDir, plaintextListener);
+    KafkaProcess kafka = new KafkaProcess(dataDir, secureDir, security);
+    kafka.launch(0, 0);
+    return kafka;
+  }
+
+  /** The SASL_SSL listener's address; fails for a broker started insecure. */
+  public String secureBootstrapServers() {
+    requireSecure();
+    return secureBootstrapServers;
+  }
+
+  /** The security of a broker started with {@link #startSecure}. */
+  public BrokerSecurity security() {
+    requireSecure();
+    return security;
+  }
+
+  /** Admin settings for the secure listener, logged in as the broker's super user. */
+  public Properties adminProperties() {
+    requireSecure();
+    return security.clientProperties(
+        secureBootstrapServers, security.adminUser(), security.adminPassword());
+  }
+
+  /** Base client settings for {@code user} on the secure listener. */
+  public Properties clientProperties(String user, String password) {
+    requireSecure();
+    return security.clientProperties(secureBootstrapServers, user, password);
+  }
+
+  private void requireSecure() {
+    if (security == null) {
+      throw new IllegalStateException("this Kafka child was not started with security");
+    }
   }
 
   /** {@code 127.0.0.1:<port>} of the running broker (the latest one after a restart). */
@@ -123,11 +176,11 @@ public final class KafkaProcess implements AutoCloseable {
   public void restart() {
     stop();
     try {
-      launch(port);
+      launch(port, securePort);
     } catch (RuntimeException samePort) {
       LOG.warn("Kafka could not restart on port {}; trying a free port", port);
       try {
-        launch(0);
+        launch(0, 0);
       } catch (RuntimeException freePort) {
         freePort.addSuppressed(samePort);
         throw freePort;
@@ -140,7 +193,7 @@ public final class KafkaProcess implements AutoCloseable {
     stop();
   }
 
-  private void launch(int requestedPort) {
+  private void launch(int requestedPort, int requestedSecurePort) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>();
     command.add(java);
@@ -158,6 +211,15 @@ public final class KafkaProcess implements AutoCloseable {
     command.add(dataDir.toString());
     command.add("--port");
     command.add(Integer.toString(requestedPort));
+    if (secureDir != null) {
+      command.add("--secure-dir");
+      command.add(secureDir.toString());
+      if (security.plaintextListener()) {
+        command.add("--with-plaintext");
+        command.add("--secure-port");
+        command.add(Integer.toString(requestedSecurePort));
+      }
+    }
 
     Deque<String> output = new ArrayDeque<>();
     tail = output;
@@ -188,8 +250,13 @@ public final class KafkaProcess implements AutoCloseable {
       throw new IllegalStateException("interrupted while starting Kafka", e);
     }
     process = p;
-    bootstrapServers = bootstrap;
-    port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
+    String[] addresses = bootstrap.split("\\s+");
+    bootstrapServers = addresses[0];
+    port = portOf(addresses[0]);
+    if (addresses.length > 1) {
+      secureBootstrapServers = addresses[1];
+      securePort = portOf(addresses[1]);
+    }
     LOG.info("Kafka child {} ready at {}", p.pid(), bootstrap);
   }
 
@@ -222,6 +289,10 @@ public final class KafkaProcess implements AutoCloseable {
       ready.completeExceptionally(
           new IllegalStateException("exited before it was ready (" + code + ")"));
     }
+  }
+
+  private static int portOf(String address) {
+    return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
   }
 
   private String tailText() {

@@ -2,6 +2,10 @@ package io.locus.kafka;
 
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +15,27 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /** Shared test helpers: sample records and polling with a deadline (never sleeping). */
 final class TestSupport {
+  private static BrokerCertificates certificates;
+
   private TestSupport() {}
+
+  /**
+   * Certificates for secure brokers, generated once per test JVM (keytool takes seconds) in a
+   * temporary directory deleted when the JVM exits.
+   */
+  static synchronized BrokerCertificates certificates() {
+    if (certificates == null) {
+      try {
+        Path dir = Files.createTempDirectory("locus-test-pki-");
+        Runtime.getRuntime().addShutdownHook(
+            new Thread(() -> EmbeddedKafka.deleteRecursively(dir)));
+        certificates = BrokerCertificates.open(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return certificates;
+  }
 
   static JobSubmitted job(String jobId) {
     return JobSubmitted.newBuilder()

@@ -3,10 +3,16 @@ package io.locus.agent;
 import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
 import io.locus.agent.real.RealAgentConfig;
+import io.locus.agent.security.Secrets;
 import io.locus.agent.sim.SimulatedAgents;
+import io.locus.schemas.auth.NodeKeys;
 import io.locus.kafka.ClientConfigs;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +32,7 @@ import picocli.CommandLine;
  * tests) or {@code real} (one agent staging real files and running real processes).
  */
 @Command(name = "locus-agent", mixinStandardHelpOptions = true,
-    subcommands = {AgentCli.Sim.class, AgentCli.Real.class},
+    subcommands = {AgentCli.Sim.class, AgentCli.Real.class, AgentCli.NodeKey.class},
     description = "Locus node agents.")
 public final class AgentCli implements Runnable {
 
@@ -292,6 +298,57 @@ public final class AgentCli implements Runnable {
           }
         }
       }
+      return 0;
+    }
+  }
+
+  /**
+   * Derives one node's key from the cluster secret ({@link NodeKeys}): {@code --out} writes the raw
+   * key bytes (mode 600) for the agent's {@code security.node-key-file}; without it the key is
+   * printed as 64 hex digits (a file holding those is read too).
+   */
+  @Command(name = "node-key", mixinStandardHelpOptions = true,
+      description = "Derive a node's key (signs its task events and node reports) from the"
+          + " cluster secret.")
+  public static final class NodeKey implements Callable<Integer> {
+    @Option(names = "--node", required = true, paramLabel = "ID", description = "The node id.")
+    String node;
+
+    @Option(names = "--cluster-secret-file", required = true, paramLabel = "FILE",
+        description = "The scheduler's cluster node secret (trailing newline ignored).")
+    Path clusterSecretFile;
+
+    @Option(names = "--out", paramLabel = "FILE",
+        description = "Write the raw key here (mode 600) instead of printing it as hex.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+      if (node.isBlank() || node.length() > AgentIdentity.MAX_INSTANCE_ID) {
+        System.err.println("locus-agent: --node must have 1 to 256 characters");
+        return 2;
+      }
+      byte[] key;
+      try {
+        key = new NodeKeys(Secrets.read(clusterSecretFile)).key(node);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        System.err.println("locus-agent: " + e.getMessage());
+        return 2;
+      }
+      if (out == null) {
+        System.out.println(HexFormat.of().formatHex(key));
+        return 0;
+      }
+      Path dir = out.toAbsolutePath().getParent();
+      Path tmp = Files.createTempFile(dir, ".node-key", ".tmp",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      try {
+        Files.write(tmp, key);
+        Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      System.out.printf("key of node %s written to %s%n", node, out);
       return 0;
     }
   }

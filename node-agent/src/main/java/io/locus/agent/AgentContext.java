@@ -16,18 +16,22 @@ final class AgentContext {
   final AgentCache cache;
   final NodeReporter reports;
   final TaskEventWriter events;
+  final AgentIdentity identity;
   State state = State.NEW;
   /** No new placements; reports say so (see {@link NodeAgent#drain()}). */
   boolean draining;
 
   AgentContext(Object monitor, AgentConfig config, AgentScheduler clock, AgentOutput output,
-      String endpoint, CacheStore store) {
+      String endpoint, CacheStore store, AgentIdentity identity) {
     this.monitor = monitor;
     this.config = config;
     this.clock = clock;
+    this.identity = identity;
     this.cache = new AgentCache(config, store);
-    this.reports = new NodeReporter(config, clock, output, endpoint, () -> draining);
-    this.events = new TaskEventWriter(config, clock, output, counters);
+    // Every record leaves through the stamp: instance id, and the node's signature when keyed.
+    AgentOutput stamped = new StampedOutput(output, identity);
+    this.reports = new NodeReporter(config, clock, stamped, endpoint, () -> draining);
+    this.events = new TaskEventWriter(config, clock, stamped, counters);
   }
 
   String nodeId() {

@@ -21,6 +21,14 @@ final class AgentCounters {
   long peerFallbacks;
   long sharedFetches;
   long duplicateDecisions;
+  /** Duplicate PlaceTasks answered with the latest event of their attempt. */
+  long duplicatesAnswered;
+  /** Decisions addressed to another agent instance of this node id. */
+  long foreignDecisions;
+  /** Decisions refused for an epoch absurdly far above the highest seen. */
+  long absurdEpochs;
+  /** ResyncNode decisions obeyed. */
+  long resyncs;
   long staleDecisions;
   long ignoredDecisions;
   long filesEvictedOnRequest;
@@ -42,6 +50,7 @@ final class AgentCounters {
     return new AgentStats(tasksStarted, tasksCompleted, tasksFailed, tasksRefused, inputs.local,
         inputs.peer, inputs.storage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
         ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running,
-        cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed);
+        cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed,
+        duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs);
   }
 }

@@ -76,6 +76,8 @@ public final class AgentHost<A> implements AutoCloseable {
   private final AtomicLong decisionsRouted = new AtomicLong();
   private final AtomicLong decisionsOfOtherNodes = new AtomicLong();
   private final AtomicLong decodeErrors = new AtomicLong();
+  private final AtomicLong decisionsUndecodable = new AtomicLong();
+  private final AtomicLong recordFailures = new AtomicLong();
   private final AtomicLong sendFailures = new AtomicLong();
   private final Set<Integer> partitions = new TreeSet<>();
   private final AgentFactory.ReportsListener reports;
@@ -238,20 +240,16 @@ public final class AgentHost<A> implements AutoCloseable {
     try {
       while (!closing) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(POLL)) {
-          if (reportsPartition != null && rec.topic().equals(reportsPartition.topic())) {
-            report(rec);
-          } else {
-            route(rec);
-          }
+          handle(rec);
         }
       }
     } catch (WakeupException e) {
       if (!closing) {
-        consumerFailure = e;
+        stopped(e);
         LOG.error("decisions consumer woken up unexpectedly", e);
       }
     } catch (RuntimeException | Error e) {
-      consumerFailure = e;
+      stopped(e);
       LOG.error("decisions consumer of pool {} stopped", pool, e);
     } finally {
       try {
@@ -259,6 +257,34 @@ public final class AgentHost<A> implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.debug("closing the decisions consumer", e);
       }
+    }
+  }
+
+  /**
+   * One record, whatever it holds: nothing but a {@link VirtualMachineError} (the JVM itself is in
+   * trouble) leaves this method, so no record and no agent failure stops the consumer.
+   */
+  private void handle(ConsumerRecord<byte[], byte[]> rec) {
+    try {
+      if (reportsPartition != null && rec.topic().equals(reportsPartition.topic())) {
+        report(rec);
+      } else {
+        route(rec);
+      }
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      recordFailures.incrementAndGet();
+      LOG.error("record {}-{}@{} failed; consuming on", rec.topic(), rec.partition(),
+          rec.offset(), e);
+    }
+  }
+
+  /** The consumer thread is ending for good: every agent's /health says so from now on. */
+  private void stopped(Throwable e) {
+    consumerFailure = e;
+    for (NodeAgent a : protocols.values()) {
+      a.hostFailed("decisions consumer stopped: " + e);
     }
   }
 
@@ -287,18 +313,33 @@ public final class AgentHost<A> implements AutoCloseable {
       return;
     }
     Decision d;
+    String bad = DecisionBytes.problem(rec.value());
     try {
-      d = Topics.DECISIONS.decode(rec.value());
-    } catch (SchemaException e) {
+      d = bad != null ? null : Topics.DECISIONS.decode(rec.value());
+    } catch (VirtualMachineError e) {
+      // A stack overflow is what a deeply nested record causes, not a JVM in trouble.
+      if (!(e instanceof StackOverflowError)) {
+        throw e;
+      }
+      bad = e.toString();
+      d = null;
+    } catch (RuntimeException | Error e) {
+      bad = e instanceof SchemaException ? e.getMessage() : e.toString();
+      d = null;
+    }
+    if (d == null) {
       decodeErrors.incrementAndGet();
-      LOG.warn("undecodable decision at {}-{}@{}: {}", rec.topic(), rec.partition(),
-          rec.offset(), e.getMessage());
+      decisionsUndecodable.incrementAndGet();
+      LOG.warn("undecodable decision for {} at {}-{}@{}: {}", key, rec.topic(), rec.partition(),
+          rec.offset(), bad);
       return;
     }
     decisionsRouted.incrementAndGet();
     try {
       agent.onDecision(d);
-    } catch (RuntimeException e) {
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
       // One bad decision must not stop every agent of the host.
       LOG.error("agent {} failed on decision {}", key, d.getDecisionId(), e);
     }
@@ -370,8 +411,27 @@ public final class AgentHost<A> implements AutoCloseable {
     return decisionsOfOtherNodes.get();
   }
 
+  /** Records of decisions and node-reports that could not be decoded. */
   public long decodeErrors() {
     return decodeErrors.get();
+  }
+
+  /**
+   * Decisions for this host's nodes that were refused before decoding (over the size limit, a
+   * length beyond the record's end) or that failed to decode; each is logged and skipped.
+   */
+  public long decisionsUndecodable() {
+    return decisionsUndecodable.get();
+  }
+
+  /** Records whose handling failed with an unexpected error (logged; consumption went on). */
+  public long recordFailures() {
+    return recordFailures.get();
+  }
+
+  /** Whether the decisions consumer thread is running (false before start and after close). */
+  public boolean consumerAlive() {
+    return consumerThread != null && consumerThread.isAlive() && consumerFailure == null;
   }
 
   public long sendFailures() {

@@ -27,6 +27,10 @@ package io.locus.agent;
  * @param shrinksAcknowledged SHRUNK emitted (answers to ShrinkTask, and to a shrink or suspend of
  *     a task that had already ended)
  * @param eventsProcessed events of event-range tasks processed (COMPLETED, SUSPENDED or FAILED)
+ * @param duplicatesAnswered duplicate PlaceTasks answered with the latest event of their attempt
+ * @param foreignDecisions decisions addressed to another agent instance of the node, refused
+ * @param absurdEpochs decisions refused for an epoch absurdly far above the highest seen
+ * @param resyncs ResyncNode decisions obeyed
  */
 public record AgentStats(
     long tasksStarted,
@@ -49,10 +53,14 @@ public record AgentStats(
     int cacheFiles,
     long tasksSuspended,
     long shrinksAcknowledged,
-    long eventsProcessed) {
+    long eventsProcessed,
+    long duplicatesAnswered,
+    long foreignDecisions,
+    long absurdEpochs,
+    long resyncs) {
 
   public static final AgentStats ZERO =
-      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AgentStats plus(AgentStats o) {
     return new AgentStats(
@@ -76,7 +84,11 @@ public record AgentStats(
         cacheFiles + o.cacheFiles,
         tasksSuspended + o.tasksSuspended,
         shrinksAcknowledged + o.shrinksAcknowledged,
-        eventsProcessed + o.eventsProcessed);
+        eventsProcessed + o.eventsProcessed,
+        duplicatesAnswered + o.duplicatesAnswered,
+        foreignDecisions + o.foreignDecisions,
+        absurdEpochs + o.absurdEpochs,
+        resyncs + o.resyncs);
   }
 
   /** Input bytes of all sources. */

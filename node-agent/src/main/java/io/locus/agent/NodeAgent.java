@@ -5,6 +5,7 @@ import io.locus.schemas.Decision;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.ResyncNode;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEventType;
@@ -44,9 +45,18 @@ import org.slf4j.LoggerFactory;
  *   <li>Decisions for another node or another pool are ignored (several pools may name nodes alike
  *       and share a decisions partition), as is everything before start and after close.
  *   <li>A {@link DecisionGuard} checks authenticity first (a forged decision leaves no trace).
+ *   <li>A decision addressed to another agent instance ({@code instanceId} set and not ours) is
+ *       refused, counted and logged, never acted on and never answered; {@value #IDENTITY_CONFLICT_AFTER}
+ *       in a row make {@link #problem()} (hence a real agent's /health) report it.
  *   <li>Duplicates (same decision id within the last {@link AgentConfig#dedupeWindow()} ids) are
- *       dropped silently, before the epoch check, so a replayed stale decision is not refused twice.
- *   <li>A decision with an epoch older than the highest seen is refused.
+ *       not acted on again, before the epoch check, so a replayed stale decision is not refused
+ *       twice. A duplicate PlaceTask is answered with the latest event of its attempt (STARTED, or
+ *       its final event; the last {@value TaskEventWriter#ANSWERS} placements are kept), the
+ *       others are dropped.
+ *   <li>A ResyncNode is obeyed whatever its epoch, and its epoch becomes the highest seen.
+ *   <li>A decision with an epoch older than the highest seen is refused, and so is one more than
+ *       {@value #MAX_EPOCH_JUMP} above it ({@value #ABSURD}; it does not move the highest). The
+ *       highest is kept in the {@link EpochStore} of the agent's {@link AgentIdentity}.
  *   <li>The guard then checks content (file ids, locations, templates, arguments).
  *   <li>A PlaceTask is refused while draining ({@value #DRAINING}), for an attempt already running
  *       ({@value #ALREADY_RUNNING}), when every slot is busy ({@value #NO_FREE_SLOT}: not queued,
@@ -74,6 +84,12 @@ public final class NodeAgent implements AutoCloseable {
   public static final int ABORTED_EXIT_CODE = -1;
   /** How many processed ranges {@link #processedRanges()} keeps (oldest dropped first). */
   public static final int PROCESSED_LOG = RangeLedger.PROCESSED_LOG;
+  /** A decision's epoch more than this above the highest seen is refused ({@value #ABSURD}). */
+  public static final long MAX_EPOCH_JUMP = 1_000_000L;
+  public static final String ABSURD = Refusal.ABSURD_EPOCH;
+  /** Decisions to another instance in a row after which {@link #problem()} reports it. */
+  public static final int IDENTITY_CONFLICT_AFTER = 3;
+  public static final String IDENTITY_CONFLICT = "node id held by another agent instance";
 
   /**
    * Events [start, end) of a dataset processed by one attempt of an event-range task, as its final
@@ -93,9 +109,12 @@ public final class NodeAgent implements AutoCloseable {
   private final RangeControl ranges;
   private final CacheRequests requests;
   private final CompletableFuture<Void> left = new CompletableFuture<>();
-  private long maxEpoch = Long.MIN_VALUE;
+  private long maxEpoch;
+  /** Decisions addressed to another instance of this node id since the last one addressed to us. */
+  private int foreignInARow;
   private Cancellable heartbeat = Cancellable.NONE;
   private boolean closing;
+  private volatile String hostProblem;
 
   /**
    * @param endpoint where peers fetch this node's cache (reported in REGISTER), or null
@@ -103,7 +122,7 @@ public final class NodeAgent implements AutoCloseable {
   public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
       TaskExecutor executor, AgentOutput output, String endpoint) {
     this(config, scheduler, stager, executor, output, endpoint, CacheStore.NONE,
-        DecisionGuard.ACCEPT_ALL);
+        DecisionGuard.ACCEPT_ALL, AgentIdentity.random());
   }
 
   /**
@@ -114,13 +133,28 @@ public final class NodeAgent implements AutoCloseable {
   public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
       TaskExecutor executor, AgentOutput output, String endpoint, CacheStore store,
       DecisionGuard guard) {
+    this(config, scheduler, stager, executor, output, endpoint, store, guard,
+        AgentIdentity.random());
+  }
+
+  /**
+   * @param endpoint where peers fetch this node's cache (reported in every node report), or null
+   * @param store the on-disk side of the cache ({@link CacheStore#NONE} when there are no bytes)
+   * @param guard checks on each decision ({@link DecisionGuard#ACCEPT_ALL}: none)
+   * @param identity instance id, epoch store and node key
+   */
+  public NodeAgent(AgentConfig config, AgentScheduler scheduler, Stager stager,
+      TaskExecutor executor, AgentOutput output, String endpoint, CacheStore store,
+      DecisionGuard guard, AgentIdentity identity) {
     Objects.requireNonNull(config, "config");
     if (AgentConfig.TEMPLATE_NODE.equals(config.nodeId())) {
       throw new IllegalArgumentException("an agent needs a real node id, not the template's");
     }
     this.guard = Objects.requireNonNull(guard, "guard");
     this.ctx = new AgentContext(this, config, Objects.requireNonNull(scheduler, "scheduler"),
-        Objects.requireNonNull(output, "output"), endpoint, Objects.requireNonNull(store, "store"));
+        Objects.requireNonNull(output, "output"), endpoint, Objects.requireNonNull(store, "store"),
+        Objects.requireNonNull(identity, "identity"));
+    this.maxEpoch = identity.epochs().load(config.pool());
     this.seen = new DecisionWindow(config.dedupeWindow());
     this.ledger = new RangeLedger(config.dedupeWindow(), ctx.counters);
     this.runner = new TaskRunner(ctx, Objects.requireNonNull(stager, "stager"),
@@ -187,23 +221,52 @@ public final class NodeAgent implements AutoCloseable {
       refuseDecision(d, forged.kind(), forged.message());
       return;
     }
-    if (!seen.add(d.getDecisionId())) {
-      ctx.counters.duplicateDecisions++;
-      LOG.debug("{}: duplicate decision {}", nodeId(), d.getDecisionId());
+    String to = d.getInstanceId();
+    if (to != null && !to.equals(ctx.identity.instanceId())) {
+      foreignDecision(d);
       return;
     }
-    if (d.getEpoch() < maxEpoch) {
+    if (to != null) {
+      foreignInARow = 0;
+    }
+    Object action = d.getAction();
+    if (!seen.add(d.getDecisionId())) {
+      ctx.counters.duplicateDecisions++;
+      if (action instanceof PlaceTask p) {
+        answerDuplicate(d, p);
+      } else {
+        LOG.debug("{}: duplicate decision {}", nodeId(), d.getDecisionId());
+      }
+      return;
+    }
+    if (action instanceof ResyncNode r) {
+      // Whatever its epoch: the scheduler that sends it is the one to follow from now on.
+      setEpoch(d.getEpoch());
+      resync(d, r);
+      return;
+    }
+    if (maxEpoch != EpochStore.NONE && d.getEpoch() < maxEpoch) {
       ctx.counters.staleDecisions++;
       refuseDecision(d, Refusal.STALE_EPOCH, "stale epoch " + d.getEpoch() + " < " + maxEpoch);
       return;
     }
-    maxEpoch = d.getEpoch();
+    // Scheduler epochs grow by one per restart: a jump this large is forged or corrupt, and
+    // following it would lock the real scheduler out. Before any epoch, the floor is 0.
+    long floor = Math.max(maxEpoch, 0);
+    if (d.getEpoch() > floor && d.getEpoch() - floor > MAX_EPOCH_JUMP) {
+      ctx.counters.absurdEpochs++;
+      refuseDecision(d, Refusal.ABSURD_EPOCH, Refusal.ABSURD_EPOCH + ": " + d.getEpoch() + " is more than "
+          + MAX_EPOCH_JUMP + " above the highest seen (" + floor + ")");
+      return;
+    }
+    if (maxEpoch == EpochStore.NONE || d.getEpoch() > maxEpoch) {
+      setEpoch(d.getEpoch());
+    }
     Refusal unsafe = guard.admit(d);
     if (unsafe != null) {
       refuseDecision(d, unsafe.kind(), unsafe.message());
       return;
     }
-    Object action = d.getAction();
     if (action instanceof PlaceTask p) {
       place(d, p);
     } else if (action instanceof EvictFiles e) {
@@ -220,6 +283,59 @@ public final class NodeAgent implements AutoCloseable {
       ctx.counters.ignoredDecisions++;
       LOG.warn("{}: unknown action {} in decision {}", nodeId(), action, d.getDecisionId());
     }
+  }
+
+  private void setEpoch(long epoch) {
+    maxEpoch = epoch;
+    try {
+      ctx.identity.epochs().save(ctx.config.pool(), epoch);
+    } catch (RuntimeException e) {
+      // Acting on the decision matters more; the floor is kept in memory until the next save.
+      LOG.error("{}: cannot save epoch {}: {}", nodeId(), epoch, e.toString());
+    }
+  }
+
+  /** Never acted on: another agent instance holds this node id at the scheduler. */
+  private void foreignDecision(Decision d) {
+    ctx.counters.foreignDecisions++;
+    ctx.counters.refusal(Refusal.OTHER_INSTANCE);
+    foreignInARow++;
+    if (foreignInARow == 1 || foreignInARow == IDENTITY_CONFLICT_AFTER
+        || foreignInARow % 1000 == 0) {
+      LOG.error("{}: decision {} is addressed to agent instance {}, this is {} ({} in a row):"
+          + " another agent runs with this node id", nodeId(), d.getDecisionId(),
+          d.getInstanceId(), ctx.identity.instanceId(), foreignInARow);
+    }
+  }
+
+  /**
+   * A PlaceTask seen before is answered with the latest event of that attempt (the scheduler may
+   * have lost the first answer in a failover), never acted on again.
+   */
+  private void answerDuplicate(Decision d, PlaceTask p) {
+    if (ctx.events.repeat(d.getDecisionId())) {
+      LOG.debug("{}: duplicate decision {} answered", nodeId(), d.getDecisionId());
+      return;
+    }
+    AttemptRun run = runner.get(taskKey(p.getTaskId(), p.getAttempt()));
+    if (run != null && run.decision.getDecisionId().equals(d.getDecisionId())) {
+      ctx.events.repeatStarted(run);
+      return;
+    }
+    LOG.debug("{}: duplicate decision {} too old to answer", nodeId(), d.getDecisionId());
+  }
+
+  /**
+   * ResyncNode: the scheduler does not know what runs here. Every run of the pool stops without a
+   * task event (the scheduler re-queues them itself), then REGISTER with the whole cache.
+   */
+  private void resync(Decision d, ResyncNode r) {
+    ctx.counters.resyncs++;
+    int dropped = runner.discardAll();
+    LOG.warn("{}: resync asked by decision {} (epoch {}): {}; {} runs dropped, registering again",
+        nodeId(), d.getDecisionId(), d.getEpoch(), r.getReason(), dropped);
+    ctx.reports.register(ctx.cache.contents());
+    finishDrainIfIdle();
   }
 
   private void place(Decision d, PlaceTask p) {
@@ -328,9 +444,34 @@ public final class NodeAgent implements AutoCloseable {
     return ctx.counters.refusals();
   }
 
-  /** The highest scheduler epoch seen (Long.MIN_VALUE before the first decision). */
+  /**
+   * The highest scheduler epoch seen, restored from the {@link EpochStore} at creation
+   * ({@link EpochStore#NONE} before any); a ResyncNode sets it to its own epoch.
+   */
   public synchronized long maxEpoch() {
     return maxEpoch;
+  }
+
+  /** This agent's instance id: in every task event and node report. */
+  public String instanceId() {
+    return ctx.identity.instanceId();
+  }
+
+  /**
+   * Why this agent is unhealthy, or null: another agent instance holds its node id at the
+   * scheduler (the last {@value #IDENTITY_CONFLICT_AFTER} or more decisions were addressed to it),
+   * or the host's decisions consumer stopped ({@link #hostFailed}).
+   */
+  public synchronized String problem() {
+    if (hostProblem != null) {
+      return hostProblem;
+    }
+    return foreignInARow >= IDENTITY_CONFLICT_AFTER ? IDENTITY_CONFLICT : null;
+  }
+
+  /** The host reading decisions for this agent failed: no decision reaches it any more. */
+  public void hostFailed(String why) {
+    hostProblem = why;
   }
 
   public synchronized boolean isDraining() {

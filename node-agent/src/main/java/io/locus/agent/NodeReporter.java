@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * Writes one agent's node reports (spec §3.4): REGISTER, then a CACHE_SNAPSHOT of a warm cache;
+ * Writes one agent's node reports (spec §3.4): REGISTER with a snapshot of the cache;
  * HEARTBEATs; a CACHE_DELTA per batch of cache changes; LEAVE. Every report carries the seq of the
  * last cache report sent (0 after registration, then 1, 2, ... without gaps: a delta is sent only
  * when it holds a change), so the scheduler can spot a lost delta; and the endpoint and the
@@ -36,14 +36,16 @@ final class NodeReporter {
     this.draining = draining;
   }
 
-  /** REGISTER, then a CACHE_SNAPSHOT when the cache holds files (it resets the scheduler's view). */
+  /**
+   * REGISTER carrying the whole cache as {@code added} (a snapshot: it resets the scheduler's view
+   * of this node's cache, and the seq to 0). Sent at start and after a ResyncNode only: REGISTER
+   * tells the scheduler that nothing of the pool runs here.
+   */
   void register(Map<String, Long> cached) {
-    output.nodeReport(report(NodeReportType.REGISTER).build());
-    if (!cached.isEmpty()) {
-      List<CachedFile> all = new ArrayList<>();
-      cached.forEach((f, b) -> all.add(new CachedFile(f, b)));
-      output.nodeReport(report(NodeReportType.CACHE_SNAPSHOT).setAdded(all).build());
-    }
+    seq = 0;
+    List<CachedFile> all = new ArrayList<>();
+    cached.forEach((f, b) -> all.add(new CachedFile(f, b)));
+    output.nodeReport(report(NodeReportType.REGISTER).setAdded(all).build());
   }
 
   void heartbeat() {

@@ -8,6 +8,10 @@ import java.util.Objects;
  */
 public record Refusal(String kind, String detail) {
   public static final String STALE_EPOCH = "stale epoch";
+  /** An epoch more than {@code NodeAgent.MAX_EPOCH_JUMP} above the highest seen. */
+  public static final String ABSURD_EPOCH = "absurd epoch";
+  /** A decision addressed to another agent instance of this node id. */
+  public static final String OTHER_INSTANCE = "other agent instance";
   public static final String NO_FREE_SLOT = "no free slot";
   public static final String ALREADY_RUNNING = "attempt already running";
   public static final String DRAINING = "agent draining";

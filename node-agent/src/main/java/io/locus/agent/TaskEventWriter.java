@@ -2,8 +2,11 @@ package io.locus.agent;
 
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
+import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Writes one agent's task events and counts them as {@link AgentStats} reports them ("task events
@@ -12,10 +15,23 @@ import io.locus.schemas.TaskEventType;
  * match answer and question. Times are this agent's clock. Guarded by the agent's monitor.
  */
 final class TaskEventWriter {
+  /** How many placements' latest events are kept to answer a duplicate PlaceTask with. */
+  static final int ANSWERS = 10_000;
+
   private final AgentConfig config;
   private final AgentScheduler clock;
   private final AgentOutput output;
   private final AgentCounters counters;
+  /**
+   * The latest event of each recent placement (by its PlaceTask's decision id): STARTED while it
+   * runs, then its COMPLETED, FAILED, SUSPENDED or REFUSED. Oldest forgotten first.
+   */
+  private final Map<String, TaskEvent> latest = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, TaskEvent> eldest) {
+      return size() > ANSWERS;
+    }
+  };
 
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
       AgentCounters counters) {
@@ -27,7 +43,35 @@ final class TaskEventWriter {
 
   void started(AttemptRun t) {
     counters.tasksStarted++;
+    emit(t.decision.getDecisionId(), about(t, TaskEventType.STARTED).build());
+  }
+
+  /**
+   * Answers a duplicate of the PlaceTask {@code decisionId} with the latest event of its attempt,
+   * as it was (the output stamps and signs it again).
+   *
+   * @return false when no event of that placement is kept any more
+   */
+  boolean repeat(String decisionId) {
+    TaskEvent last = latest.get(decisionId);
+    if (last == null) {
+      return false;
+    }
+    counters.duplicatesAnswered++;
+    output.taskEvent(last);
+    return true;
+  }
+
+  /** Answers a duplicate PlaceTask of a run whose STARTED is no longer kept: STARTED again. */
+  void repeatStarted(AttemptRun t) {
+    counters.duplicatesAnswered++;
     output.taskEvent(about(t, TaskEventType.STARTED).build());
+  }
+
+  private void emit(String placement, TaskEvent e) {
+    latest.remove(placement);   // re-inserted last: the window is in order of last change
+    latest.put(placement, e);
+    output.taskEvent(e);
   }
 
   /**
@@ -61,14 +105,19 @@ final class TaskEventWriter {
     if (answered != null) {
       e.setDecisionId(answered.getDecisionId()).setEpoch(answered.getEpoch());
     }
-    output.taskEvent(e.build());
+    emit(t.decision.getDecisionId(), e.build());
   }
 
   /** REFUSED, answering {@code d} about {@code attempt}; counted by {@code kind}. */
   void refused(Decision d, TaskAttempt attempt, String kind, String reason) {
     counters.refusal(kind);
     counters.tasksRefused++;
-    output.taskEvent(answer(d, attempt, TaskEventType.REFUSED).setMessage(reason).build());
+    TaskEvent e = answer(d, attempt, TaskEventType.REFUSED).setMessage(reason).build();
+    if (d.getAction() instanceof PlaceTask) {
+      emit(d.getDecisionId(), e);
+    } else {
+      output.taskEvent(e);
+    }
   }
 
   /**

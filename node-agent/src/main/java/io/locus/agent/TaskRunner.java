@@ -265,6 +265,33 @@ final class TaskRunner {
     finish(t, type, exitCode, message, processedEnd, answered);
   }
 
+  /**
+   * A ResyncNode: every run stops (its process too) and is forgotten without a task event; the
+   * scheduler has re-queued them (it no longer believes they run here). Their cache changes stay
+   * in the cache; the REGISTER snapshot that follows reports them.
+   *
+   * @return how many runs were dropped
+   */
+  int discardAll() {
+    List<AttemptRun> all = new ArrayList<>(running.values());
+    // Every run ends before any fetch is released: a released waiter that is one of these runs
+    // then sees it ended and stages nothing (a replication waiting goes on).
+    for (AttemptRun t : all) {
+      stopStep(t);
+      t.end();
+      running.remove(t.key);
+    }
+    for (AttemptRun t : all) {
+      releaseFetch(t);
+      for (InputPlan in : t.inputs()) {
+        ctx.cache.unpin(in.getFileId());
+      }
+      ctx.cache.closeDelta(t.delta);
+      ctx.cache.released(t.key);
+    }
+    return all.size();
+  }
+
   /** The agent stops: every run ends FAILED with {@code message}; nobody waits for fetches. */
   void stopAll(String message) {
     for (AttemptRun t : new ArrayList<>(running.values())) {

@@ -100,7 +100,7 @@ class NodeAgentTest {
   }
 
   @Test
-  void aWarmCacheIsAnnouncedByASnapshotAfterRegister() {
+  void aWarmCacheIsAnnouncedByTheSnapshotInRegister() {
     NodeAgent a = agent("n1", b -> b);
     a.preload("a", 10 * MB);
     a.preload("b", 20 * MB);
@@ -108,16 +108,16 @@ class NodeAgentTest {
 
     List<NodeReport> reports = out("n1").reports;
     assertThat(reports).extracting(NodeReport::getType)
-        .containsExactly(NodeReportType.REGISTER, NodeReportType.CACHE_SNAPSHOT);
-    assertThat(reports.get(1).getSeq()).isZero();
-    assertThat(reports.get(1).getAdded())
+        .containsExactly(NodeReportType.REGISTER);
+    assertThat(reports.get(0).getSeq()).isZero();
+    assertThat(reports.get(0).getAdded())
         .containsExactly(new CachedFile("a", 10 * MB), new CachedFile("b", 20 * MB));
   }
 
   // ---- decision filtering ---------------------------------------------------------------------
 
   @Test
-  void duplicateDecisionsAreDroppedWithinABoundedWindow() {
+  void duplicateDecisionsAreNotActedOnWithinABoundedWindow() {
     NodeAgent a = started("n1", b -> b.dedupeWindow(2));
     Decision d1 = decision("d1", 1, POOL, "n1", task("t1", 1, storage("f", MB)));
     a.onDecision(d1);
@@ -126,8 +126,11 @@ class NodeAgentTest {
     a.onDecision(d1);
     clock.runUntilIdle();
 
+    // Each duplicate is answered with the attempt's latest event, never run again.
     assertThat(out("n1").events).extracting(TaskEvent::getType)
-        .containsExactly(TaskEventType.STARTED, TaskEventType.COMPLETED);
+        .containsExactly(TaskEventType.STARTED, TaskEventType.STARTED, TaskEventType.COMPLETED,
+            TaskEventType.COMPLETED);
+    assertThat(a.stats().tasksStarted()).isEqualTo(1);
     assertThat(a.stats().duplicateDecisions()).isEqualTo(2);
 
     // The window holds the last 2 ids: after two newer ones d1 is forgotten and would run again.
@@ -234,14 +237,14 @@ class NodeAgentTest {
 
     // STARTED, then one delta with the fetched files right after staging, then COMPLETED.
     List<Object> seq = out("n1").all;
-    assertThat(seq).hasSize(5);
-    assertThat(((TaskEvent) seq.get(2)).getType()).isEqualTo(TaskEventType.STARTED);
-    NodeReport delta = (NodeReport) seq.get(3);
+    assertThat(seq).hasSize(4);
+    assertThat(((TaskEvent) seq.get(1)).getType()).isEqualTo(TaskEventType.STARTED);
+    NodeReport delta = (NodeReport) seq.get(2);
     assertThat(delta.getType()).isEqualTo(NodeReportType.CACHE_DELTA);
     assertThat(delta.getSeq()).isEqualTo(1);
     assertThat(delta.getAdded()).extracting(CachedFile::getFileId).containsExactly("p", "s");
     assertThat(delta.getRemoved()).isEmpty();
-    assertThat(((TaskEvent) seq.get(4)).getType()).isEqualTo(TaskEventType.COMPLETED);
+    assertThat(((TaskEvent) seq.get(3)).getType()).isEqualTo(TaskEventType.COMPLETED);
   }
 
   @Test

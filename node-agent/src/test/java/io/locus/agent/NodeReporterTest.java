@@ -30,16 +30,16 @@ class NodeReporterTest {
   }
 
   @Test
-  void aWarmCacheIsSnapshotAtSeqZero() {
+  void aWarmCacheIsSnapshotInRegisterAtSeqZero() {
     Map<String, Long> files = new LinkedHashMap<>();
     files.put("a", 1L);
     files.put("b", 2L);
     reporter.register(files);
     assertThat(out.reports).extracting(NodeReport::getType)
-        .containsExactly(NodeReportType.REGISTER, NodeReportType.CACHE_SNAPSHOT);
-    assertThat(out.reports.get(1).getAdded())
+        .containsExactly(NodeReportType.REGISTER);
+    assertThat(out.reports.get(0).getAdded())
         .containsExactly(new CachedFile("a", 1L), new CachedFile("b", 2L));
-    assertThat(out.reports.get(1).getSeq()).isZero();
+    assertThat(out.reports.get(0).getSeq()).isZero();
   }
 
   @Test

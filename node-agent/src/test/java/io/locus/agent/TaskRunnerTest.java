@@ -42,7 +42,7 @@ class TaskRunnerTest {
         public void discard(StageRequest r) {
           discarded.add(r.fileId());
         }
-      });
+      }, AgentIdentity.random());
   private final TaskRunner runner = new TaskRunner(ctx, stager, executor, new SharedFetches(),
       new RangeLedger(10, ctx.counters), () -> ended++);
 

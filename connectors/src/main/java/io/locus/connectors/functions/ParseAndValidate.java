@@ -8,6 +8,8 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.codec.AvroCodec;
+import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.codec.SchemaException;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
@@ -15,12 +17,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -32,10 +36,16 @@ import org.slf4j.LoggerFactory;
  * topic it came from, validates it ({@link Validation}) and tags it with its pool and source
  * coordinates. Everything
  * else (unknown topic, missing value, bytes that are not a record of the topic's type, a record
- * that breaks a rule) goes to the {@link #DEAD_LETTERS} side output with its coordinates and a
- * reason, and processing goes on: bad input never stops the job (ARCHITECTURE rule 5).
+ * that breaks a rule) goes to the {@link #DEAD_LETTERS} side output with its coordinates, a
+ * reason and a code ({@link DeadLetterCodes}), and processing goes on: bad input never stops the
+ * job (ARCHITECTURE rule 5). Decoding is bounded ({@code AvroCodec}): a record over 1 MiB or
+ * one whose lengths lie cannot make this operator allocate more than the record's size.
  *
- * <p>Metrics: counters {@code validInputs} and {@code deadLetters} on the operator.
+ * <p>A dead letter keeps at most the first {@link #MAX_DEAD_VALUE_BYTES} of the bad value (its
+ * reason says so when cut), so a dead letter can always be written, whatever came in.
+ *
+ * <p>Metrics: counters {@code validInputs} and {@code deadLetters} on the operator, and one
+ * counter per code, {@code deadLetters_<code>} (e.g. {@code deadLetters_too-large}).
  */
 public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput> {
   private static final long serialVersionUID = 1L;
@@ -48,6 +58,12 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
   /** Longest reason kept; decoder messages can embed long schema details. */
   static final int MAX_REASON = 2000;
 
+  /** Longest copy of a bad value kept in its dead letter: 64 KiB. */
+  public static final int MAX_DEAD_VALUE_BYTES = 64 * 1024;
+
+  /** Prefix of the per-code dead-letter counters: {@code deadLetters_<code>}. */
+  public static final String DEAD_LETTERS_METRIC = "deadLetters";
+
   // Static: TopicSpec is not Serializable, and the registry is the same in every JVM.
   private static final Map<String, TopicSpec<?>> INPUTS_BY_NAME =
       Topics.INPUTS.stream().collect(Collectors.toUnmodifiableMap(TopicSpec::name,
@@ -55,11 +71,18 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
 
   private transient Counter validInputs;
   private transient Counter deadLetters;
+  private transient Map<String, Counter> deadLettersByCode;
 
   @Override
   public void open(OpenContext openContext) throws Exception {
-    validInputs = getRuntimeContext().getMetricGroup().counter("validInputs");
-    deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+    MetricGroup metrics = getRuntimeContext().getMetricGroup();
+    validInputs = metrics.counter("validInputs");
+    deadLetters = metrics.counter(DEAD_LETTERS_METRIC);
+    deadLettersByCode = new HashMap<>();
+    // Registered up front, so every code shows (as 0) on a dashboard before it first happens.
+    for (String code : DeadLetterCodes.ALL) {
+      deadLettersByCode.put(code, metrics.counter(DEAD_LETTERS_METRIC + "_" + code));
+    }
   }
 
   @Override
@@ -71,28 +94,33 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
       // A bug in a rule, not bad input; still no reason to stop scheduling every other pool.
       LOG.warn("unexpected failure parsing {}-{}@{}", raw.getTopic(), raw.getPartition(),
           raw.getOffset(), e);
-      outcome = Outcome.rejected("internal error while parsing: " + e);
+      outcome = Outcome.rejected(DeadLetterCodes.INTERNAL, "internal error while parsing: " + e);
     }
     if (outcome.input() != null) {
       validInputs.inc();
       out.collect(outcome.input());
     } else {
       deadLetters.inc();
-      LOG.debug("dead letter {}-{}@{}: {}", raw.getTopic(), raw.getPartition(), raw.getOffset(),
-          outcome.reason());
-      ctx.output(DEAD_LETTERS,
-          deadLetter(raw, outcome.reason(), ctx.timerService().currentProcessingTime()));
+      // A code outside the list (none today) is still counted in the total.
+      Counter byCode = deadLettersByCode.get(outcome.code());
+      if (byCode != null) {
+        byCode.inc();
+      }
+      LOG.debug("dead letter {}-{}@{} ({}): {}", raw.getTopic(), raw.getPartition(),
+          raw.getOffset(), outcome.code(), outcome.reason());
+      ctx.output(DEAD_LETTERS, deadLetter(raw, outcome.code(), outcome.reason(),
+          ctx.timerService().currentProcessingTime()));
     }
   }
 
-  /** Either a usable input or the reason it is not. */
-  public record Outcome(SchedulerInput input, String reason) {
+  /** Either a usable input, or the reason it is not and its dead-letter code. */
+  public record Outcome(SchedulerInput input, String code, String reason) {
     static Outcome accepted(SchedulerInput input) {
-      return new Outcome(input, null);
+      return new Outcome(input, null, null);
     }
 
-    static Outcome rejected(String reason) {
-      return new Outcome(null, reason);
+    static Outcome rejected(String code, String reason) {
+      return new Outcome(null, code, reason);
     }
   }
 
@@ -100,7 +128,8 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
   public static Outcome parse(RawRecord raw) {
     TopicSpec<?> topic = INPUTS_BY_NAME.get(raw.getTopic());
     if (topic == null) {
-      return Outcome.rejected("unknown input topic " + Validation.quote(raw.getTopic())
+      return Outcome.rejected(DeadLetterCodes.INVALID,
+          "unknown input topic " + Validation.quote(raw.getTopic())
           + "; inputs are " + INPUTS_BY_NAME.keySet());
     }
     String key;
@@ -111,27 +140,40 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
           .decode(raw.getKey().duplicate())
           .toString();
     } catch (CharacterCodingException e) {
-      return Outcome.rejected("record key is not valid UTF-8");
+      return Outcome.rejected(DeadLetterCodes.INVALID, "record key is not valid UTF-8");
     }
-    byte[] value = bytes(raw.getValue());
-    if (value == null || value.length == 0) {
-      return Outcome.rejected("empty value: expected a " + topic.valueType().getSimpleName()
-          + " on " + topic.name());
+    if (key != null && key.length() > InputLimits.MAX_ID_CHARS) {
+      // The key is the pool; checked before the value is even copied.
+      return Outcome.rejected(DeadLetterCodes.TOO_LARGE, "record key is " + key.length()
+          + " chars long, more than the limit of " + InputLimits.MAX_ID_CHARS + " for a pool: "
+          + Validation.quote(key));
     }
+    ByteBuffer valueBuffer = raw.getValue();
+    if (valueBuffer == null || valueBuffer.remaining() == 0) {
+      return Outcome.rejected(DeadLetterCodes.CORRUPT, "empty value: expected a "
+          + topic.valueType().getSimpleName() + " on " + topic.name());
+    }
+    if (valueBuffer.remaining() > AvroCodec.MAX_RECORD_BYTES) {
+      // Refused before copying it: the codec would refuse it too, after a copy.
+      return Outcome.rejected(DeadLetterCodes.TOO_LARGE, topic.valueType().getSimpleName()
+          + " record of " + valueBuffer.remaining() + " bytes is larger than the limit of "
+          + AvroCodec.MAX_RECORD_BYTES + " bytes; not decoded");
+    }
+    byte[] value = bytes(valueBuffer);
     Object event;
     try {
       event = topic.decode(value);
     } catch (SchemaException e) {
-      return Outcome.rejected(e.getMessage());
+      return Outcome.rejected(e.code(), e.getMessage());
     }
-    Optional<String> violation = Validation.check(event, key);
+    Optional<Violation> violation = Validation.check(event, key);
     if (violation.isPresent()) {
-      return Outcome.rejected(
-          "invalid " + event.getClass().getSimpleName() + ": " + violation.get());
+      return Outcome.rejected(violation.get().code(),
+          "invalid " + event.getClass().getSimpleName() + ": " + violation.get().reason());
     }
     // The coordinates travel with the event so the scheduler can name the record it rejects.
     return Outcome.accepted(new SchedulerInput(poolOf(event), event, raw.getTopic(),
-        raw.getPartition(), raw.getOffset()));
+        raw.getPartition(), raw.getOffset()), raw.getTimestampMs());
   }
 
   private static String poolOf(Object event) {
@@ -147,13 +189,45 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
     throw new IllegalArgumentException("not an input event: " + event.getClass().getName());
   }
 
-  static DeadLetter deadLetter(RawRecord raw, String reason, long timeMs) {
+  /**
+   * The dead letter for a raw record: its coordinates, its key and value (both cut to
+   * {@link #MAX_DEAD_VALUE_BYTES}; the reason says so), the reason (cut to {@link #MAX_REASON}
+   * chars) and the code.
+   */
+  static DeadLetter deadLetter(RawRecord raw, String code, String reason, long timeMs) {
     String r = reason == null ? "unknown reason" : reason;
     if (r.length() > MAX_REASON) {
       r = r.substring(0, MAX_REASON) + "...";
     }
-    return new DeadLetter(raw.getTopic(), raw.getPartition(), raw.getOffset(), raw.getKey(),
-        raw.getValue(), r, timeMs);
+    ByteBuffer key = raw.getKey();
+    ByteBuffer value = raw.getValue();
+    if (key != null && key.remaining() > MAX_DEAD_VALUE_BYTES) {
+      r += " (key cut to its first " + MAX_DEAD_VALUE_BYTES + " of " + key.remaining()
+          + " bytes)";
+      key = prefix(key, MAX_DEAD_VALUE_BYTES);
+    }
+    if (value != null && value.remaining() > MAX_DEAD_VALUE_BYTES) {
+      r += " (value cut to its first " + MAX_DEAD_VALUE_BYTES + " of " + value.remaining()
+          + " bytes)";
+      value = prefix(value, MAX_DEAD_VALUE_BYTES);
+    }
+    return DeadLetter.newBuilder()
+        .setSourceTopic(raw.getTopic())
+        .setPartition(raw.getPartition())
+        .setOffset(raw.getOffset())
+        .setKey(key)
+        .setValue(value)
+        .setReason(r)
+        .setTimeMs(timeMs)
+        .setCode(code == null ? DeadLetterCodes.INTERNAL : code)
+        .build();
+  }
+
+  /** A copy of the first {@code n} bytes (a copy, so the big buffer can be collected). */
+  private static ByteBuffer prefix(ByteBuffer buf, int n) {
+    byte[] out = new byte[n];
+    buf.duplicate().get(out);
+    return ByteBuffer.wrap(out);
   }
 
   private static byte[] bytes(ByteBuffer buf) {

@@ -1,5 +1,9 @@
 package io.locus.connectors.functions;
 
+import static io.locus.connectors.functions.InputLimits.*;
+import static io.locus.connectors.functions.Violation.invalid;
+import static io.locus.connectors.functions.Violation.tooLarge;
+
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlType;
@@ -13,8 +17,10 @@ import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -23,10 +29,18 @@ import java.util.function.Supplier;
  * otherwise corrupt the scheduler's state or reach an agent's file system (input ids become
  * cache file names, hence the path rules).
  *
- * <p>Each method returns the first violated rule as a readable reason, or empty when the event is
- * valid. {@code key} is the Kafka record key as a string, or null when the record had none; every
- * input topic is keyed by pool, so a present key must equal the event's pool (a mismatch means
- * the record sits in the wrong partition and would be ordered against the wrong pool's events).
+ * <p>Every string, list, size, time and count is bounded ({@link InputLimits}, PROTOCOL-12
+ * "Input bounds"): one record must not be able to exhaust the scheduler's memory, hold a slot
+ * forever, move a pool's clock to the end of time or overflow its arithmetic.
+ *
+ * <p>Each method returns the first violated rule as a {@link Violation}: a reason naming the
+ * field, its value (quoted and cut) and the limit, and a dead-letter code:
+ * {@code too-large} when a string is longer or a list or map has more entries than allowed,
+ * {@code invalid} for everything else (missing or malformed fields, numbers out of range, byte
+ * sizes included). {@code key} is the Kafka record key as a string, or null when the record had
+ * none; every input topic is keyed by pool, so a present key must equal the event's pool (a
+ * mismatch means the record sits in the wrong partition and would be ordered against the wrong
+ * pool's events).
  */
 public final class Validation {
   private static final int MAX_QUOTED = 80;
@@ -38,7 +52,7 @@ public final class Validation {
    *
    * @throws IllegalArgumentException for a type that is not an input event
    */
-  public static Optional<String> check(Object event, String key) {
+  public static Optional<Violation> check(Object event, String key) {
     if (event instanceof JobSubmitted e) {
       return jobSubmitted(e, key);
     } else if (event instanceof TaskEvent e) {
@@ -57,19 +71,22 @@ public final class Validation {
    * non-negative, its dataset an id; it needs no file inputs (the range is its data), but inputs it
    * has follow the usual rules. A splittable job without a range is a file-based job as before.
    */
-  public static Optional<String> jobSubmitted(JobSubmitted job, String key) {
+  public static Optional<Violation> jobSubmitted(JobSubmitted job, String key) {
     EventRange events = job.getEvents();
     return first(
         () -> pool(job.getPool(), key),
         () -> id("jobId", job.getJobId()),
+        () -> time("submitTimeMs", job.getSubmitTimeMs()),
         () -> events != null && !job.getSplittable()
-            ? "events is set but splittable is false: an event-range job must be splittable"
+            ? invalid("events is set but splittable is false: an event-range job must be"
+                + " splittable")
             : null,
         () -> events == null ? null : eventRange("events", events, false),
         () -> events != null && job.getInputs().isEmpty() ? null : inputs(job.getInputs()),
-        () -> nonNegativeFinite("computeSeconds", job.getComputeSeconds()),
+        () -> computeSeconds("computeSeconds", job.getComputeSeconds()),
         () -> profile(job.getProfile()),
-        () -> job.getTemplate() == null ? null : id("template", job.getTemplate()));
+        () -> job.getTemplate() == null ? null : id("template", job.getTemplate()),
+        () -> args(job.getArgs()));
   }
 
   /**
@@ -77,79 +94,125 @@ public final class Validation {
    * {@code stopAt}; a processed range, when present, may be empty (a task suspended before its first
    * event) and on SUSPENDED ends at {@code stopAt}.
    */
-  public static Optional<String> taskEvent(TaskEvent event, String key) {
+  public static Optional<Violation> taskEvent(TaskEvent event, String key) {
     TaskEventType type = event.getType();
     boolean ack = type == TaskEventType.SHRUNK || type == TaskEventType.SUSPENDED;
     return first(
         () -> pool(event.getPool(), key),
         () -> id("taskId", event.getTaskId()),
         () -> id("jobId", event.getJobId()),
-        () -> event.getAttempt() < 0 ? "attempt is negative (" + event.getAttempt() + ")" : null,
+        () -> event.getAttempt() < 0
+            ? invalid("attempt is negative (" + event.getAttempt() + ")") : null,
         () -> id("node", event.getNode()),
-        () -> nonNegative("bytesLocal", event.getBytesLocal()),
-        () -> nonNegative("bytesPeer", event.getBytesPeer()),
-        () -> nonNegative("bytesStorage", event.getBytesStorage()),
-        () -> ack && event.getStopAt() == null ? type + " needs stopAt" : null,
-        () -> event.getStopAt() == null ? null : nonNegative("stopAt", event.getStopAt()),
+        () -> event.getDecisionId() == null ? null : id("decisionId", event.getDecisionId()),
+        () -> event.getEpoch() < 0 ? invalid("epoch is negative (" + event.getEpoch() + ")") : null,
+        () -> time("timeMs", event.getTimeMs()),
+        () -> time("startTimeMs", event.getStartTimeMs()),
+        () -> time("endTimeMs", event.getEndTimeMs()),
+        () -> byteCount("bytesLocal", event.getBytesLocal(), MAX_BYTE_COUNT),
+        () -> byteCount("bytesPeer", event.getBytesPeer(), MAX_BYTE_COUNT),
+        () -> byteCount("bytesStorage", event.getBytesStorage(), MAX_BYTE_COUNT),
+        () -> event.getMessage() == null ? null
+            : length("message", event.getMessage(), MAX_TEXT_CHARS),
+        () -> ack && event.getStopAt() == null ? invalid(type + " needs stopAt") : null,
+        () -> event.getStopAt() == null ? null : eventIndex("stopAt", event.getStopAt()),
         () -> event.getEvents() == null ? null : eventRange("events", event.getEvents(), true),
         () -> type == TaskEventType.SUSPENDED && event.getEvents() != null
             && event.getEvents().getEnd() != event.getStopAt()
-            ? "SUSPENDED stopAt " + event.getStopAt() + " is not the end of the processed range "
-                + event.getEvents().getEnd() : null);
+            ? invalid("SUSPENDED stopAt " + event.getStopAt()
+                + " is not the end of the processed range " + event.getEvents().getEnd())
+            : null,
+        () -> event.getInstanceId() == null ? null : id("instanceId", event.getInstanceId()),
+        () -> signature(event.getSignature()));
   }
 
-  public static Optional<String> nodeReport(NodeReport report, String key) {
+  /**
+   * A node report. Slots and cache capacity are bounded on every type and must be positive
+   * (slots) and non-negative (capacity) on REGISTER, which is the report that sets them.
+   */
+  public static Optional<Violation> nodeReport(NodeReport report, String key) {
     boolean register = report.getType() == NodeReportType.REGISTER;
     return first(
         () -> pool(report.getPool(), key),
         () -> id("node", report.getNode()),
+        () -> time("timeMs", report.getTimeMs()),
         () -> register && report.getSlots() < 1
-            ? "REGISTER needs slots >= 1 (got " + report.getSlots() + ")" : null,
-        () -> register && report.getCacheCapacityBytes() < 0
-            ? "REGISTER needs cacheCapacityBytes >= 0 (got " + report.getCacheCapacityBytes() + ")"
+            ? invalid("REGISTER needs slots >= 1 (got " + report.getSlots() + ")") : null,
+        () -> report.getSlots() < 0 || report.getSlots() > MAX_SLOTS
+            ? invalid("slots " + report.getSlots() + " is out of range [0, " + MAX_SLOTS + "]")
             : null,
+        () -> register && report.getCacheCapacityBytes() < 0
+            ? invalid("REGISTER needs cacheCapacityBytes >= 0 (got "
+                + report.getCacheCapacityBytes() + ")")
+            : null,
+        () -> byteCount("cacheCapacityBytes", report.getCacheCapacityBytes(), MAX_BYTE_COUNT),
         () -> cachedFiles(report.getAdded()),
-        () -> removedFiles(report.getRemoved()));
+        () -> removedFiles(report.getRemoved()),
+        () -> report.getEndpoint() == null ? null : url("endpoint", report.getEndpoint()),
+        () -> report.getInstanceId() == null ? null : id("instanceId", report.getInstanceId()),
+        () -> signature(report.getSignature()));
   }
 
-  public static Optional<String> control(Control control, String key) {
+  public static Optional<Violation> control(Control control, String key) {
     ControlType type = control.getType();
     return first(
         () -> pool(control.getPool(), key),
+        () -> time("timeMs", control.getTimeMs()),
         () -> type == ControlType.SET_POLICY && isBlank(control.getPolicy())
-            ? "SET_POLICY needs a policy" : null,
-        () -> type == ControlType.SET_POLICY ? id("policy", control.getPolicy()) : null,
+            ? invalid("SET_POLICY needs a policy") : null,
+        () -> control.getPolicy() == null ? null : id("policy", control.getPolicy()),
         () -> (type == ControlType.DRAIN_NODE || type == ControlType.RESUME_NODE)
-            && isBlank(control.getNode()) ? type + " needs a node" : null,
-        () -> control.getNode() == null ? null : id("node", control.getNode()));
+            && isBlank(control.getNode()) ? invalid(type + " needs a node") : null,
+        () -> control.getNode() == null ? null : id("node", control.getNode()),
+        () -> params(control.getParams()));
   }
 
   // ---- building blocks (package-private for tests) ----
 
   /** The pool is an id and, when the record has a key, equals it. */
-  static String pool(String pool, String key) {
-    String bad = id("pool", pool);
+  static Violation pool(String pool, String key) {
+    Violation bad = id("pool", pool);
     if (bad != null) {
       return bad;
     }
     if (key != null && !key.equals(pool)) {
-      return "pool " + quote(pool) + " does not match the record key " + quote(key);
+      return invalid("pool " + quote(pool) + " does not match the record key " + quote(key));
     }
     return null;
   }
 
-  /** An identifier: present, not blank, no control characters (they break logs and file names). */
-  static String id(String what, String value) {
+  /**
+   * An identifier: present, at most {@link InputLimits#MAX_ID_CHARS} chars, not blank, no control
+   * characters (they break logs and file names).
+   */
+  static Violation id(String what, String value) {
+    return identifier(what, value, MAX_ID_CHARS);
+  }
+
+  private static Violation identifier(String what, String value, int maxChars) {
     if (value == null) {
-      return what + " is missing";
+      return invalid(what + " is missing");
+    }
+    Violation tooLong = length(what, value, maxChars);
+    if (tooLong != null) {
+      return tooLong;
     }
     if (value.isBlank()) {
-      return what + " is blank";
+      return invalid(what + " is blank");
     }
     for (int i = 0; i < value.length(); i++) {
       if (Character.isISOControl(value.charAt(i))) {
-        return what + " contains a control character at index " + i;
+        return invalid(what + " contains a control character at index " + i);
       }
+    }
+    return null;
+  }
+
+  /** A string of at most {@code maxChars} chars (any content). */
+  static Violation length(String what, String value, int maxChars) {
+    if (value.length() > maxChars) {
+      return tooLarge(what + " is " + value.length() + " chars long, more than the limit of "
+          + maxChars + ": " + quote(value));
     }
     return null;
   }
@@ -158,66 +221,186 @@ public final class Validation {
    * A data unit id. It is also the file name in the agents' caches, so it must not be able to
    * climb out of the cache directory or name an absolute path.
    */
-  static String fileId(String what, String value) {
-    String bad = id(what, value);
+  static Violation fileId(String what, String value) {
+    Violation bad = identifier(what, value, MAX_FILE_ID_CHARS);
     if (bad != null) {
       return bad;
     }
     if (value.contains("..")) {
-      return what + " " + quote(value) + " contains '..'";
+      return invalid(what + " " + quote(value) + " contains '..'");
     }
     if (value.startsWith("/") || value.startsWith("\\")) {
-      return what + " " + quote(value) + " starts with a path separator";
+      return invalid(what + " " + quote(value) + " starts with a path separator");
     }
     return null;
   }
 
-  private static String inputs(List<DataUnit> inputs) {
+  /** A URL (endpoint, location): at most {@link InputLimits#MAX_URL_CHARS}, no control chars. */
+  static Violation url(String what, String value) {
+    return identifier(what, value, MAX_URL_CHARS);
+  }
+
+  /** A record time: in [0, 2^42] ms (until the year 2109). */
+  static Violation time(String what, long value) {
+    return value < 0 || value > MAX_TIME_MS
+        ? invalid(what + " " + value + " is out of range [0, " + MAX_TIME_MS
+            + "] (ms since 1970, until the year 2109)")
+        : null;
+  }
+
+  /** A byte size or counter: non-negative and at most {@code max}. */
+  static Violation byteCount(String what, long value, long max) {
+    if (value < 0) {
+      return invalid(what + " is negative (" + value + ")");
+    }
+    return value > max
+        ? invalid(what + " " + value + " is more than the limit of " + max + " bytes") : null;
+  }
+
+  /** Compute seconds: finite, non-negative, at most {@link InputLimits#MAX_COMPUTE_SECONDS}. */
+  static Violation computeSeconds(String what, double value) {
+    if (!Double.isFinite(value)) {
+      return invalid(what + " is not finite (" + value + ")");
+    }
+    if (value < 0) {
+      return invalid(what + " is negative (" + value + ")");
+    }
+    return value > MAX_COMPUTE_SECONDS
+        ? invalid(what + " " + value + " is more than the limit of " + MAX_COMPUTE_SECONDS + " s")
+        : null;
+  }
+
+  /** Absent, or exactly 64 lowercase hex chars (an HMAC-SHA256 from RecordSigner). */
+  static Violation signature(String value) {
+    if (value == null) {
+      return null;
+    }
+    if (value.length() > SIGNATURE_HEX_CHARS) {
+      return tooLarge("signature is " + value.length() + " chars long, more than the "
+          + SIGNATURE_HEX_CHARS + " of an HMAC-SHA256 in hex: " + quote(value));
+    }
+    boolean hex = value.length() == SIGNATURE_HEX_CHARS;
+    for (int i = 0; hex && i < value.length(); i++) {
+      char c = value.charAt(i);
+      hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+    return hex ? null : invalid("signature " + quote(value) + " is not "
+        + SIGNATURE_HEX_CHARS + " lowercase hex chars (an HMAC-SHA256)");
+  }
+
+  private static Violation listSize(String what, int size, int max) {
+    return size > max
+        ? tooLarge(what + " has " + size + " entries, more than the limit of " + max) : null;
+  }
+
+  private static Violation inputs(List<DataUnit> inputs) {
     if (inputs == null || inputs.isEmpty()) {
-      return "job has no inputs";
+      return invalid("job has no inputs");
+    }
+    Violation tooMany = listSize("inputs", inputs.size(), MAX_INPUTS_PER_JOB);
+    if (tooMany != null) {
+      return tooMany;
     }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < inputs.size(); i++) {
       DataUnit unit = inputs.get(i);
       String at = "inputs[" + i + "]";
       if (unit == null) {
-        return at + " is missing";
+        return invalid(at + " is missing");
       }
-      String bad = fileId(at + ".id", unit.getId());
-      if (bad == null) {
-        bad = nonNegative(at + ".bytes", unit.getBytes());
-      }
-      if (bad == null) {
-        bad = nonNegativeFinite(at + ".computeSeconds", unit.getComputeSeconds());
-      }
+      Violation bad = first(
+          () -> fileId(at + ".id", unit.getId()),
+          () -> byteCount(at + ".bytes", unit.getBytes(), MAX_FILE_BYTES),
+          () -> computeSeconds(at + ".computeSeconds", unit.getComputeSeconds()),
+          () -> unit.getLocation() == null ? null : url(at + ".location", unit.getLocation()),
+          () -> unit.getChecksum() == null ? null : id(at + ".checksum", unit.getChecksum()))
+          .orElse(null);
       if (bad != null) {
         return bad;
       }
       if (!seen.add(unit.getId())) {
-        return "duplicate input id " + quote(unit.getId());
+        return invalid("duplicate input id " + quote(unit.getId()));
+      }
+    }
+    return null;
+  }
+
+  /** Template arguments: at most 256 of at most 4096 chars each. */
+  private static Violation args(List<String> args) {
+    if (args == null) {
+      return null;
+    }
+    Violation tooMany = listSize("args", args.size(), MAX_ARGS);
+    if (tooMany != null) {
+      return tooMany;
+    }
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (arg == null) {
+        return invalid("args[" + i + "] is missing");
+      }
+      Violation bad = length("args[" + i + "]", arg, MAX_TEXT_CHARS);
+      if (bad != null) {
+        return bad;
+      }
+    }
+    return null;
+  }
+
+  /** Control parameters: at most 64, keys ids of at most 256 chars, values at most 4096 chars. */
+  private static Violation params(Map<String, String> params) {
+    if (params == null) {
+      return null;
+    }
+    Violation tooMany = listSize("params", params.size(), MAX_PARAMS);
+    if (tooMany != null) {
+      return tooMany;
+    }
+    // Sorted, so the reason names the same entry whatever the map's iteration order.
+    for (Map.Entry<String, String> e : new TreeMap<>(params).entrySet()) {
+      Violation bad = identifier("params key " + quote(e.getKey()), e.getKey(),
+          MAX_PARAM_KEY_CHARS);
+      if (bad == null) {
+        bad = e.getValue() == null ? invalid("params[" + quote(e.getKey()) + "] is missing")
+            : length("params[" + quote(e.getKey()) + "]", e.getValue(), MAX_TEXT_CHARS);
+      }
+      if (bad != null) {
+        return bad;
       }
     }
     return null;
   }
 
   /** {@code [start, end)} of a dataset: start &ge; 0, start &lt; end (or &le; when it may be empty). */
-  private static String eventRange(String what, EventRange r, boolean mayBeEmpty) {
-    String bad = id(what + ".dataset", r.getDataset());
+  private static Violation eventRange(String what, EventRange r, boolean mayBeEmpty) {
+    Violation bad = id(what + ".dataset", r.getDataset());
     if (bad != null) {
       return bad;
     }
     if (r.getStart() < 0) {
-      return what + ".start is negative (" + r.getStart() + ")";
+      return invalid(what + ".start is negative (" + r.getStart() + ")");
+    }
+    if (r.getEnd() > MAX_EVENT_INDEX) {
+      return invalid(what + ".end " + r.getEnd() + " is more than the limit of "
+          + MAX_EVENT_INDEX);
     }
     if (mayBeEmpty ? r.getEnd() < r.getStart() : r.getEnd() <= r.getStart()) {
-      return what + " [" + r.getStart() + ", " + r.getEnd() + ") "
-          + (mayBeEmpty ? "ends before it starts" : "is empty: start must be < end");
+      return invalid(what + " [" + r.getStart() + ", " + r.getEnd() + ") "
+          + (mayBeEmpty ? "ends before it starts" : "is empty: start must be < end"));
     }
     return null;
   }
 
+  private static Violation eventIndex(String what, long value) {
+    if (value < 0) {
+      return invalid(what + " is negative (" + value + ")");
+    }
+    return value > MAX_EVENT_INDEX
+        ? invalid(what + " " + value + " is more than the limit of " + MAX_EVENT_INDEX) : null;
+  }
+
   /** Shares of one node, so each in [0, 1]. */
-  private static String profile(ResourceProfile profile) {
+  private static Violation profile(ResourceProfile profile) {
     if (profile == null) {
       return null;
     }
@@ -228,16 +411,20 @@ public final class Validation {
         () -> share("profile.net", profile.getNet())).orElse(null);
   }
 
-  private static String cachedFiles(List<CachedFile> files) {
+  private static Violation cachedFiles(List<CachedFile> files) {
+    Violation tooMany = listSize("added", files.size(), MAX_FILES_PER_REPORT);
+    if (tooMany != null) {
+      return tooMany;
+    }
     for (int i = 0; i < files.size(); i++) {
       CachedFile f = files.get(i);
       String at = "added[" + i + "]";
       if (f == null) {
-        return at + " is missing";
+        return invalid(at + " is missing");
       }
-      String bad = fileId(at + ".fileId", f.getFileId());
+      Violation bad = fileId(at + ".fileId", f.getFileId());
       if (bad == null) {
-        bad = nonNegative(at + ".bytes", f.getBytes());
+        bad = byteCount(at + ".bytes", f.getBytes(), MAX_FILE_BYTES);
       }
       if (bad != null) {
         return bad;
@@ -246,9 +433,13 @@ public final class Validation {
     return null;
   }
 
-  private static String removedFiles(List<String> files) {
+  private static Violation removedFiles(List<String> files) {
+    Violation tooMany = listSize("removed", files.size(), MAX_FILES_PER_REPORT);
+    if (tooMany != null) {
+      return tooMany;
+    }
     for (int i = 0; i < files.size(); i++) {
-      String bad = id("removed[" + i + "]", files.get(i));
+      Violation bad = identifier("removed[" + i + "]", files.get(i), MAX_FILE_ID_CHARS);
       if (bad != null) {
         return bad;
       }
@@ -256,20 +447,9 @@ public final class Validation {
     return null;
   }
 
-  private static String nonNegative(String what, long value) {
-    return value < 0 ? what + " is negative (" + value + ")" : null;
-  }
-
-  private static String nonNegativeFinite(String what, double value) {
-    if (!Double.isFinite(value)) {
-      return what + " is not finite (" + value + ")";
-    }
-    return value < 0 ? what + " is negative (" + value + ")" : null;
-  }
-
-  private static String share(String what, double value) {
+  private static Violation share(String what, double value) {
     return Double.isFinite(value) && value >= 0 && value <= 1
-        ? null : what + " must be a share in [0, 1] (got " + value + ")";
+        ? null : invalid(what + " must be a share in [0, 1] (got " + value + ")");
   }
 
   private static boolean isBlank(String s) {
@@ -299,9 +479,9 @@ public final class Validation {
 
   /** Runs the rules in order, lazily, and returns the first violation. */
   @SafeVarargs
-  private static Optional<String> first(Supplier<String>... rules) {
-    for (Supplier<String> rule : rules) {
-      String violation = rule.get();
+  private static Optional<Violation> first(Supplier<Violation>... rules) {
+    for (Supplier<Violation> rule : rules) {
+      Violation violation = rule.get();
       if (violation != null) {
         return Optional.of(violation);
       }

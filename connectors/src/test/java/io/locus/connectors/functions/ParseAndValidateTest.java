@@ -17,12 +17,25 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.codec.AvroCodec;
+import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
+import java.io.ByteArrayOutputStream;
+import java.util.Map;
+import org.apache.avro.SchemaNormalization;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
+import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
+import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -221,7 +234,7 @@ class ParseAndValidateTest {
 
   @Test
   void longReasonsAreCut() {
-    DeadLetter dl = ParseAndValidate.deadLetter(raw("x", null, null), "r".repeat(5000), 1L);
+    DeadLetter dl = ParseAndValidate.deadLetter(raw("x", null, null), "invalid", "r".repeat(5000), 1L);
     assertThat(dl.getReason()).hasSize(ParseAndValidate.MAX_REASON + 3);
   }
 
@@ -231,5 +244,139 @@ class ParseAndValidateTest {
     assertThat(copy).isNotNull();
     assertThat(InstantiationUtil.clone(ParseAndValidate.DEAD_LETTERS))
         .isEqualTo(ParseAndValidate.DEAD_LETTERS);
+  }
+
+  // ---- issue 12: codes, bounded copies, per-code metrics ----
+
+  private DeadLetter only() {
+    assertThat(harness.extractOutputValues()).isEmpty();
+    assertThat(deadLetters()).hasSize(1);
+    return deadLetters().get(0);
+  }
+
+  /** The issue's 18-byte record: a JobSubmitted whose jobId declares 2,147,483,000 bytes. */
+  static byte[] hugeStringRecord() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(0xC3);
+    out.write(0x01);
+    long fp = SchemaNormalization.parsingFingerprint64(Topics.JOB_ARRIVALS.codec().schema());
+    for (int i = 0; i < 8; i++) {
+      out.write((int) (fp >>> (8 * i)) & 0xff);
+    }
+    long z = 2_147_483_000L << 1; // zigzag varint
+    while ((z & ~0x7FL) != 0) {
+      out.write((int) ((z & 0x7F) | 0x80));
+      z >>>= 7;
+    }
+    out.write((int) z);
+    out.writeBytes(new byte[] {'a', 'b', 'c'});
+    return out.toByteArray();
+  }
+
+  @Test
+  void deadLettersCarryTheirCode() throws Exception {
+    send(Topics.JOB_ARRIVALS.name(), POOL, new byte[] {1, 2, 3});
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(
+        job(POOL, "j").setComputeSeconds(Double.NaN).build()));
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(
+        job(POOL, "x".repeat(300)).build()));
+    send(Topics.CONTROL.name(), POOL, null);
+    send("nowhere", POOL, new byte[] {1});
+    assertThat(deadLetters()).extracting(DeadLetter::getCode).containsExactly(
+        DeadLetterCodes.CORRUPT, DeadLetterCodes.INVALID, DeadLetterCodes.TOO_LARGE,
+        DeadLetterCodes.CORRUPT, DeadLetterCodes.INVALID);
+  }
+
+  @Test
+  void theEighteenByteTwoGigabyteStringIsCorruptAndAllocatesNothingBig() throws Exception {
+    byte[] bytes = hugeStringRecord();
+    assertThat(bytes).hasSize(18);
+    send(Topics.JOB_ARRIVALS.name(), POOL, bytes);
+    DeadLetter dl = only();
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.CORRUPT);
+    assertThat(dl.getReason()).isEqualTo("corrupt JobSubmitted record (18 bytes): declares a"
+        + " string of 2147483000 bytes but only 3 remain");
+    assertThat(dl.getValue()).isEqualTo(ByteBuffer.wrap(bytes));
+  }
+
+  @Test
+  void aMillionCharJobIdIsTooLargeAndItsCopyIsCapped() throws Exception {
+    byte[] value = Topics.JOB_ARRIVALS.value(job(POOL, "j".repeat(1_000_000)).build());
+    assertThat(value.length).isBetween(1_000_000, AvroCodec.MAX_RECORD_BYTES);
+    send(Topics.JOB_ARRIVALS.name(), POOL, value);
+    DeadLetter dl = only();
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.TOO_LARGE);
+    assertThat(dl.getReason()).startsWith("invalid JobSubmitted: jobId is 1000000 chars long,"
+        + " more than the limit of 256: 'jjj").endsWith("(value cut to its first 65536 of "
+        + value.length + " bytes)");
+    assertThat(dl.getValue().remaining()).isEqualTo(ParseAndValidate.MAX_DEAD_VALUE_BYTES);
+    assertThat(dl.getValue()).isEqualTo(ByteBuffer.wrap(value, 0, 65536));
+    // and the dead letter itself is small enough to write anywhere
+    assertThat(Topics.DEAD_LETTERS.value(dl).length).isLessThan(70_000);
+  }
+
+  @Test
+  void aValueOverOneMebibyteIsRefusedUndecoded() throws Exception {
+    byte[] value = new byte[AvroCodec.MAX_RECORD_BYTES + 1];
+    send(Topics.NODE_REPORTS.name(), POOL, value);
+    DeadLetter dl = only();
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.TOO_LARGE);
+    assertThat(dl.getReason()).startsWith("NodeReport record of 1048577 bytes is larger than the"
+        + " limit of 1048576 bytes; not decoded");
+    assertThat(dl.getValue().remaining()).isEqualTo(ParseAndValidate.MAX_DEAD_VALUE_BYTES);
+  }
+
+  @Test
+  void aHugeKeyIsTooLargeAndCapped() throws Exception {
+    String key = "k".repeat(100_000);
+    send(Topics.CONTROL.name(), key, Topics.CONTROL.value(
+        control(POOL, ControlType.SET_POLICY).setPolicy("gcc").build()));
+    DeadLetter dl = only();
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.TOO_LARGE);
+    assertThat(dl.getReason()).startsWith("record key is 100000 chars long, more than the limit"
+        + " of 256 for a pool").contains("(key cut to its first 65536 of 100000 bytes)");
+    assertThat(dl.getKey().remaining()).isEqualTo(ParseAndValidate.MAX_DEAD_VALUE_BYTES);
+  }
+
+  /** A task metric group whose operator group keeps what the operator registers. */
+  private static final class InterceptingTaskMetrics
+      extends UnregisteredMetricGroups.UnregisteredTaskMetricGroup {
+    final InterceptingOperatorMetricGroup operator = new InterceptingOperatorMetricGroup();
+
+    @Override
+    public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name,
+        Map<String, String> variables) {
+      return operator;
+    }
+  }
+
+  @Test
+  void deadLettersAreCountedInTotalAndPerCode() throws Exception {
+    InterceptingTaskMetrics metrics = new InterceptingTaskMetrics();
+    MockEnvironment env = new MockEnvironmentBuilder().setMetricGroup(metrics).build();
+    try (var h = new OneInputStreamOperatorTestHarness<RawRecord, SchedulerInput>(
+        new ProcessOperator<>(new ParseAndValidate()), env)) {
+      h.setup();
+      h.open();
+      h.processElement(raw(Topics.JOB_ARRIVALS.name(), utf8(POOL), new byte[] {7}), 1);
+      h.processElement(raw(Topics.JOB_ARRIVALS.name(), utf8(POOL), hugeStringRecord()), 2);
+      h.processElement(raw(Topics.JOB_ARRIVALS.name(), utf8(POOL),
+          Topics.JOB_ARRIVALS.value(job(POOL, "j".repeat(257)).build())), 3);
+      h.processElement(raw(Topics.JOB_ARRIVALS.name(), utf8(POOL),
+          Topics.JOB_ARRIVALS.value(job(POOL, "ok").build())), 4);
+
+      assertThat(count(metrics, "validInputs")).isEqualTo(1);
+      assertThat(count(metrics, "deadLetters")).isEqualTo(3);
+      assertThat(count(metrics, "deadLetters_corrupt")).isEqualTo(2);
+      assertThat(count(metrics, "deadLetters_too-large")).isEqualTo(1);
+      assertThat(count(metrics, "deadLetters_invalid")).isZero();
+      for (String code : DeadLetterCodes.ALL) {
+        assertThat(metrics.operator.get("deadLetters_" + code)).as(code).isNotNull();
+      }
+    }
+  }
+
+  private static long count(InterceptingTaskMetrics metrics, String name) {
+    return ((Counter) metrics.operator.get(name)).getCount();
   }
 }

@@ -16,6 +16,7 @@ import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.codec.DeadLetterCodes;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -27,42 +28,54 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ValidationTest {
   private static final String POOL = "pool-a";
 
-  private static void assertViolation(Optional<String> result, String... fragments) {
+  private static void assertViolation(Optional<Violation> result, String... fragments) {
     assertThat(result).isPresent();
-    assertThat(result.get()).contains(fragments);
+    assertThat(result.get().reason()).contains(fragments);
+    assertThat(result.get().code()).isEqualTo(DeadLetterCodes.INVALID);
+  }
+
+  private static void assertTooLarge(Optional<Violation> result, String... fragments) {
+    assertThat(result).isPresent();
+    assertThat(result.get().reason()).contains(fragments);
+    assertThat(result.get().code()).isEqualTo(DeadLetterCodes.TOO_LARGE);
+  }
+
+  /** The reason of a building block's violation, or null when the value passes. */
+  private static String reason(Violation v) {
+    return v == null ? null : v.reason();
   }
 
   @Nested
   class Common {
     @Test
     void poolMustBeNonBlank() {
-      assertThat(Validation.pool(POOL, null)).isNull();
-      assertThat(Validation.pool(" ", null)).isEqualTo("pool is blank");
-      assertThat(Validation.pool(null, null)).isEqualTo("pool is missing");
+      assertThat(reason(Validation.pool(POOL, null))).isNull();
+      assertThat(reason(Validation.pool(" ", null))).isEqualTo("pool is blank");
+      assertThat(reason(Validation.pool(null, null))).isEqualTo("pool is missing");
     }
 
     @Test
     void poolMustEqualKeyWhenKeyPresent() {
-      assertThat(Validation.pool(POOL, POOL)).isNull();
-      assertThat(Validation.pool(POOL, null)).isNull();
-      assertThat(Validation.pool(POOL, "pool-b"))
+      assertThat(reason(Validation.pool(POOL, POOL))).isNull();
+      assertThat(reason(Validation.pool(POOL, null))).isNull();
+      assertThat(reason(Validation.pool(POOL, "pool-b")))
           .isEqualTo("pool 'pool-a' does not match the record key 'pool-b'");
     }
 
     @Test
     void idsMustBeNonBlank() {
-      assertThat(Validation.id("jobId", "j-1")).isNull();
-      assertThat(Validation.id("jobId", "")).isEqualTo("jobId is blank");
-      assertThat(Validation.id("jobId", "\t ")).isEqualTo("jobId is blank");
-      assertThat(Validation.id("jobId", null)).isEqualTo("jobId is missing");
+      assertThat(reason(Validation.id("jobId", "j-1"))).isNull();
+      assertThat(reason(Validation.id("jobId", ""))).isEqualTo("jobId is blank");
+      assertThat(reason(Validation.id("jobId", "\t "))).isEqualTo("jobId is blank");
+      assertThat(reason(Validation.id("jobId", null))).isEqualTo("jobId is missing");
     }
 
     @Test
     void idsMustNotContainControlCharacters() {
-      assertThat(Validation.id("jobId", "j-1 with spaces/and ünïcode")).isNull();
-      assertThat(Validation.id("jobId", "j\n1"))
+      assertThat(reason(Validation.id("jobId", "j-1 with spaces/and ünïcode"))).isNull();
+      assertThat(reason(Validation.id("jobId", "j\n1")))
           .isEqualTo("jobId contains a control character at index 1");
-      assertThat(Validation.id("jobId", "j1\u0000")).contains("control character at index 2");
+      assertThat(reason(Validation.id("jobId", "j1\u0000"))).contains("control character at index 2");
     }
 
     @Test
@@ -74,7 +87,7 @@ class ValidationTest {
     @Test
     void checkDispatchesAndRejectsNonInputs() {
       assertThat(Validation.check(job(POOL, "j-1").build(), POOL)).isEmpty();
-      assertThat(Validation.check(job(POOL, "").build(), POOL)).contains("jobId is blank");
+      assertViolation(Validation.check(job(POOL, "").build(), POOL), "jobId is blank");
       assertThatThrownBy(() -> Validation.check("text", null))
           .isInstanceOf(IllegalArgumentException.class);
     }
@@ -82,7 +95,7 @@ class ValidationTest {
 
   @Nested
   class JobSubmittedRules {
-    private Optional<String> check(JobSubmitted.Builder b) {
+    private Optional<Violation> check(JobSubmitted.Builder b) {
       return Validation.jobSubmitted(b.build(), POOL);
     }
 
@@ -185,7 +198,7 @@ class ValidationTest {
 
   @Nested
   class EventRangeJobRules {
-    private Optional<String> check(JobSubmitted.Builder b) {
+    private Optional<Violation> check(JobSubmitted.Builder b) {
       return Validation.jobSubmitted(b.build(), POOL);
     }
 
@@ -409,6 +422,216 @@ class ValidationTest {
       assertViolation(Validation.control(
           control(POOL, ControlType.SET_POLICY).setPolicy("gcc").build(), "x"),
           "does not match the record key 'x'");
+    }
+  }
+
+  /** PROTOCOL-12 "Input bounds": every limit, just at it (passes) and just over it (fails). */
+  @Nested
+  class Bounds {
+    private Optional<Violation> check(JobSubmitted.Builder b) {
+      return Validation.jobSubmitted(b.build(), POOL);
+    }
+
+    private String chars(int n) {
+      return "x".repeat(n);
+    }
+
+    @Test
+    void everyIdIsAtMost256Chars() {
+      assertThat(check(job(POOL, chars(256)))).isEmpty();
+      assertTooLarge(check(job(POOL, chars(1_000_000))),
+          "jobId is 1000000 chars long, more than the limit of 256: 'xxxx", "...'");
+      assertTooLarge(Validation.jobSubmitted(job(chars(257), "j").build(), null),
+          "pool is 257 chars long");
+      assertTooLarge(check(job(POOL, "j").setTemplate(chars(257))), "template is 257 chars");
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setTaskId(chars(257)).build(), POOL),
+          "taskId is 257 chars");
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setNode(chars(257)).build(), POOL),
+          "node is 257 chars");
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setDecisionId(chars(257)).build(),
+          POOL), "decisionId is 257 chars");
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setInstanceId(chars(257)).build(),
+          POOL), "instanceId is 257 chars");
+      assertTooLarge(Validation.nodeReport(register(POOL, chars(257)).build(), POOL),
+          "node is 257 chars");
+      assertTooLarge(Validation.nodeReport(register(POOL, "n").setInstanceId(chars(257)).build(),
+          POOL), "instanceId is 257 chars");
+      assertTooLarge(Validation.control(control(POOL, ControlType.SET_POLICY)
+          .setPolicy(chars(257)).build(), POOL), "policy is 257 chars");
+      assertTooLarge(Validation.control(control(POOL, ControlType.DRAIN_NODE)
+          .setNode(chars(257)).build(), POOL), "node is 257 chars");
+      assertTooLarge(check(job(POOL, "j").setSplittable(true).setInputs(List.of())
+          .setEvents(new EventRange(chars(257), 0L, 1L))), "events.dataset is 257 chars");
+    }
+
+    @Test
+    void aTenKilobytePoolNameIsTooLarge() {
+      String pool = chars(10_000);
+      assertTooLarge(Validation.nodeReport(register(pool, "n").build(), pool),
+          "pool is 10000 chars long, more than the limit of 256");
+    }
+
+    @Test
+    void fileIdsAreAtMost1024CharsAndUrls2048() {
+      assertThat(check(job(POOL, "j").setInputs(List.of(unit(chars(1024), 1))))).isEmpty();
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(unit(chars(1025), 1)))),
+          "inputs[0].id is 1025 chars long, more than the limit of 1024");
+      var located = unit("a", 1);
+      located.setLocation("file:///" + chars(2048));
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(located))),
+          "inputs[0].location is 2056 chars long, more than the limit of 2048");
+      var summed = unit("a", 1);
+      summed.setChecksum(chars(257));
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(summed))), "inputs[0].checksum");
+      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setAdded(
+          List.of(new CachedFile(chars(1025), 1L))).build(), POOL), "added[0].fileId is 1025");
+      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setRemoved(List.of(chars(1025)))
+          .build(), POOL), "removed[0] is 1025 chars");
+      assertThat(Validation.nodeReport(register(POOL, "n").setEndpoint("http://h:1").build(),
+          POOL)).isEmpty();
+      assertTooLarge(Validation.nodeReport(register(POOL, "n").setEndpoint(chars(2049)).build(),
+          POOL), "endpoint is 2049 chars long, more than the limit of 2048");
+    }
+
+    @Test
+    void messagesAreAtMost4096Chars() {
+      assertThat(Validation.taskEvent(taskEvent(POOL).setMessage("line 1\nline 2").build(),
+          POOL)).isEmpty();
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setMessage(chars(4097)).build(), POOL),
+          "message is 4097 chars long, more than the limit of 4096");
+    }
+
+    @Test
+    void listsAreBounded() {
+      List<io.locus.schemas.DataUnit> many = new java.util.ArrayList<>();
+      for (int i = 0; i <= InputLimits.MAX_INPUTS_PER_JOB; i++) {
+        many.add(unit("f" + i, 1));
+      }
+      assertTooLarge(check(job(POOL, "j").setInputs(many)),
+          "inputs has 10001 entries, more than the limit of 10000");
+      assertThat(check(job(POOL, "j").setInputs(many.subList(0, 10_000)))).isEmpty();
+
+      List<String> removed = java.util.Collections.nCopies(100_001, "f");
+      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setRemoved(removed).build(), POOL),
+          "removed has 100001 entries, more than the limit of 100000");
+      List<CachedFile> added = java.util.Collections.nCopies(100_001, new CachedFile("f", 1L));
+      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setAdded(added).build(), POOL),
+          "added has 100001 entries, more than the limit of 100000");
+    }
+
+    @Test
+    void argsAreAtMost256OfAtMost4096Chars() {
+      assertThat(check(job(POOL, "j").setArgs(java.util.Collections.nCopies(256, chars(4096)))))
+          .isEmpty();
+      assertTooLarge(check(job(POOL, "j").setArgs(java.util.Collections.nCopies(257, "a"))),
+          "args has 257 entries, more than the limit of 256");
+      assertTooLarge(check(job(POOL, "j").setArgs(List.of("ok", chars(4097)))),
+          "args[1] is 4097 chars long, more than the limit of 4096");
+    }
+
+    @Test
+    void controlParamsAreBounded() {
+      assertThat(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
+          .setParams(java.util.Map.of("theta", "0.8")).build(), POOL)).isEmpty();
+      java.util.Map<String, String> many = new java.util.HashMap<>();
+      for (int i = 0; i <= InputLimits.MAX_PARAMS; i++) {
+        many.put("k" + i, "v");
+      }
+      assertTooLarge(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
+          .setParams(many).build(), POOL), "params has 65 entries, more than the limit of 64");
+      assertTooLarge(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
+          .setParams(java.util.Map.of(chars(257), "v")).build(), POOL),
+          "params key 'xxx", "is 257 chars long, more than the limit of 256");
+      assertTooLarge(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
+          .setParams(java.util.Map.of("theta", chars(4097))).build(), POOL),
+          "params['theta'] is 4097 chars long, more than the limit of 4096");
+      assertViolation(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
+          .setParams(java.util.Map.of(" ", "v")).build(), POOL), "params key ' ' is blank");
+    }
+
+    @Test
+    void bytesPerFileAreAtMostOnePebibyte() {
+      assertThat(check(job(POOL, "j").setInputs(List.of(unit("a", 1L << 50))))).isEmpty();
+      assertViolation(check(job(POOL, "j").setInputs(List.of(unit("a", 1_000_000_000_000_000_000L)))),
+          "inputs[0].bytes 1000000000000000000 is more than the limit of 1125899906842624 bytes");
+      assertViolation(Validation.nodeReport(delta(POOL, "n").setAdded(
+          List.of(new CachedFile("f", (1L << 50) + 1))).build(), POOL), "added[0].bytes");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setBytesPeer(Long.MAX_VALUE).build(),
+          POOL), "bytesPeer 9223372036854775807 is more than the limit");
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {1e300, 1e7 + 1, Double.MAX_VALUE})
+    void computeSecondsAreAtMostTenMillion(double seconds) {
+      assertThat(check(job(POOL, "j").setComputeSeconds(1e7))).isEmpty();
+      assertViolation(check(job(POOL, "j").setComputeSeconds(seconds)),
+          "computeSeconds " + seconds + " is more than the limit of 1.0E7 s");
+      var u = unit("a", 1);
+      u.setComputeSeconds(seconds);
+      assertViolation(check(job(POOL, "j").setInputs(List.of(u))), "inputs[0].computeSeconds");
+    }
+
+    @Test
+    void nanAndInfinityAreNotFinite() {
+      assertViolation(check(job(POOL, "j").setComputeSeconds(Double.NaN)),
+          "computeSeconds is not finite (NaN)");
+      assertViolation(check(job(POOL, "j").setComputeSeconds(Double.POSITIVE_INFINITY)),
+          "computeSeconds is not finite (Infinity)");
+    }
+
+    @Test
+    void slotsAndCacheCapacityAreBounded() {
+      assertThat(Validation.nodeReport(register(POOL, "n").setSlots(4096)
+          .setCacheCapacityBytes(1L << 60).build(), POOL)).isEmpty();
+      assertViolation(Validation.nodeReport(register(POOL, "n").setSlots(4097).build(), POOL),
+          "slots 4097 is out of range [0, 4096]");
+      assertViolation(Validation.nodeReport(register(POOL, "n").setType(NodeReportType.HEARTBEAT)
+          .setSlots(-1).build(), POOL), "slots -1 is out of range");
+      assertViolation(Validation.nodeReport(register(POOL, "n")
+          .setCacheCapacityBytes((1L << 60) + 1).build(), POOL),
+          "cacheCapacityBytes 1152921504606846977 is more than the limit of 1152921504606846976");
+    }
+
+    @Test
+    void timesAreWithinZeroAnd2To42() {
+      assertThat(check(job(POOL, "j").setSubmitTimeMs(1L << 42))).isEmpty();
+      assertViolation(check(job(POOL, "j").setSubmitTimeMs(-1)),
+          "submitTimeMs -1 is out of range [0, 4398046511104]");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setTimeMs(Long.MAX_VALUE).build(), POOL),
+          "timeMs 9223372036854775807 is out of range");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setEndTimeMs(Long.MIN_VALUE).build(),
+          POOL), "endTimeMs");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setStartTimeMs((1L << 42) + 1)
+          .build(), POOL), "startTimeMs");
+      assertViolation(Validation.nodeReport(register(POOL, "n").setTimeMs(Long.MAX_VALUE).build(),
+          POOL), "timeMs 9223372036854775807 is out of range");
+      assertViolation(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("g")
+          .setTimeMs(-5).build(), POOL), "timeMs -5 is out of range");
+    }
+
+    @Test
+    void eventIndicesAndEpochsAreBounded() {
+      assertViolation(check(job(POOL, "j").setSplittable(true).setInputs(List.of())
+          .setEvents(new EventRange("d", 0L, Long.MAX_VALUE))),
+          "events.end 9223372036854775807 is more than the limit of 9007199254740992");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setType(TaskEventType.SHRUNK)
+          .setStopAt(Long.MAX_VALUE).build(), POOL), "stopAt 9223372036854775807 is more than");
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setEpoch(-1).build(), POOL),
+          "epoch is negative (-1)");
+    }
+
+    @Test
+    void aSignatureWhenPresentIs64LowercaseHex() {
+      String good = "0123456789abcdef".repeat(4);
+      assertThat(Validation.taskEvent(taskEvent(POOL).setSignature(good).build(), POOL)).isEmpty();
+      assertThat(Validation.nodeReport(register(POOL, "n").setSignature(good).build(), POOL))
+          .isEmpty();
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setSignature(good.toUpperCase())
+          .build(), POOL), "is not 64 lowercase hex chars");
+      assertViolation(Validation.nodeReport(register(POOL, "n").setSignature("abc").build(),
+          POOL), "signature 'abc' is not 64 lowercase hex chars");
+      assertTooLarge(Validation.nodeReport(register(POOL, "n").setSignature(good + "0").build(),
+          POOL), "signature is 65 chars long");
     }
   }
 }

@@ -8,7 +8,7 @@ import io.locus.agent.config.InvalidSetting;
 import io.locus.agent.config.KeyLines;
 import io.locus.agent.config.Setting;
 import io.locus.agent.config.StrictYaml;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.agent.security.Secrets;
 import io.locus.kafka.ClientConfigs;
 import java.io.IOException;
@@ -232,7 +232,7 @@ public final class AgentConfigFile {
               : AgentConfig.DEFAULT_CACHE_BYTES)
           .build();
       return new RealAgentConfig(agent, cacheDir, w, storage, http, peers, tasks, named(),
-          defaultTemplate, signer(), drainTimeout);
+          defaultTemplate, signer(), nodeSigner(), drainTimeout);
     }
 
     private static String evictionPolicy(String name) {
@@ -260,14 +260,25 @@ public final class AgentConfigFile {
       return named;
     }
 
-    private DecisionSigner signer() {
+    private RecordSigner signer() {
       if (security == null || security.secretFile() == null) {
         return null;
       }
       try {
-        return new DecisionSigner(Secrets.read(security.secretFile()));
+        return new RecordSigner(Secrets.read(security.secretFile()));
       } catch (UncheckedIOException | IllegalArgumentException e) {
         throw new InvalidSetting("security.secret-file", e.getMessage());
+      }
+    }
+
+    private RecordSigner nodeSigner() {
+      if (security == null || security.nodeKeyFile() == null) {
+        return null;
+      }
+      try {
+        return new RecordSigner(Secrets.readKey(security.nodeKeyFile()));
+      } catch (UncheckedIOException | IllegalArgumentException e) {
+        throw new InvalidSetting("security.node-key-file", e.getMessage());
       }
     }
   }
@@ -280,6 +291,12 @@ public final class AgentConfigFile {
    */
   record CacheSection(Path dir, ByteSize quota) {}
 
-  /** [security] @param secretFile [security.secret-file] the pool's shared secret */
-  record SecuritySection(Path secretFile) {}
+  /**
+   * [security]
+   *
+   * @param secretFile [security.secret-file] the pool's shared secret (decisions, peers, /metrics)
+   * @param nodeKeyFile [security.node-key-file] this node's key, as {@code locus-agent node-key}
+   *     writes it: task events and node reports are signed with it
+   */
+  record SecuritySection(Path secretFile, Path nodeKeyFile) {}
 }

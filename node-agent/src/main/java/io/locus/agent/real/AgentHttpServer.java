@@ -35,8 +35,11 @@ import org.slf4j.LoggerFactory;
  *       file is not in the cache, is not a safe id, or is anything but a regular file (links are
  *       never followed). With a secret configured a request must carry a valid
  *       {@value PeerAuth#HEADER} header, else 401.
- *   <li>{@code GET /metrics}: Prometheus text format (version 0.0.4).
- *   <li>{@code GET /health}: 200 "ok", or 503 "draining" / "stopped".
+ *   <li>{@code GET /metrics}: Prometheus text format (version 0.0.4); with a secret, the same
+ *       {@value PeerAuth#HEADER} header as the peer server (over the path {@code /metrics}), else
+ *       401.
+ *   <li>{@code GET /health}: 200 "ok", or 503 "draining" / "stopped" / why the agent is unhealthy
+ *       (its decisions consumer stopped, another instance holds its node id).
  * </ul>
  * A bounded thread pool serves requests.
  */
@@ -128,6 +131,13 @@ public final class AgentHttpServer implements AutoCloseable {
     try (x) {
       if (!x.getRequestMethod().equals("GET")) {
         send(x, 405, "GET only\n");
+        return;
+      }
+      PeerAuth a = auth;
+      if (a != null && !a.verify(x.getRequestHeaders().getFirst(PeerAuth.HEADER),
+          x.getRequestURI().getRawPath(), System.currentTimeMillis() / 1000)) {
+        // The metrics name the node's tasks and traffic: the same secret as the peer server.
+        send(x, 401, "");
         return;
       }
       x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");

@@ -3,6 +3,9 @@ package io.locus.agent.real;
 import io.locus.agent.CacheStore;
 import io.locus.agent.StageRequest;
 import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -19,11 +22,13 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,6 +176,19 @@ public final class DiskCache implements CacheStore {
    * @return null when it is usable, else why not
    */
   public String checkLocal(String fileId, long bytes) {
+    return checkLocal(fileId, bytes, null);
+  }
+
+  /**
+   * A local hit checked against the decision's checksum too: size first, then the SHA-256 of the
+   * file, which is remembered per file, size and modification time, so an unchanged file is hashed
+   * once, not at every task. A file that is not what the plan says is removed from the disk (the
+   * caller forgets it and stages it again).
+   *
+   * @param sha256 the expected lowercase hex digest; null: no content check
+   * @return null when it is usable, else why not
+   */
+  public String checkLocal(String fileId, long bytes, String sha256) {
     Path p = pathOf(fileId);
     try {
       BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
@@ -181,6 +199,20 @@ public final class DiskCache implements CacheStore {
       if (a.size() != bytes) {
         return p + " has " + a.size() + " bytes, the plan says " + bytes;
       }
+      if (sha256 != null) {
+        Verified v = verified.get(fileId);
+        String digest = v != null && v.size() == a.size() && v.mtime().equals(a.lastModifiedTime())
+            ? v.sha256() : sha256Of(p);
+        if (!digest.equals(sha256)) {
+          verified.remove(fileId);
+          delete(p);
+          return p + " has sha256 " + digest + ", the plan says " + sha256 + "; removed";
+        }
+        touch(p);
+        verified.put(fileId, new Verified(a.size(), Files.getLastModifiedTime(p,
+            LinkOption.NOFOLLOW_LINKS), digest));
+        return null;
+      }
       touch(p);
       return null;
     } catch (NoSuchFileException e) {
@@ -188,6 +220,36 @@ public final class DiskCache implements CacheStore {
     } catch (IOException e) {
       return "cannot read " + p + ": " + e;
     }
+  }
+
+  /** A cache file's digest, valid while its size and modification time are these. */
+  private record Verified(long size, FileTime mtime, String sha256) {}
+
+  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+
+  /** How many times a cached file was hashed to check a local hit (tests: the memo works). */
+  private final java.util.concurrent.atomic.AtomicLong hashes =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  public long localHashes() {
+    return hashes.get();
+  }
+
+  private String sha256Of(Path p) throws IOException {
+    hashes.incrementAndGet();
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+      byte[] buf = new byte[256 * 1024];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
   }
 
   private static void touch(Path p) {
@@ -256,6 +318,7 @@ public final class DiskCache implements CacheStore {
 
   @Override
   public synchronized void evicted(String fileId) {
+    verified.remove(fileId);
     if (FileIds.isSafe(fileId)) {
       delete(pathOf(fileId));
     }

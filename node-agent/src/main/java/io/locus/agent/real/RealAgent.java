@@ -70,7 +70,8 @@ public final class RealAgent implements AutoCloseable {
           s.attempts());
       this.executor = new ProcessTaskExecutor(config, disk, launcherPool, scheduler);
       this.agent = new NodeAgent(config.agent(), scheduler, stager, executor, output, http.url(),
-          disk, new RealDecisionGuard(config, disk, storage));
+          disk, new RealDecisionGuard(config, disk, storage),
+          StateFiles.in(config.work().dir()).identity(config.nodeSigner()));
       http.bind(disk, agent::holds, this::metrics, this::health, auth, transfers);
       // Recover the cache of a previous run before registering: its files are announced by the
       // CACHE_SNAPSHOT that follows REGISTER.
@@ -183,6 +184,10 @@ public final class RealAgent implements AutoCloseable {
     if (agent.isClosed()) {
       return "stopped";
     }
+    String problem = agent.problem();
+    if (problem != null) {
+      return problem;
+    }
     return agent.isDraining() ? "draining" : "ok";
   }
 
@@ -274,6 +279,14 @@ public final class RealAgent implements AutoCloseable {
         .append(s.duplicateDecisions()).append('\n');
     b.append("locus_agent_decisions_total{").append(l).append(",kind=\"ignored\"} ")
         .append(s.ignoredDecisions()).append('\n');
+    b.append("locus_agent_decisions_total{").append(l).append(",kind=\"duplicate_answered\"} ")
+        .append(s.duplicatesAnswered()).append('\n');
+    b.append("locus_agent_decisions_total{").append(l).append(",kind=\"other_instance\"} ")
+        .append(s.foreignDecisions()).append('\n');
+    b.append("locus_agent_decisions_total{").append(l).append(",kind=\"absurd_epoch\"} ")
+        .append(s.absurdEpochs()).append('\n');
+    b.append("locus_agent_decisions_total{").append(l).append(",kind=\"resync\"} ")
+        .append(s.resyncs()).append('\n');
     gauge(b, "locus_agent_draining", "1 while draining.", l, agent.isDraining() ? 1 : 0);
     return b.toString();
   }

@@ -3,7 +3,7 @@ package io.locus.agent.real;
 import io.locus.agent.AgentConfig;
 import io.locus.agent.config.InvalidSetting;
 import io.locus.agent.config.Setting;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -28,8 +28,10 @@ import java.util.TreeSet;
  * @param templates [templates] the allow-listed task templates by name
  * @param defaultTemplate [default-template] the template of decisions that name none; null:
  *     refuse them
- * @param signer [security.secret-file] verifies decision signatures; null: unsigned decisions
- *     are accepted
+ * @param signer [security.secret-file] verifies decision signatures and guards the peer server
+ *     and /metrics; null: unsigned decisions are accepted, peers and /metrics are open
+ * @param nodeSigner [security.node-key-file] this node's key ({@code io.locus.schemas.auth.NodeKeys}):
+ *     every task event and node report is signed with it; null: they go unsigned
  * @param drainTimeout [drain-timeout] how long a graceful drain waits for running tasks (default
  *     5m)
  */
@@ -43,7 +45,8 @@ public record RealAgentConfig(
     TaskSettings tasks,
     Map<String, TaskTemplate> templates,
     String defaultTemplate,
-    DecisionSigner signer,
+    RecordSigner signer,
+    RecordSigner nodeSigner,
     Duration drainTimeout) {
 
   public RealAgentConfig {
@@ -76,7 +79,7 @@ public record RealAgentConfig(
    * them per agent, see {@link #forNode}), no storage root, no templates, unsigned decisions.
    */
   public static RealAgentConfig of(AgentConfig agent) {
-    return new RealAgentConfig(agent, null, null, null, null, null, null, null, null, null, null);
+    return new RealAgentConfig(agent, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   public String nodeId() {
@@ -90,7 +93,7 @@ public record RealAgentConfig(
   /** The same settings for node {@code nodeId}. */
   public RealAgentConfig withNodeId(String nodeId) {
     return new RealAgentConfig(agent.withNodeId(nodeId), cacheDir, work, storage, http, peers,
-        tasks, templates, defaultTemplate, signer, drainTimeout);
+        tasks, templates, defaultTemplate, signer, nodeSigner, drainTimeout);
   }
 
   /**
@@ -100,12 +103,12 @@ public record RealAgentConfig(
   public RealAgentConfig forNode(String nodeId, Path nodeDir) {
     return new RealAgentConfig(agent.withNodeId(nodeId), nodeDir.resolve("cache"),
         work.withDir(nodeDir.resolve("work")), storage, http.anyPort(), peers, tasks, templates,
-        defaultTemplate, signer, drainTimeout);
+        defaultTemplate, signer, nodeSigner, drainTimeout);
   }
 
   public RealAgentConfig withStorage(StorageSettings s) {
     return new RealAgentConfig(agent, cacheDir, work, s, http, peers, tasks, templates,
-        defaultTemplate, signer, drainTimeout);
+        defaultTemplate, signer, nodeSigner, drainTimeout);
   }
 
   /**
@@ -117,6 +120,6 @@ public record RealAgentConfig(
     Map<String, TaskTemplate> all = new LinkedHashMap<>(templates);
     all.put(template.name(), template);
     return new RealAgentConfig(agent, cacheDir, work, storage, http, peers, tasks, all,
-        asDefault ? template.name() : defaultTemplate, signer, drainTimeout);
+        asDefault ? template.name() : defaultTemplate, signer, nodeSigner, drainTimeout);
   }
 }

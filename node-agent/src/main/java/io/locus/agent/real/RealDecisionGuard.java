@@ -2,7 +2,7 @@ package io.locus.agent.real;
 
 import io.locus.agent.DecisionGuard;
 import io.locus.agent.Refusal;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
@@ -16,7 +16,7 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>verify: with a secret configured, the decision must carry a valid HMAC signature
- *       ({@link DecisionSigner}); REFUSED "unsigned decision" or "bad signature".
+ *       ({@link RecordSigner}); REFUSED "unsigned decision" or "bad signature".
  *   <li>admit, for every file a decision names (inputs, files to evict, file to replicate): a safe
  *       id ({@link FileIds}: "unsafe file id") and, for files to fetch or read, no symbolic link
  *       at its place in the cache directory ("symlink in cache"); a location inside the allowed
@@ -30,7 +30,7 @@ public final class RealDecisionGuard implements DecisionGuard {
   private final RealAgentConfig config;
   private final DiskCache disk;
   private final StorageLocations storage;
-  private final DecisionSigner signer;
+  private final RecordSigner signer;
 
   public RealDecisionGuard(RealAgentConfig config, DiskCache disk, StorageLocations storage) {
     this.config = config;

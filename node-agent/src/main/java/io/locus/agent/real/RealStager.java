@@ -156,7 +156,8 @@ public final class RealStager implements Stager {
         return;
       }
       if (fetch.source() == FetchSource.LOCAL) {
-        String problem = disk.checkLocal(fetch.fileId(), fetch.bytes());
+        String problem = disk.checkLocal(fetch.fileId(), fetch.bytes(),
+            fetch.checksum() == null ? null : expectedSha256(fetch.checksum()));
         if (problem != null) {
           LOG.info("{}: cached copy of {} unusable: {}", node, fetch.fileId(), problem);
         }

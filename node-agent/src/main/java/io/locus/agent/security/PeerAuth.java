@@ -1,5 +1,6 @@
 package io.locus.agent.security;
 
+import io.locus.schemas.auth.RecordSigner;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -17,9 +18,9 @@ public final class PeerAuth {
   public static final String HEADER = "X-Locus-Peer-Auth";
   public static final long MAX_SKEW_SECONDS = 300;
 
-  private final DecisionSigner signer;
+  private final RecordSigner signer;
 
-  public PeerAuth(DecisionSigner signer) {
+  public PeerAuth(RecordSigner signer) {
     this.signer = signer;
   }
 

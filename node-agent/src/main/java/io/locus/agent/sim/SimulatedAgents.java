@@ -2,10 +2,14 @@ package io.locus.agent.sim;
 
 import io.locus.agent.AgentConfig;
 import io.locus.agent.AgentFactory;
+import io.locus.agent.AgentIdentity;
 import io.locus.agent.AgentOutput;
 import io.locus.agent.AgentScheduler;
+import io.locus.agent.CacheStore;
+import io.locus.agent.DecisionGuard;
 import io.locus.agent.NodeAgent;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Makes agents whose reads and runs are modelled in time: many in one JVM, for scale tests, the
@@ -16,6 +20,7 @@ import java.util.Objects;
 public final class SimulatedAgents implements AgentFactory<NodeAgent> {
   private final AgentConfig template;
   private final LocalPeerDirectory peers;
+  private final Function<String, AgentIdentity> identities;
 
   /** Agents with {@code template}'s settings (its node id is replaced), peers of each other. */
   public SimulatedAgents(AgentConfig template) {
@@ -24,8 +29,18 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
 
   /** @param peers shared with other hosts to let their agents read from each other */
   public SimulatedAgents(AgentConfig template, LocalPeerDirectory peers) {
+    this(template, peers, node -> AgentIdentity.random());
+  }
+
+  /**
+   * @param identities the identity of each node's agent (instance id, epoch store); by default a
+   *     random instance id and epochs in memory, per agent start
+   */
+  public SimulatedAgents(AgentConfig template, LocalPeerDirectory peers,
+      Function<String, AgentIdentity> identities) {
     this.template = Objects.requireNonNull(template, "template");
     this.peers = Objects.requireNonNull(peers, "peers");
+    this.identities = Objects.requireNonNull(identities, "identities");
   }
 
   /** The endpoint a simulated agent reports: there is nothing to connect to. */
@@ -36,8 +51,15 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
   /** One simulated agent, not registered anywhere. */
   public static NodeAgent create(AgentConfig config, AgentScheduler scheduler, AgentOutput output,
       PeerDirectory peers) {
+    return create(config, scheduler, output, peers, AgentIdentity.random());
+  }
+
+  /** One simulated agent with {@code identity}, not registered anywhere. */
+  public static NodeAgent create(AgentConfig config, AgentScheduler scheduler, AgentOutput output,
+      PeerDirectory peers, AgentIdentity identity) {
     return new NodeAgent(config, scheduler, new SimulatedStager(config, scheduler, peers),
-        new SimulatedExecutor(config, scheduler), output, endpointOf(config.nodeId()));
+        new SimulatedExecutor(config, scheduler), output, endpointOf(config.nodeId()),
+        CacheStore.NONE, DecisionGuard.ACCEPT_ALL, identity);
   }
 
   public AgentConfig template() {
@@ -56,7 +78,8 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
 
   @Override
   public NodeAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output) {
-    NodeAgent agent = create(template.withNodeId(nodeId), scheduler, output, peers);
+    NodeAgent agent = create(template.withNodeId(nodeId), scheduler, output, peers,
+        identities.apply(nodeId));
     peers.register(agent);
     return agent;
   }

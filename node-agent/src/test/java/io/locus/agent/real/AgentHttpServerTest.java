@@ -4,7 +4,7 @@ import static io.locus.agent.real.Fixture.storage;
 import static io.locus.agent.real.Fixture.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.agent.security.PeerAuth;
 import io.locus.schemas.TaskEventType;
 import java.io.IOException;
@@ -43,7 +43,7 @@ class AgentHttpServerTest {
     fx.close();
   }
 
-  private RealAgent agentWithF1(DecisionSigner signer) {
+  private RealAgent agentWithF1(RecordSigner signer) {
     AwaitingOutput out = new AwaitingOutput();
     RealAgent a = fx.started(fx.config("a").signer(signer).build(), out);
     var d = fx.decision("a", task("t1", "sum", List.of(), storage("f 1", 1000)));
@@ -108,14 +108,14 @@ class AgentHttpServerTest {
 
   @Test
   void withASecretPeersMustAuthenticate() throws Exception {
-    DecisionSigner s = DecisionSigner.of("shh");
+    RecordSigner s = RecordSigner.of("shh");
     RealAgent a = agentWithF1(s);
     PeerAuth auth = new PeerAuth(s);
     long now = System.currentTimeMillis() / 1000;
 
     assertThat(get(a, "/cache/f%201").statusCode()).isEqualTo(401);
     assertThat(get(a, "/cache/f%201", PeerAuth.HEADER,
-        new PeerAuth(DecisionSigner.of("guess")).header("/cache/f%201", now)).statusCode())
+        new PeerAuth(RecordSigner.of("guess")).header("/cache/f%201", now)).statusCode())
         .isEqualTo(401);
     assertThat(get(a, "/cache/f%201", PeerAuth.HEADER, auth.header("/cache/other", now))
         .statusCode()).as("signed for another path").isEqualTo(401);
@@ -126,6 +126,23 @@ class AgentHttpServerTest {
     assertThat(ok.statusCode()).isEqualTo(200);
     assertThat(ok.body()).isEqualTo(f1);
     assertThat(a.transfers().servedDenied()).isEqualTo(4);
+  }
+
+  @Test
+  void withASecretMetricsNeedThePeersAuthentication() throws Exception {
+    RecordSigner s = RecordSigner.of("shh");
+    RealAgent a = agentWithF1(s);
+    long now = System.currentTimeMillis() / 1000;
+    assertThat(get(a, "/metrics").statusCode()).isEqualTo(401);
+    assertThat(get(a, "/metrics", PeerAuth.HEADER,
+        new PeerAuth(RecordSigner.of("guess")).header("/metrics", now)).statusCode())
+        .isEqualTo(401);
+    HttpResponse<byte[]> ok = get(a, "/metrics", PeerAuth.HEADER,
+        new PeerAuth(s).header("/metrics", now));
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(new String(ok.body())).contains("locus_agent_tasks_total");
+    // Health stays open: it tells nothing but up or down.
+    assertThat(get(a, "/health").statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -7,7 +7,7 @@ import static io.locus.agent.real.Fixture.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.Refusal;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.schemas.Decision;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.PlaceTask;
@@ -96,7 +96,7 @@ class RealSafetyTest {
 
   @Test
   void withASecretUnsignedForgedAndTamperedDecisionsAreRefused() {
-    DecisionSigner pool = DecisionSigner.of("pool secret");
+    RecordSigner pool = RecordSigner.of("pool secret");
     RealAgent a = fx.started(fx.config("a").signer(pool).build(), out);
 
     TaskEvent unsigned = refused(a, "t1", fx.decision("a", task("t1", "echo", List.of("x"))));
@@ -105,7 +105,7 @@ class RealSafetyTest {
     // Signed with another secret, with a huge epoch: refused, and it does not lock out the
     // real scheduler's epoch.
     fx.epoch = 1_000_000;
-    Decision forged = DecisionSigner.of("guess").sign(
+    Decision forged = RecordSigner.of("guess").sign(
         fx.decision("a", task("t2", "echo", List.of("x"))));
     assertThat(refused(a, "t2", forged).getMessage()).startsWith(Refusal.BAD_SIGNATURE);
     fx.epoch = 1;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.locus.agent.NodeAgent;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.NodeReportType;
@@ -279,7 +279,7 @@ class RealStagingTest {
   void peerReadsAreAuthenticatedWithThePoolSecretAndAnyPeerFailureFallsBackToStorage() {
     fx.storageFile("f1", 4000);
     fx.storageFile("f2", 300);
-    DecisionSigner s = DecisionSigner.of("pool secret");
+    RecordSigner s = RecordSigner.of("pool secret");
     AwaitingOutput outA = new AwaitingOutput();
     AwaitingOutput outB = new AwaitingOutput();
     AwaitingOutput outC = new AwaitingOutput();
@@ -291,7 +291,7 @@ class RealStagingTest {
     RealAgent b = fx.agent(fx.config("b").signer(s).build(), outB,
         new PeerEndpoints(Map.of("a", a.endpoint())));
     b.start();
-    DecisionSigner other = DecisionSigner.of("other secret");
+    RecordSigner other = RecordSigner.of("other secret");
     RealAgent c = fx.agent(fx.config("c").signer(other).build(), outC,
         new PeerEndpoints(Map.of("a", a.endpoint(), "dead", "http://127.0.0.1:1")));
     c.start();

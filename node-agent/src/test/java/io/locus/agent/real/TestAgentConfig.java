@@ -2,7 +2,7 @@ package io.locus.agent.real;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.locus.agent.security.DecisionSigner;
+import io.locus.schemas.auth.RecordSigner;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +20,8 @@ final class TestAgentConfig {
 
   private final Path dir;
   private final Map<String, Object> root = new LinkedHashMap<>();
-  private DecisionSigner signer;
+  private RecordSigner signer;
+  private RecordSigner nodeSigner;
 
   /** @param dir where the file would sit: relative paths resolve against it */
   TestAgentConfig(String pool, Path dir) {
@@ -101,8 +102,14 @@ final class TestAgentConfig {
   }
 
   /** Decisions must be signed with {@code s} (null: unsigned). Not in the file: no secret file. */
-  TestAgentConfig signer(DecisionSigner s) {
+  TestAgentConfig signer(RecordSigner s) {
     this.signer = s;
+    return this;
+  }
+
+  /** Task events and node reports are signed with {@code s} (null: unsigned). */
+  TestAgentConfig nodeSigner(RecordSigner s) {
+    this.nodeSigner = s;
     return this;
   }
 
@@ -116,8 +123,8 @@ final class TestAgentConfig {
 
   RealAgentConfig build() {
     RealAgentConfig c = AgentConfigFile.parse(yaml(), dir, null).agent();
-    return signer == null ? c : new RealAgentConfig(c.agent(), c.cacheDir(), c.work(),
-        c.storage(), c.http(), c.peers(), c.tasks(), c.templates(), c.defaultTemplate(), signer,
-        c.drainTimeout());
+    return signer == null && nodeSigner == null ? c : new RealAgentConfig(c.agent(), c.cacheDir(),
+        c.work(), c.storage(), c.http(), c.peers(), c.tasks(), c.templates(), c.defaultTemplate(),
+        signer, nodeSigner, c.drainTimeout());
   }
 }

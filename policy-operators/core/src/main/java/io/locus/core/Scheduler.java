@@ -105,6 +105,24 @@ public final class Scheduler {
     return state.complete(taskId, attempt, node, bytesLocal, bytesPeer, bytesStorage);
   }
 
+  /**
+   * Reconciliation: a queued task's attempt already runs on {@code node} (a STARTED replayed
+   * before the placement); see {@link PoolState#adopt}. Null when it does not apply.
+   */
+  public io.locus.core.state.RunningTask applyTaskAdopted(String taskId, int attempt, String node,
+      String decisionId, double now) {
+    return state.adopt(taskId, attempt, node, decisionId, now);
+  }
+
+  /**
+   * Reconciliation: a queued task's attempt already completed; it is finished, never placed (see
+   * {@link PoolState#completeQueued}).
+   */
+  public boolean applyQueuedTaskCompleted(String taskId, int attempt, long bytesLocal,
+      long bytesPeer, long bytesStorage) {
+    return state.completeQueued(taskId, attempt, bytesLocal, bytesPeer, bytesStorage);
+  }
+
   public PoolState.EndOutcome applyTaskFailed(String taskId, int attempt, String node) {
     return state.fail(taskId, attempt, node);
   }

@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
+import io.locus.schemas.ResyncNode;
 import io.locus.schemas.state.PoolMeta;
 
 /**
@@ -25,6 +26,18 @@ public final class Decisions {
     long seq = meta.getDecisionSeq() + 1;
     meta.setDecisionSeq(seq);
     return build(pool, meta, pool + "/" + kind + "/" + seq, node, action);
+  }
+
+  /**
+   * Asks a node the pool does not know (or no longer knows) to cancel what it runs for the pool
+   * and register again with a full cache snapshot; id {@code pool/resync/seq}. Addressed to the
+   * agent instance that spoke ({@code instanceId}, null: any instance of the node).
+   */
+  public static Decision resync(String pool, PoolMeta meta, String node, String instanceId,
+      String reason) {
+    Decision d = sequenced(pool, meta, "resync", node, new ResyncNode(reason));
+    d.setInstanceId(instanceId);
+    return d;
   }
 
   /** The id of the decision that placed an attempt of a task (the core's own format). */

@@ -9,7 +9,12 @@ import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.split.SplitParams;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RunningTask;
+import io.locus.core.model.Task;
 import io.locus.schemas.CachedFile;
+import io.locus.schemas.CancelTask;
+import io.locus.schemas.Decision;
+import io.locus.schemas.TaskEventType;
+import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.JobSubmitted;
@@ -45,6 +50,7 @@ final class FilePoolDriver implements PoolDriver {
   private final Scheduler scheduler;
   private final Provisioner provisioner;
   private final PoolStore store;
+  private final EarlyCompletions early;
 
   /**
    * A driver over a pool state already rebuilt (or new); the counters and the provisioner's
@@ -58,6 +64,10 @@ final class FilePoolDriver implements PoolDriver {
     this.provisioner = new Provisioner(provisioning);
     this.provisioner.restorePending(meta.getPendingNodes());
     this.store = store;
+    this.early = new EarlyCompletions(store.split.early);
+    for (Map.Entry<String, Integer> e : store.split.spared.entries()) {
+      state.restoreSpared(e.getKey(), e.getValue());
+    }
     Conversions.restoreCounters(state.counters(), meta);
     if (restoreMemory && policy instanceof StatefulPolicy sp && store.policyMemory() != null) {
       sp.restoreMemory(store.policyMemory());
@@ -90,37 +100,145 @@ final class FilePoolDriver implements PoolDriver {
     } else {
       long seq = meta.getNextSeq();
       meta.setNextSeq(seq + 1);
-      if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
+      EarlyCompletions.Early done = early.take(job.getJobId());
+      if (done != null) {
+        // Its completion was replayed before its arrival: finished at once, never placed.
+        LOG.info("pool {}: {} completed on {} before its arrival was replayed; not placed", pool,
+            job.getJobId(), done.node());
+        scheduler.state().countCompletion(job.getJobId(), done.bytesLocal(), done.bytesPeer(),
+            done.bytesStorage());
+      } else if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
         LOG.debug("pool {}: duplicate arrival of {} ignored", pool, job.getJobId());
       }
     }
+    early.purge(meta.getClockMs());
     return finish(out, scheduler.dispatch(now(meta)), meta);
   }
 
+  /**
+   * A task event is applied only when it is about the attempt the pool has: its decision id must
+   * be that attempt's placement ({@code pool/task/attempt}) and it must come from the node the
+   * attempt runs on; anything else is rejected ({@code unknown-task}) with the reason. The
+   * exceptions reconcile replays after a restore (PROTOCOL-12, "At-least-once safety"): STARTED or
+   * COMPLETED of a task queued at that attempt is adopted; the same attempt reported by another
+   * node than the one it runs on is resolved with a CancelTask; a COMPLETED of a task the pool
+   * does not know yet is remembered until its arrival.
+   */
   @Override
   public PoolOutput onTaskEvent(TaskEvent e, PoolMeta meta) throws Exception {
-    double now = now(meta);
-    switch (e.getType()) {
-      case COMPLETED -> scheduler.applyTaskCompleted(e.getTaskId(), e.getAttempt(), e.getNode(),
-          e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage());
-      case FAILED, REFUSED -> {
-        // Only the decision that placed the running attempt can fail it: an agent refusing a
-        // forged or stale decision for the same task must not disturb the real one.
-        RunningTask r = scheduler.state().running(e.getTaskId());
-        if (r != null && e.getDecisionId() != null && !e.getDecisionId().equals(r.decisionId())) {
-          LOG.warn("pool {}: {} of {} ignored, decision {} is not the running one ({})",
-              pool, e.getType(), e.getTaskId(), e.getDecisionId(), r.decisionId());
-          return finish(new PoolOutput(), List.of(), meta);
-        }
-        scheduler.applyTaskFailed(e.getTaskId(), e.getAttempt(), e.getNode());
+    PoolOutput out = new PoolOutput();
+    String problem = check(e, out, meta);
+    if (problem != null) {
+      early.purge(meta.getClockMs());
+      return finish(out.reject(DeadLetterCodes.UNKNOWN_TASK, e.getType() + " of task "
+          + e.getTaskId() + " attempt " + e.getAttempt() + " from node " + e.getNode()
+          + " rejected: " + problem), List.of(), meta);
+    }
+    return finish(out, changed ? scheduler.dispatch(now(meta)) : List.of(), meta);
+  }
+
+  /** Whether the last {@link #check} changed the pool (a dispatch follows). */
+  private boolean changed;
+
+  /** Applies the event if it is about the pool's attempt; else says why not (null: applied). */
+  private String check(TaskEvent e, PoolOutput out, PoolMeta meta) throws Exception {
+    changed = false;
+    PoolState st = scheduler.state();
+    String id = e.getTaskId();
+    int attempt = e.getAttempt();
+    String node = e.getNode();
+    TaskEventType type = e.getType();
+    if (type == TaskEventType.SHRUNK || type == TaskEventType.SUSPENDED) {
+      return "file pools never shrink or suspend tasks (pool " + pool + " runs " + policy() + ")";
+    }
+    if (st.node(node) == null) {
+      return "node " + node + " is not registered in pool " + pool;
+    }
+    String placement = Decisions.placementId(pool, id, attempt);
+    if (e.getDecisionId() == null) {
+      return "no decision id (expected " + placement + ")";
+    }
+    if (!e.getDecisionId().equals(placement)) {
+      if (type == TaskEventType.REFUSED && e.getDecisionId().startsWith(pool + "/cancel/")) {
+        LOG.debug("pool {}: {} refused cancel {}: {}", pool, node, e.getDecisionId(),
+            e.getMessage());
+        return null; // the agent no longer runs the attempt we cancelled: nothing to do
       }
-      // STARTED: the slot was taken at placement. SHRUNK, SUSPENDED: acknowledgements of
-      // ShrinkTask / SuspendTask, which only split pools send.
+      return "decision id " + e.getDecisionId() + " is not the placement of that attempt ("
+          + placement + ")";
+    }
+    RunningTask r = st.running(id);
+    Task q = st.queued(id);
+    boolean runsAttempt = r != null && r.task().attempt() == attempt;
+    boolean queuedAttempt = q != null && q.attempt() == attempt;
+    switch (type) {
+      case STARTED -> {
+        if (runsAttempt && r.node().equals(node)) {
+          return null; // the slot was taken at placement
+        }
+        if (runsAttempt) {
+          // Placed twice after a restore: it runs on r.node() for the pool; the other goes.
+          out.decide(cancel(meta, node, id, attempt, "attempt runs on " + r.node()));
+          return null;
+        }
+        if (queuedAttempt) {
+          scheduler.applyTaskAdopted(id, attempt, node, placement, now(meta));
+          changed = true;
+          return null;
+        }
+      }
+      case COMPLETED -> {
+        if (runsAttempt) {
+          scheduler.applyTaskCompleted(id, attempt, r.node(), e.getBytesLocal(),
+              e.getBytesPeer(), e.getBytesStorage());
+          if (!r.node().equals(node)) {
+            out.decide(cancel(meta, r.node(), id, attempt, "completed on " + node));
+          }
+          changed = true;
+          return null;
+        }
+        if (queuedAttempt) {
+          scheduler.applyQueuedTaskCompleted(id, attempt, e.getBytesLocal(), e.getBytesPeer(),
+              e.getBytesStorage());
+          changed = true;
+          return null;
+        }
+        if (r == null && q == null) {
+          early.remember(id, new EarlyCompletions.Early(attempt, node, meta.getClockMs(),
+              e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
+          return "the pool does not know the task (finished, or its arrival not replayed yet); "
+              + "remembered for " + EarlyCompletions.RETENTION_MS / 3_600_000
+              + " h of record clock in case its arrival comes";
+        }
+      }
+      case FAILED, REFUSED -> {
+        if (runsAttempt && r.node().equals(node)) {
+          scheduler.applyTaskFailed(id, attempt, node);
+          changed = true;
+          return null;
+        }
+      }
       default -> {
-        return finish(new PoolOutput(), List.of(), meta);
+        return "unexpected task event type " + type;
       }
     }
-    return finish(new PoolOutput(), scheduler.dispatch(now), meta);
+    return where(r, q);
+  }
+
+  private static String where(RunningTask r, Task q) {
+    if (r != null) {
+      return "attempt " + r.task().attempt() + " of the task runs on " + r.node();
+    }
+    if (q != null) {
+      return "the task is queued at attempt " + q.attempt() + ", not running";
+    }
+    return "the pool does not know the task (finished, or never arrived)";
+  }
+
+  private Decision cancel(PoolMeta meta, String node, String taskId, int attempt, String why) {
+    LOG.info("pool {}: cancelling {} attempt {} on {}: {}", pool, taskId, attempt, node, why);
+    return Decisions.sequenced(pool, meta, "cancel", node, CancelTask.newBuilder()
+        .setTaskId(taskId).setAttempt(attempt).setReason(why).build());
   }
 
   @Override

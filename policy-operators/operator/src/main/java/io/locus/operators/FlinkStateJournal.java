@@ -110,6 +110,17 @@ final class FlinkStateJournal implements StateJournal {
   }
 
   @Override
+  public void taskSpared(String taskId, int spared) {
+    write(() -> {
+      if (spared == 0) {
+        store.split.spared.remove(taskId);
+      } else {
+        store.split.spared.put(taskId, spared);
+      }
+    });
+  }
+
+  @Override
   public void cacheAdded(String node, String file, long bytes) {
     write(() -> store.cache.put(PoolStore.pairKey(node, file), bytes));
   }

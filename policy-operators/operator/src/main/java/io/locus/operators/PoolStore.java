@@ -38,6 +38,10 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *       FlinkStateJournal}. Split pools keep their registrations in {@code nodes} too, so a pool
  *       keeps its nodes when it changes family.</li>
  *   <li>Split family: {@link SplitStore}.</li>
+ *   <li>The input gate ({@link InputGate}), any family: {@code node-registry} (node → owner
+ *       instance and last heard, {@link NodeRegistry}); {@code job-ledger}, {@code
+ *       job-ledger-buckets}, {@code job-ledger-entries} (job ids within the retention window,
+ *       {@link JobLedger}).</li>
  * </ul>
  */
 final class PoolStore {
@@ -60,6 +64,10 @@ final class PoolStore {
   final MapState<String, NodeStage> stages;
   final MapState<String, Integer> refs;
   final SplitStore split;
+  final MapState<String, String> registry;
+  final MapState<String, Long> jobArrivals;
+  final MapState<Long, Integer> jobBuckets;
+  final MapState<String, String> jobEntries;
 
   PoolStore(RuntimeContext ctx) {
     nodes = ctx.getMapState(new MapStateDescriptor<>(
@@ -81,6 +89,19 @@ final class PoolStore {
         "node-stages", Types.STRING, new AvroTypeInfo<>(NodeStage.class)));
     refs = ctx.getMapState(new MapStateDescriptor<>("ref-counts", Types.STRING, Types.INT));
     split = SplitStore.open(ctx);
+    registry = ctx.getMapState(new MapStateDescriptor<>(
+        "node-registry", Types.STRING, Types.STRING));
+    jobArrivals = ctx.getMapState(new MapStateDescriptor<>(
+        "job-ledger", Types.STRING, Types.LONG));
+    jobBuckets = ctx.getMapState(new MapStateDescriptor<>(
+        "job-ledger-buckets", Types.LONG, Types.INT));
+    jobEntries = ctx.getMapState(new MapStateDescriptor<>(
+        "job-ledger-entries", Types.STRING, Types.STRING));
+  }
+
+  /** The pool's job ledger (the current key must be the pool). */
+  JobLedger ledger(long retentionMs) {
+    return new JobLedger(jobArrivals, jobBuckets, jobEntries, retentionMs);
   }
 
   // ------------------------------------------------------------------ keys

@@ -4,12 +4,18 @@ import io.locus.core.policy.Policies;
 import io.locus.core.provision.ProvisioningConfig;
 import java.io.Serializable;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The scheduler operator's settings: the default policy, per-pool overrides (a pool's policy can
  * also be changed at run time with a Control record, which wins and is kept in state), how often
- * metrics are emitted, and the retry bound.
+ * metrics are emitted, and the retry bound; and the input gate's rules ({@link InputGate}): node
+ * timeout, maximum clock jump, job id retention, the declared pools and the optional secrets.
+ *
+ * <p>The gate's settings have defaults and are changed with the {@code with…} methods, each of
+ * which returns a copy. The secrets are never printed.
  */
 public final class SchedulerConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -43,6 +49,21 @@ public final class SchedulerConfig implements Serializable {
   private final ProvisioningConfig defaultProvisioning;
   private final HashMap<String, ProvisioningConfig> poolProvisioning;
 
+  /** A node not heard from for longer (record clock) is lost. */
+  public static final long DEFAULT_NODE_TIMEOUT_MS = 30_000;
+  /** An event further ahead of its pool's clock is refused: one bad time cannot move the clock. */
+  public static final long DEFAULT_MAX_CLOCK_JUMP_MS = 24L * 3600 * 1000;
+  /** A job id cannot be submitted again for this long (record clock) after its arrival. */
+  public static final long DEFAULT_JOB_RETENTION_MS = 7L * 24 * 3600 * 1000;
+
+  private long nodeTimeoutMs = DEFAULT_NODE_TIMEOUT_MS;
+  private long maxClockJumpMs = DEFAULT_MAX_CLOCK_JUMP_MS;
+  private long jobRetentionMs = DEFAULT_JOB_RETENTION_MS;
+  /** Empty: any pool is accepted. */
+  private LinkedHashSet<String> pools = new LinkedHashSet<>();
+  private byte[] nodeSecret;
+  private byte[] decisionSecret;
+
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
     this(defaultPolicy, poolPolicies, metricsIntervalMs, maxRetries,
@@ -65,6 +86,110 @@ public final class SchedulerConfig implements Serializable {
     this.maxRetries = maxRetries;
     this.defaultProvisioning = defaultProvisioning;
     this.poolProvisioning = new HashMap<>(poolProvisioning);
+  }
+
+  private SchedulerConfig copy() {
+    SchedulerConfig c = new SchedulerConfig(defaultPolicy, poolPolicies, metricsIntervalMs,
+        maxRetries, defaultProvisioning, poolProvisioning);
+    c.nodeTimeoutMs = nodeTimeoutMs;
+    c.maxClockJumpMs = maxClockJumpMs;
+    c.jobRetentionMs = jobRetentionMs;
+    c.pools = new LinkedHashSet<>(pools);
+    c.nodeSecret = nodeSecret;
+    c.decisionSecret = decisionSecret;
+    return c;
+  }
+
+  /** The liveness timeout, in ms of record clock (at least 2 ms: resyncs use half of it). */
+  public SchedulerConfig withNodeTimeoutMs(long ms) {
+    if (ms < 2) {
+      throw new IllegalArgumentException("node timeout must be ≥ 2 ms, not " + ms);
+    }
+    SchedulerConfig c = copy();
+    c.nodeTimeoutMs = ms;
+    return c;
+  }
+
+  public SchedulerConfig withMaxClockJumpMs(long ms) {
+    if (ms <= 0) {
+      throw new IllegalArgumentException("max clock jump must be > 0 ms, not " + ms);
+    }
+    SchedulerConfig c = copy();
+    c.maxClockJumpMs = ms;
+    return c;
+  }
+
+  public SchedulerConfig withJobRetentionMs(long ms) {
+    if (ms <= 0) {
+      throw new IllegalArgumentException("job retention must be > 0 ms, not " + ms);
+    }
+    SchedulerConfig c = copy();
+    c.jobRetentionMs = ms;
+    return c;
+  }
+
+  /** The pools this scheduler runs; records for any other are refused. Empty: any pool. */
+  public SchedulerConfig withPools(Set<String> declared) {
+    SchedulerConfig c = copy();
+    c.pools = new LinkedHashSet<>(declared);
+    return c;
+  }
+
+  /**
+   * The cluster node secret (null: none): every task event and node report must then carry the
+   * signature of its node's key ({@code NodeKeys}).
+   */
+  public SchedulerConfig withNodeSecret(byte[] secret) {
+    SchedulerConfig c = copy();
+    c.nodeSecret = secret == null ? null : requireNonEmpty(secret, "node secret").clone();
+    return c;
+  }
+
+  /** The decision secret (null: none): every decision is then signed ({@code RecordSigner}). */
+  public SchedulerConfig withDecisionSecret(byte[] secret) {
+    SchedulerConfig c = copy();
+    c.decisionSecret = secret == null ? null
+        : requireNonEmpty(secret, "decision secret").clone();
+    return c;
+  }
+
+  private static byte[] requireNonEmpty(byte[] secret, String what) {
+    if (secret.length == 0) {
+      throw new IllegalArgumentException("the " + what + " is empty");
+    }
+    return secret;
+  }
+
+  public long nodeTimeoutMs() {
+    return nodeTimeoutMs;
+  }
+
+  public long maxClockJumpMs() {
+    return maxClockJumpMs;
+  }
+
+  public long jobRetentionMs() {
+    return jobRetentionMs;
+  }
+
+  /** The declared pools; empty when any pool is accepted. */
+  public Set<String> pools() {
+    return Set.copyOf(pools);
+  }
+
+  /** True when records for {@code pool} are accepted. */
+  public boolean declares(String pool) {
+    return pools.isEmpty() || pools.contains(pool);
+  }
+
+  /** A copy of the cluster node secret, or null. */
+  public byte[] nodeSecret() {
+    return nodeSecret == null ? null : nodeSecret.clone();
+  }
+
+  /** A copy of the decision secret, or null. */
+  public byte[] decisionSecret() {
+    return decisionSecret == null ? null : decisionSecret.clone();
   }
 
   public ProvisioningConfig provisioningFor(String pool) {

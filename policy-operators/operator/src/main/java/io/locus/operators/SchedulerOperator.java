@@ -14,7 +14,10 @@ import io.locus.schemas.internal.SchedulerInput;
 import io.locus.schemas.state.PoolMeta;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import io.locus.schemas.codec.DeadLetterCodes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -32,9 +35,13 @@ import org.slf4j.LoggerFactory;
  * processing-time timer.
  *
  * <p>State lives in keyed state ({@link PoolStore}), written through as it changes; the heap
- * {@link Pool} is a cache rebuilt on first use after a (re)start, which also starts a new
+ * {@link ScheduledPool} is a cache rebuilt on first use after a (re)start, which also starts a new
  * scheduler epoch. The policy clock is the largest event time the pool has seen, never the wall
  * clock, so a replay gives the same decisions.
+ *
+ * <p>Every input passes the {@link InputGate} first (declared pools, time bounds, node signatures,
+ * liveness, node ownership, job id retention); every decision leaves through {@link
+ * DecisionStamp} (owner instance, signature).
  */
 public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInput, Decision> {
   private static final long serialVersionUID = 1L;
@@ -52,23 +59,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private final SchedulerConfig config;
 
   private transient PoolStore store;
-  private transient Map<String, Pool> pools;
-
-  /**
-   * A pool's heap state: its scalars, its node registry (and, for file policies, queue) and the
-   * driver of its policy family.
-   */
-  private static final class Pool {
-    final PoolMeta meta;
-    final PoolState state;
-    PoolDriver driver;
-
-    Pool(PoolMeta meta, PoolState state, PoolDriver driver) {
-      this.meta = meta;
-      this.state = state;
-      this.driver = driver;
-    }
-  }
+  private transient Map<String, ScheduledPool> pools;
+  private transient GateMetrics metrics;
+  private transient InputGate gate;
+  private transient DecisionStamp stamp;
 
   public SchedulerOperator(SchedulerConfig config) {
     this.config = config;
@@ -78,39 +72,62 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   public void open(OpenContext openContext) {
     store = new PoolStore(getRuntimeContext());
     pools = new HashMap<>();
+    metrics = new GateMetrics(getRuntimeContext().getMetricGroup());
+    gate = new InputGate(config, metrics);
+    stamp = new DecisionStamp(config.decisionSecret());
+    if (config.pools().isEmpty()) {
+      LOG.warn("no pools declared: records for any pool are accepted (declare them to refuse "
+          + "unknown pools)");
+    }
+  }
+
+  /** The operator's counters (tests read them). */
+  GateMetrics gateMetrics() {
+    return metrics;
   }
 
   @Override
   public void processElement(SchedulerInput in, Context ctx, Collector<Decision> out)
       throws Exception {
     String name = ctx.getCurrentKey();
-    Pool pool = pool(name, ctx);
+    String unknown = gate.poolProblem(name);
+    if (unknown != null) {
+      // before pool(): no state is created for a pool this scheduler does not run
+      reject(ctx, in, name, 0, new PoolOutput.Rejection(DeadLetterCodes.UNKNOWN_POOL, unknown));
+      return;
+    }
+    ScheduledPool pool = pool(name, ctx);
     Object event = in.getEvent();
-    advanceClock(pool.meta, eventTime(event));
-    PoolOutput o;
-    if (event instanceof JobSubmitted job) {
-      o = pool.driver.onJob(job, pool.meta);
-    } else if (event instanceof TaskEvent te) {
-      o = pool.driver.onTaskEvent(te, pool.meta);
-    } else if (event instanceof NodeReport r) {
-      o = pool.driver.onNodeReport(r, pool.meta);
-    } else if (event instanceof Control c) {
-      o = control(pool, name, c);
-    } else {
-      throw new IllegalArgumentException("unexpected event type " + event.getClass());
-    }
+    PoolOutput o = gate.admit(pool, event, in.getSourceTimestampMs(),
+        () -> route(pool, name, event));
     for (PoolOutput.Rejection r : o.rejections()) {
-      ctx.output(REJECTED, deadLetter(in, name, pool.meta, r));
+      reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
-    o.decisions().forEach(out::collect);
+    for (Decision d : o.decisions()) {
+      out.collect(stamp.stamp(d, pool.registry.owner(d.getNode())));
+    }
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
     store.saveMeta(pool.meta);
   }
 
+  /** An input that passed the gate, to its pool's driver. */
+  private PoolOutput route(ScheduledPool pool, String name, Object event) throws Exception {
+    if (event instanceof JobSubmitted job) {
+      return pool.driver.onJob(job, pool.meta);
+    } else if (event instanceof TaskEvent te) {
+      return pool.driver.onTaskEvent(te, pool.meta);
+    } else if (event instanceof NodeReport r) {
+      return pool.driver.onNodeReport(r, pool.meta);
+    } else if (event instanceof Control c) {
+      return control(pool, name, c);
+    }
+    throw new IllegalArgumentException("unexpected event type " + event.getClass());
+  }
+
   /** SET_POLICY, DRAIN_NODE, RESUME_NODE; a control that cannot apply is a dead letter. */
-  private PoolOutput control(Pool pool, String name, Control c) throws Exception {
+  private PoolOutput control(ScheduledPool pool, String name, Control c) throws Exception {
     String problem = null;
     ControlType type = c.getType();
     if (type == ControlType.SET_POLICY) {
@@ -134,7 +151,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<Decision> out)
       throws Exception {
     String name = ctx.getCurrentKey();
-    Pool pool = pool(name, ctx);
+    ScheduledPool pool = pool(name, ctx);
     SchedulerMetrics.Builder b = SchedulerMetrics.newBuilder()
         .setPool(name)
         .setTimeMs(timestamp)
@@ -145,8 +162,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   }
 
   /** The pool's heap state, rebuilt from keyed state on first use (a new epoch starts then). */
-  private Pool pool(String name, Context ctx) throws Exception {
-    Pool p = pools.get(name);
+  private ScheduledPool pool(String name, Context ctx) throws Exception {
+    ScheduledPool p = pools.get(name);
     if (p != null) {
       return p;
     }
@@ -164,7 +181,11 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     }
     PoolState st = new PoolState(store.journal(name), config.maxRetries());
     store.load(st, m);
-    p = new Pool(m, st, PoolDrivers.open(name, m, st, config, store));
+    List<String> nodes = new ArrayList<>();
+    st.nodes().forEach(n -> nodes.add(n.id()));
+    p = new ScheduledPool(name, m, st, PoolDrivers.open(name, m, st, config, store),
+        NodeRegistry.load(store.registry, nodes, m.getClockMs()),
+        store.ledger(config.jobRetentionMs()));
     LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued tasks, {} running; {}", name,
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),
         st.running().size(), p.driver.busy() == null ? "idle" : p.driver.busy());
@@ -180,9 +201,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     ctx.timerService().registerProcessingTimeTimer((nowMs / every + 1) * every);
   }
 
-  private static DeadLetter deadLetter(SchedulerInput in, String pool, PoolMeta meta,
+  private void reject(Context ctx, SchedulerInput in, String pool, long clockMs,
       PoolOutput.Rejection rejection) {
-    return DeadLetter.newBuilder()
+    metrics.deadLetter(rejection.code());
+    ctx.output(REJECTED, DeadLetter.newBuilder()
         .setSourceTopic(in.getSourceTopic())
         .setPartition(in.getSourcePartition())
         .setOffset(in.getSourceOffset())
@@ -190,27 +212,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setValue(null)
         .setReason(rejection.reason())
         .setCode(rejection.code())
-        .setTimeMs(meta.getClockMs())
-        .build();
-  }
-
-  private static void advanceClock(PoolMeta m, long eventMs) {
-    // The policy clock only moves forward with the events' own times: replay gives the same decisions.
-    if (eventMs > m.getClockMs()) {
-      m.setClockMs(eventMs);
-    }
-  }
-
-  private static long eventTime(Object event) {
-    if (event instanceof JobSubmitted j) {
-      return j.getSubmitTimeMs();
-    } else if (event instanceof TaskEvent t) {
-      return t.getTimeMs();
-    } else if (event instanceof NodeReport r) {
-      return r.getTimeMs();
-    } else if (event instanceof Control c) {
-      return c.getTimeMs();
-    }
-    return 0;
+        .setTimeMs(clockMs)
+        .build());
   }
 }

@@ -15,6 +15,7 @@ import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.state.PoolMeta;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,17 +42,21 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code JobSubmitted} with {@code events} → {@code onJobArrival}. One dataset per pool (the
  *       pool parameter {@code dataset}, else the first accepted job's). A job without events, of
  *       another dataset, or with the id of an unfinished job is rejected with a reason.</li>
- *   <li>{@code NodeReport} REGISTER → {@code addNode} (one slot; a re-registration is ignored: a
- *       duplicate REGISTER must not lose the node's running subjob), LEAVE → {@code removeNode},
+ *   <li>{@code NodeReport} REGISTER → {@code addNode} (one slot; REGISTER of a node the pool has
+ *       means nothing of the pool runs there any more, so it is {@code removeNode} then {@code
+ *       addNode}: its subjob's unprocessed range is placed again as a new attempt), LEAVE and a
+ *       lost node ({@link #onNodeLost}) → {@code removeNode},
  *       anything else only moves the clock.</li>
  *   <li>{@code TaskEvent} COMPLETED / FAILED → {@code onSubjobEnd} at {@code events.end} (FAILED
  *       without a range: nothing processed); REFUSED of the placement → {@code onSubjobEnd} at the
  *       subjob's start; SHRUNK / SUSPENDED (answering the last stop sent) → {@code
  *       acknowledgeStop} at {@code stopAt}. An event
  *       is applied only if it is about the attempt last placed, on its node, while the core still
- *       has that subjob on that node (or stopped there, awaiting the acknowledgement); anything else
- *       (a duplicate, an older attempt, an agent's answer to a decision of a dead attempt) is stale
- *       and ignored.</li>
+ *       has that subjob on that node (or stopped there, awaiting the acknowledgement) and names
+ *       the decision it answers (the placement; for SHRUNK / SUSPENDED the pending stop; for
+ *       REFUSED either); anything else (a duplicate, an older attempt, an agent's answer to a
+ *       decision of a dead attempt, a forged event) is rejected, dead letter {@code unknown-task}
+ *       with the reason. A STARTED that is stale is only counted.</li>
  *   <li>RUN → {@code PlaceTask} (task id = subjob id, attempt = how often that subjob was placed
  *       before, decision id {@code pool/subjob/attempt}); a RUN the core holds ({@code awaitsAckOf})
  *       is not emitted: the acknowledgement returns its replacement. SHRINK → {@code ShrinkTask}
@@ -106,7 +111,12 @@ public final class SplitPoolDriver implements PoolDriver {
    * @param rejection why the input was not applied (a dead letter), or null
    * @param finished jobs whose last event was processed with this input
    */
-  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished) {}
+  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
+      String code) {
+    Step(List<Decision> decisions, String rejection, List<JobOutcome> finished) {
+      this(decisions, rejection, finished, DeadLetterCodes.REJECTED);
+    }
+  }
 
   private SplitPoolDriver(String pool, SplitPolicy core, double timeScale, String dataset) {
     this.pool = pool;
@@ -268,9 +278,13 @@ public final class SplitPoolDriver implements PoolDriver {
     List<SplitCommand> cmds = new ArrayList<>();
     switch (r.getType()) {
       case REGISTER -> {
-        if (!core.nodeIds().contains(r.getNode())) {
-          cmds.addAll(core.addNode(r.getNode(), now));
+        if (core.nodeIds().contains(r.getNode())) {
+          // REGISTER means nothing of this pool runs there (the agent started, or resynchronised
+          // and cancelled its tasks): its subjob's unprocessed range goes back to the queue and
+          // is placed again as a new attempt, as for a node that left.
+          cmds.addAll(core.removeNode(r.getNode(), now));
         }
+        cmds.addAll(core.addNode(r.getNode(), now));
       }
       case LEAVE -> {
         if (core.nodeIds().contains(r.getNode())) {
@@ -296,18 +310,28 @@ public final class SplitPoolDriver implements PoolDriver {
       state.staleEvents++;
       LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
           e.getNode(), stale);
-      return finish(new ArrayList<>(), meta, now);
+      if (e.getType() == io.locus.schemas.TaskEventType.STARTED) {
+        return finish(new ArrayList<>(), meta, now); // informational only
+      }
+      return unknownTask(meta, e, stale);
     }
     String place = Decisions.placementId(pool, id, run.attempt());
+    if (e.getDecisionId() == null && e.getType() != io.locus.schemas.TaskEventType.STARTED) {
+      state.staleEvents++;
+      return unknownTask(meta, e, "no decision id (expected " + (e.getType()
+          == io.locus.schemas.TaskEventType.SHRUNK || e.getType()
+          == io.locus.schemas.TaskEventType.SUSPENDED ? run.stop() : place) + ")");
+    }
     List<SplitCommand> cmds = new ArrayList<>();
     switch (e.getType()) {
       case STARTED -> {
         // nothing to do: the slot was taken at placement
       }
       case COMPLETED, FAILED -> {
-        if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
+        if (!e.getDecisionId().equals(place)) {
           state.staleEvents++;
-          return finish(cmds, meta, now);
+          return unknownTask(meta, e, "decision id " + e.getDecisionId() + " is not the "
+              + "placement of that attempt (" + place + ")");
         }
         long upTo;
         if (e.getEvents() != null) {
@@ -329,12 +353,17 @@ public final class SplitPoolDriver implements PoolDriver {
         }
       }
       case REFUSED -> {
-        if (e.getDecisionId() != null && !e.getDecisionId().equals(place)) {
+        if (!e.getDecisionId().equals(place)) {
+          state.staleEvents++;
+          if (!e.getDecisionId().equals(run.stop())) {
+            return unknownTask(meta, e, "decision id " + e.getDecisionId() + " is neither the "
+                + "placement of that attempt (" + place + ") nor its pending stop ("
+                + run.stop() + ")");
+          }
           // A refused shrink or suspend: the agent does not run that attempt. Its end (or the
           // placement's refusal) settles the stop, as the core takes an end as the acknowledgement.
           LOG.warn("pool {}: agent {} refused decision {} about {}: {}", pool, e.getNode(),
               e.getDecisionId(), id, e.getMessage());
-          state.staleEvents++;
           return finish(cmds, meta, now);
         }
         LOG.warn("pool {}: agent {} refused {}: {}", pool, e.getNode(), place, e.getMessage());
@@ -345,11 +374,12 @@ public final class SplitPoolDriver implements PoolDriver {
         if (e.getStopAt() == null) {
           return reject(meta, e.getType() + " of " + id + " has no stopAt");
         }
-        if (e.getDecisionId() != null && !e.getDecisionId().equals(run.stop())) {
-          // The answer to an earlier stop of this attempt (a duplicate): the current stop, if
-          // any, waits for its own.
+        if (!e.getDecisionId().equals(run.stop())) {
+          // Not the answer to the pending stop (a duplicate of an earlier one, or forged): the
+          // current stop, if any, waits for its own.
           state.staleEvents++;
-          return finish(cmds, meta, now);
+          return unknownTask(meta, e, "decision id " + e.getDecisionId() + " is not the pending "
+              + "stop of that attempt (" + run.stop() + ")");
         }
         state.acknowledgements++;
         cmds.addAll(core.acknowledgeStop(id, e.getStopAt(), now));
@@ -414,15 +444,11 @@ public final class SplitPoolDriver implements PoolDriver {
     return guarded(e, meta, () -> applyTaskEvent(e, meta));
   }
 
-  /**
-   * A registration or departure is mirrored into the pool's node registry first (a
-   * re-registration is ignored, as in the core: it must not lose the node's running subjob).
-   */
+  /** A registration or departure is mirrored into the pool's node registry first. */
   @Override
   public PoolOutput onNodeReport(NodeReport r, PoolMeta meta) throws Exception {
     if (roster != null) {
-      if (r.getType() == io.locus.schemas.NodeReportType.REGISTER
-          && roster.state().node(r.getNode()) == null) {
+      if (r.getType() == io.locus.schemas.NodeReportType.REGISTER) {
         roster.applyNodeRegistered(r.getNode(), Math.max(1, r.getSlots()),
             r.getCacheCapacityBytes(), r.getEndpoint(), Conversions.seconds(r.getTimeMs()));
       } else if (r.getType() == io.locus.schemas.NodeReportType.LEAVE) {
@@ -516,7 +542,7 @@ public final class SplitPoolDriver implements PoolDriver {
   private PoolOutput settle(Step o, PoolMeta meta) throws Exception {
     PoolOutput out = PoolOutput.of(o.decisions());
     if (o.rejection() != null) {
-      out.reject(o.rejection());
+      out.reject(o.code(), o.rejection());
     }
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
@@ -606,6 +632,14 @@ public final class SplitPoolDriver implements PoolDriver {
   private Step reject(PoolMeta meta, String reason) {
     Step o = applyClock(meta);
     return new Step(o.decisions(), reason, o.finished());
+  }
+
+  /** A task event not about the attempt the pool has there: dead letter {@code unknown-task}. */
+  private Step unknownTask(PoolMeta meta, TaskEvent e, String why) {
+    Step o = applyClock(meta);
+    return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
+        + e.getAttempt() + " from node " + e.getNode() + " rejected: " + why, o.finished(),
+        DeadLetterCodes.UNKNOWN_TASK);
   }
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */

@@ -37,6 +37,9 @@ final class SplitStore {
 
     boolean contains(String key) throws Exception;
 
+    /** The value under the key, or null. */
+    V get(String key) throws Exception;
+
     /** Every entry (a copy, in no particular order). */
     List<Map.Entry<String, V>> entries() throws Exception;
 
@@ -69,6 +72,21 @@ final class SplitStore {
   /** Finished job → pool clock (ms) at its end ({@code split-finished-jobs}). */
   final Table<Long> finished;
 
+  // Two tables of the file family live here too: this is the pool's open-ended set of keyed
+  // tables (PoolStore, which keeps the file family's, is outside the drivers' files). Neither
+  // is cleared with the split state.
+  /**
+   * File pools: task → its attempts not caused by its own failures ({@code task-spared-attempts};
+   * {@code PoolState#sparedAttempts}).
+   */
+  final Table<Integer> spared;
+  /**
+   * Both families' reconciliation: task → a COMPLETED that came before the task's arrival (after
+   * a restore, replayed out of order), kept for a retention window of record clock ({@code
+   * early-completions}; {@link EarlyCompletions}).
+   */
+  final Table<String> early;
+
   /** The key of the single entry of {@link #driver} and {@link #pool}. */
   static final String SCALARS = "";
 
@@ -83,6 +101,8 @@ final class SplitStore {
     subjobs = t.table("split-core-subjobs", avro(SplitSubjobEntry.class));
     memory = t.table("split-core-memory", avro(SplitPolicyEntry.class));
     finished = t.table("split-finished-jobs", Types.LONG);
+    spared = t.table("task-spared-attempts", Types.INT);
+    early = t.table("early-completions", Types.STRING);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(
@@ -152,6 +172,11 @@ final class SplitStore {
       }
 
       @Override
+      public V get(String key) throws Exception {
+        return m.get(key);
+      }
+
+      @Override
       public List<Map.Entry<String, V>> entries() throws Exception {
         List<Map.Entry<String, V>> l = new ArrayList<>();
         for (Map.Entry<String, V> e : m.entries()) {
@@ -193,6 +218,11 @@ final class SplitStore {
       @Override
       public boolean contains(String key) {
         return m.containsKey(key);
+      }
+
+      @Override
+      public V get(String key) {
+        return m.get(key);
       }
 
       @Override

@@ -95,7 +95,8 @@ class ComplementaryPlaceOperatorTest {
         }
         out.add(in(TaskEvent.newBuilder().setPool(POOL).setTaskId(pt.getTaskId())
             .setJobId(pt.getJobId()).setAttempt(pt.getAttempt()).setNode(d.getNode())
-            .setType(TaskEventType.COMPLETED).setTimeMs(clock + 1).build()));
+            .setType(TaskEventType.COMPLETED).setDecisionId(d.getDecisionId())
+            .setTimeMs(clock + 1).build()));
       }
       return out;
     }

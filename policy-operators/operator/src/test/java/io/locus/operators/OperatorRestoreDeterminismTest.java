@@ -90,7 +90,8 @@ class OperatorRestoreDeterminismTest {
         }
         out.add(in(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId())
             .setJobId(p.getJobId()).setAttempt(p.getAttempt()).setNode(d.getNode())
-            .setType(TaskEventType.COMPLETED).setTimeMs(clock + 1).build()));
+            .setType(TaskEventType.COMPLETED).setDecisionId(d.getDecisionId())
+            .setTimeMs(clock + 1).build()));
       }
       return out;
     }

@@ -75,6 +75,11 @@ class SplitStateBytesTest {
         }
 
         @Override
+        public V get(String key) throws Exception {
+          return t.get(key);
+        }
+
+        @Override
         public List<Map.Entry<String, V>> entries() throws Exception {
           return t.entries();
         }

@@ -9,7 +9,7 @@ public final class GoodCacheCompute implements Policy {
   private final double theta;
 
   public GoodCacheCompute(int window, double theta) {
-    if (theta < 0 || theta > 1) {
+    if (!(theta >= 0 && theta <= 1)) {
       throw new IllegalArgumentException("GCC threshold must be in [0, 1], got " + theta);
     }
     this.window = window;

@@ -39,7 +39,8 @@ public final class OnlineHps extends GanttStaging {
   public OnlineHps(CostModel cost, Partitioner partitioner, double eps, long seed,
       double repartitionInterval, int repartitionEvents) {
     super(cost);
-    if (!(eps >= 0) || repartitionInterval < 0 || repartitionEvents < 1) {
+    if (!(eps >= 0) || !Double.isFinite(eps) || !(repartitionInterval >= 0)
+        || !Double.isFinite(repartitionInterval) || repartitionEvents < 1) {
       throw new IllegalArgumentException("ONLINE_HPS needs eps ≥ 0, repartitionInterval ≥ 0 and "
           + "repartitionEvents ≥ 1");
     }

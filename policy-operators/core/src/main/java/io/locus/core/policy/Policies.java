@@ -27,7 +27,56 @@ public final class Policies {
 
   private Policies() {}
 
+  /** Data diffusion's parameters (every data-diffusion policy takes both, as the simulator does). */
+  private static final List<String> DIFFUSION_PARAMS = List.of("window", "theta");
+  private static final List<String> COST_PARAMS = List.of("window", "rbw", "lbw", "c",
+      "storageNodes");
+
+  /**
+   * The parameter names a policy takes (COMPLEMENTARY_PLACE's case-insensitively), or null for an
+   * unknown policy.
+   */
+  public static List<String> parameters(String name) {
+    return switch (name.toUpperCase(Locale.ROOT)) {
+      case "FA", "FCA", "MCU", "MCH", "GCC" -> DIFFUSION_PARAMS;
+      case "MET", "MCT" -> COST_PARAMS;
+      case "SA" -> concat(COST_PARAMS, "l", "h");
+      case "JDPDLL" -> concat(COST_PARAMS, "thresh");
+      case "ONLINE_HPS", "ONLINE-HPS", "HPS" -> concat(COST_PARAMS, "eps", "partitioner", "seed",
+          "repartitionInterval", "repartitionEvents");
+      case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" -> List.of("window", "w_loc", "w_comp",
+          "w_pk", "h", "d_node", "d_rack", "aging", "delay");
+      default -> null;
+    };
+  }
+
+  private static List<String> concat(List<String> a, String... b) {
+    List<String> l = new java.util.ArrayList<>(a);
+    l.addAll(List.of(b));
+    return List.copyOf(l);
+  }
+
+  /**
+   * The policy {@code name} with {@code params}. An unknown policy or parameter name, a value that
+   * is not a finite number where one is expected (NaN, Infinity) or out of its range fails with an
+   * {@link IllegalArgumentException} naming the parameter.
+   */
   public static Policy create(String name, Map<String, String> params) {
+    List<String> known = parameters(name);
+    if (known == null) {
+      throw new IllegalArgumentException(
+          "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
+    }
+    if (params != null) {
+      boolean anyCase = known.contains("w_loc");
+      for (String k : params.keySet()) {
+        String key = k == null ? null : anyCase ? k.toLowerCase(Locale.ROOT) : k;
+        if (key == null || !known.contains(key)) {
+          throw new IllegalArgumentException("unknown parameter '" + k + "' for policy "
+              + name.toUpperCase(Locale.ROOT) + "; valid: " + String.join(", ", known));
+        }
+      }
+    }
     int window = intParam(params, "window", DEFAULT_WINDOW);
     if (window < 1) {
       throw new IllegalArgumentException("window must be ≥ 1, got " + window);
@@ -37,16 +86,16 @@ public final class Policies {
       case "FCA" -> new FirstCacheAvailable();
       case "MCU" -> new MaxComputeUtil(window);
       case "MCH" -> new MaxCacheHit(window);
-      case "GCC" -> new GoodCacheCompute(window, doubleParam(params, "theta", DEFAULT_THETA));
+      case "GCC" -> new GoodCacheCompute(window, fraction(params, "theta", DEFAULT_THETA));
       case "MET" -> new Met(CostModel.fromParams(params));
       case "MCT" -> new Mct(CostModel.fromParams(params));
-      case "SA" -> new Sa(CostModel.fromParams(params), doubleParam(params, "l", Sa.DEFAULT_LOW),
-          doubleParam(params, "h", Sa.DEFAULT_HIGH));
+      case "SA" -> new Sa(CostModel.fromParams(params), fraction(params, "l", Sa.DEFAULT_LOW),
+          fraction(params, "h", Sa.DEFAULT_HIGH));
       case "JDPDLL" -> new Jdpdll(CostModel.fromParams(params),
           intParam(params, "thresh", Jdpdll.DEFAULT_THRESH));
       case "ONLINE_HPS", "ONLINE-HPS", "HPS" -> new OnlineHps(CostModel.fromParams(params),
           partitioner(params == null ? null : params.get("partitioner")),
-          doubleParam(params, "eps", 0.10), (long) doubleParam(params, "seed", 0),
+          doubleParam(params, "eps", 0.10), longParam(params, "seed", 0),
           doubleParam(params, "repartitionInterval", 0), intParam(params, "repartitionEvents", 1));
       case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" ->
           io.locus.core.hybrid.ComplementaryPlace.of(params, window);
@@ -78,12 +127,50 @@ public final class Policies {
     }
   }
 
-  private static double doubleParam(Map<String, String> p, String key, double dflt) {
+  private static long longParam(Map<String, String> p, String key, long dflt) {
     String v = p == null ? null : p.get(key);
+    if (v == null) {
+      return dflt;
+    }
     try {
-      return v == null ? dflt : Double.parseDouble(v.trim());
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      // an integral double such as "7.0" is accepted (older configurations wrote seeds so)
+    }
+    double d = doubleParam(p, key, dflt);
+    if (d != Math.rint(d) || Math.abs(d) > 0x1p53) {
+      throw new IllegalArgumentException("parameter " + key + " must be an integer, got '" + v
+          + "'");
+    }
+    return (long) d;
+  }
+
+  /** A finite number (never NaN nor an infinity), {@code dflt} when absent. */
+  static double doubleParam(Map<String, String> p, String key, double dflt) {
+    String v = p == null ? null : p.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    double d;
+    try {
+      d = Double.parseDouble(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("parameter " + key + " must be a number, got '" + v + "'");
     }
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("parameter " + key + " must be a finite number, got '"
+          + v + "'");
+    }
+    return d;
+  }
+
+  /** A finite number in [0, 1]. */
+  private static double fraction(Map<String, String> p, String key, double dflt) {
+    double d = doubleParam(p, key, dflt);
+    if (!(d >= 0 && d <= 1)) {
+      throw new IllegalArgumentException("parameter " + key + " must be in [0, 1], got '"
+          + p.get(key) + "'");
+    }
+    return d;
   }
 }

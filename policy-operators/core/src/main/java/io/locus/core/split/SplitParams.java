@@ -116,7 +116,7 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
     }
     long min = r.positiveLong("min");
     double starve = r.duration("starve");
-    int threshold = (int) r.positiveLong("replicationThreshold");
+    int threshold = r.positiveInt("replicationThreshold");
     long stripe = r.positiveLong("stripe");
     if (stripe < 2 * min) {
       throw new IllegalArgumentException("stripe must be >= 2 * min (" + 2 * min + "), got "
@@ -136,7 +136,7 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
     }
     return new SplitParams(p, cacheEvents, eventBytes, costs, replication, min, starve,
         threshold, stripe, period, table, r.nonNegative("margin"), r.durationPositive("window"),
-        (int) r.positiveLong("hysteresis"), r.durationPositive("evaluate"));
+        r.positiveInt("hysteresis"), r.durationPositive("evaluate"));
   }
 
   /** The parameters as strings that {@link #parse} turns back into an equal record. */
@@ -278,6 +278,16 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
         throw new IllegalArgumentException("parameter '" + name + "' must be >= 1, got " + l);
       }
       return l;
+    }
+
+    /** An integer in [1, 2^31 - 1]: a larger one would wrap around to a negative int. */
+    int positiveInt(String name) {
+      long l = positiveLong(name);
+      if (l > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("parameter '" + name + "' must be at most "
+            + Integer.MAX_VALUE + ", got " + l);
+      }
+      return (int) l;
     }
 
     long nonNegativeLong(String name) {

@@ -19,7 +19,8 @@ public record CostModel(double rbw, double lbw, double computePerMiB, int storag
   public static final CostModel DEFAULT = new CostModel(117, 150, 0.001, 4);
 
   public CostModel {
-    if (!(rbw > 0) || !(lbw > 0) || !(computePerMiB >= 0) || storageNodes < 1) {
+    if (!(rbw > 0) || !(lbw > 0) || !(computePerMiB >= 0) || storageNodes < 1
+        || !Double.isFinite(rbw) || !Double.isFinite(lbw) || !Double.isFinite(computePerMiB)) {
       throw new IllegalArgumentException("invalid cost model: rbw " + rbw + ", lbw " + lbw + ", c "
           + computePerMiB + ", storage nodes " + storageNodes);
     }
@@ -27,8 +28,24 @@ public record CostModel(double rbw, double lbw, double computePerMiB, int storag
 
   /** From a pool's policy parameters {@code rbw}, {@code lbw}, {@code c}, {@code storageNodes}; defaults D26. */
   public static CostModel fromParams(Map<String, String> p) {
-    return new CostModel(num(p, "rbw", DEFAULT.rbw), num(p, "lbw", DEFAULT.lbw),
-        num(p, "c", DEFAULT.computePerMiB), (int) num(p, "storageNodes", DEFAULT.storageNodes));
+    double rbw = num(p, "rbw", DEFAULT.rbw);
+    double lbw = num(p, "lbw", DEFAULT.lbw);
+    double c = num(p, "c", DEFAULT.computePerMiB);
+    double m = num(p, "storageNodes", DEFAULT.storageNodes);
+    if (!(rbw > 0)) {
+      throw new IllegalArgumentException("parameter rbw must be > 0 (MiB/s), got " + rbw);
+    }
+    if (!(lbw > 0)) {
+      throw new IllegalArgumentException("parameter lbw must be > 0 (MiB/s), got " + lbw);
+    }
+    if (!(c >= 0)) {
+      throw new IllegalArgumentException("parameter c must be >= 0 (s/MiB), got " + c);
+    }
+    if (m != Math.rint(m) || m < 1 || m > 1_000_000) {
+      throw new IllegalArgumentException("parameter storageNodes must be an integer in [1, "
+          + "1000000], got " + m);
+    }
+    return new CostModel(rbw, lbw, c, (int) m);
   }
 
   public static double mib(long bytes) {
@@ -105,10 +122,16 @@ public record CostModel(double rbw, double lbw, double computePerMiB, int storag
 
   private static double num(Map<String, String> p, String key, double dflt) {
     String v = p == null ? null : p.get(key);
+    double d;
     try {
-      return v == null ? dflt : Double.parseDouble(v.trim());
+      d = v == null ? dflt : Double.parseDouble(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("parameter " + key + " must be a number, got '" + v + "'");
     }
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("parameter " + key + " must be a finite number, got '"
+          + v + "'");
+    }
+    return d;
   }
 }

@@ -35,6 +35,11 @@ public final class PoolState {
   private final TreeMap<Long, Task> queue = new TreeMap<>();
   private final Map<String, Long> queuedSeq = new HashMap<>();
   private final Map<String, RunningTask> running = new HashMap<>();
+  /**
+   * Per task, the attempts it was given that no failure of its own caused (its node was lost or
+   * re-registered): they do not count toward {@code maxRetries}. Absent means none.
+   */
+  private final Map<String, Integer> spared = new HashMap<>();
   private final TreeMap<Long, NodeView> freePool = new TreeMap<>();
   private final StateJournal journal;
   private final int maxRetries;
@@ -136,6 +141,20 @@ public final class PoolState {
 
   public RunningTask running(String taskId) {
     return running.get(taskId);
+  }
+
+  /** The queued task with that id, or null. */
+  public Task queued(String taskId) {
+    Long seq = queuedSeq.get(taskId);
+    return seq == null ? null : queue.get(seq);
+  }
+
+  /**
+   * The attempts of the task that were not caused by its own failures (node lost, node
+   * re-registered): a task fails for good only after {@code maxRetries} failures of its own.
+   */
+  public int sparedAttempts(String taskId) {
+    return spared.getOrDefault(taskId, 0);
   }
 
   public Collection<RunningTask> running() {
@@ -319,11 +338,26 @@ public final class PoolState {
     lost.sort((a, b) -> Long.compare(a.task().seq(), b.task().seq()));
     List<Task> requeued = new ArrayList<>();
     for (RunningTask r : lost) {
-      if (endRunning(r) && retryOrDrop(r.task())) {
-        requeued.add(r.task());
+      if (endRunning(r)) {
+        // Not the task's fault: a new attempt (new decision id), not counted as a failure.
+        Task next = r.task().withAttempt(r.task().attempt() + 1);
+        setSpared(next.taskId(), sparedAttempts(next.taskId()) + 1);
+        enqueue(next);
+        requeued.add(next);
       }
     }
     return requeued;
+  }
+
+  private void setSpared(String taskId, int n) {
+    if (n == 0) {
+      if (spared.remove(taskId) == null) {
+        return;
+      }
+    } else {
+      spared.put(taskId, n);
+    }
+    journal.taskSpared(taskId, n);
   }
 
   // ---------------------------------------------------------------- tasks
@@ -392,11 +426,75 @@ public final class PoolState {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
+    countCompletion(taskId, bytesLocal, bytesPeer, bytesStorage);
+    return EndOutcome.COMPLETED;
+  }
+
+  /**
+   * Reconciliation (at-least-once replays): the queued task's attempt {@code attempt} already
+   * runs on {@code node} (its STARTED came before or without the placement the restored pool
+   * would make). It leaves the queue and takes a slot there, even beyond the node's free slots
+   * (the agent runs it whatever the pool thinks). Null if the task is not queued at that attempt
+   * or the node is unknown.
+   */
+  public RunningTask adopt(String taskId, int attempt, String nodeId, String decisionId,
+      double now) {
+    Task t = queued(taskId);
+    NodeView n = nodes.get(nodeId);
+    if (t == null || t.attempt() != attempt || n == null) {
+      return null;
+    }
+    dequeue(t);
+    RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of());
+    running.put(taskId, r);
+    n.busy++;
+    busySlots++;
+    counters.placements++;
+    refreshFree(n);
+    journal.taskUpdated(t, r);
+    journal.nodeUpdated(n);
+    return r;
+  }
+
+  /**
+   * Reconciliation: the queued task's attempt {@code attempt} completed (its COMPLETED came
+   * before the placement the restored pool would make): it leaves the queue, finished, and is
+   * never placed. False if the task is not queued at that attempt.
+   */
+  public boolean completeQueued(String taskId, int attempt, long bytesLocal, long bytesPeer,
+      long bytesStorage) {
+    Task t = queued(taskId);
+    if (t == null || t.attempt() != attempt) {
+      return false;
+    }
+    dequeue(t);
+    journal.taskRemoved(taskId);
+    countCompletion(taskId, bytesLocal, bytesPeer, bytesStorage);
+    return true;
+  }
+
+  /**
+   * Counts a completion of a task the pool does not hold (finished before its arrival was
+   * replayed), so the counters stay one completion per task.
+   */
+  public void countCompletion(String taskId, long bytesLocal, long bytesPeer, long bytesStorage) {
+    setSpared(taskId, 0);
     counters.completions++;
     counters.bytesLocal += bytesLocal;
     counters.bytesPeer += bytesPeer;
     counters.bytesStorage += bytesStorage;
-    return EndOutcome.COMPLETED;
+  }
+
+  /** Takes a queued task off the queue (and its indexes), without a journal removal. */
+  private void dequeue(Task t) {
+    queuedSeq.remove(t.taskId());
+    queue.remove(t.seq());
+    if (index != null) {
+      index.removed(t.seq());
+    }
+    if (staging != null) {
+      staging.taskStarted(t);
+    }
   }
 
   /** A task failed or was refused: re-queued at its original position, unless out of retries. */
@@ -434,8 +532,9 @@ public final class PoolState {
   }
 
   private boolean retryOrDrop(Task t) {
-    if (t.attempt() >= maxRetries) {
+    if (t.attempt() - sparedAttempts(t.taskId()) >= maxRetries) {
       counters.failures++;
+      setSpared(t.taskId(), 0);
       return false;
     }
     counters.retries++;
@@ -540,6 +639,13 @@ public final class PoolState {
     queuedSeq.put(t.taskId(), t.seq());
     if (staging != null) {
       staging.taskQueued(t);
+    }
+  }
+
+  /** Re-adds a persisted count of spared attempts ({@link #sparedAttempts}). */
+  public void restoreSpared(String taskId, int n) {
+    if (n > 0) {
+      spared.put(taskId, n);
     }
   }
 

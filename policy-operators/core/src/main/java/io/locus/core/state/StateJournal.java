@@ -19,6 +19,9 @@ public interface StateJournal {
 
   default void taskRemoved(String taskId) {}
 
+  /** The task's attempts not caused by its own failures; 0 when the entry is gone. */
+  default void taskSpared(String taskId, int spared) {}
+
   default void cacheAdded(String node, String file, long bytes) {}
 
   default void cacheRemoved(String node, String file) {}

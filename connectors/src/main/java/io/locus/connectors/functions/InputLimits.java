@@ -1,0 +1,41 @@
+package io.locus.connectors.functions;
+
+/**
+ * The bounds every input record must keep (PROTOCOL-12 "Input bounds"). They are far above any
+ * real workload and low enough that no single record can exhaust the scheduler's memory, move its
+ * clock to the end of time, or overflow its arithmetic.
+ */
+public final class InputLimits {
+  /** pool, node, jobId, taskId, template, dataset, policy, instanceId, decisionId, checksum. */
+  public static final int MAX_ID_CHARS = 256;
+  /** Data unit ids (inputs, added and removed cache files): relative paths. */
+  public static final int MAX_FILE_ID_CHARS = 1024;
+  /** endpoint, location: URLs. */
+  public static final int MAX_URL_CHARS = 2048;
+  /** Free text: a task event's message, one template argument, one control parameter value. */
+  public static final int MAX_TEXT_CHARS = 4096;
+  public static final int MAX_INPUTS_PER_JOB = 10_000;
+  /** added, removed: one report may carry a whole cache (a snapshot after ResyncNode). */
+  public static final int MAX_FILES_PER_REPORT = 100_000;
+  public static final int MAX_ARGS = 256;
+  public static final int MAX_PARAMS = 64;
+  public static final int MAX_PARAM_KEY_CHARS = 256;
+  /** Bytes of one file: 1 PiB. */
+  public static final long MAX_FILE_BYTES = 1L << 50;
+  /**
+   * Byte counters of a task event (bytes read locally, from peers, from storage) and a node's
+   * cache capacity: 2^60, so sums over many tasks or nodes cannot overflow a long.
+   */
+  public static final long MAX_BYTE_COUNT = 1L << 60;
+  /** Compute seconds of a job or of one input: about 116 days. */
+  public static final double MAX_COMPUTE_SECONDS = 1e7;
+  public static final int MAX_SLOTS = 4096;
+  /** Record times (ms since the epoch): [0, 2^42], i.e. until the year 2109. */
+  public static final long MAX_TIME_MS = 1L << 42;
+  /** Event indices of a range: 2^53, exactly representable in the policies' double arithmetic. */
+  public static final long MAX_EVENT_INDEX = 1L << 53;
+  /** A signature is lowercase hex HMAC-SHA256 (RecordSigner). */
+  public static final int SIGNATURE_HEX_CHARS = 64;
+
+  private InputLimits() {}
+}

@@ -1,0 +1,72 @@
+package io.locus.operators;
+
+import java.util.Map;
+
+/**
+ * COMPLETED events of tasks a pool does not know yet. After a restore in at-least-once mode the
+ * inputs since the checkpoint are replayed, and a task's completion (topic task-events) may come
+ * before its arrival (topic job-arrivals). The completion is remembered here, keyed by task, for
+ * {@link #RETENTION_MS} of record clock; when the arrival comes the task is finished at once,
+ * never placed (PROTOCOL-12, "At-least-once safety").
+ *
+ * <p>An entry is {@code attempt SEP node SEP clockMs SEP bytesLocal SEP bytesPeer SEP
+ * bytesStorage} ({@link PoolStore#SEP}, which no id contains). Old entries are dropped at most
+ * every {@link #RETENTION_MS}/16 of record clock, so a flood of forged completions is bounded by
+ * the retention window, not kept forever.
+ */
+final class EarlyCompletions {
+  /** How long (record clock) a completion waits for its task's arrival: one day. */
+  static final long RETENTION_MS = 24 * 3600 * 1000L;
+
+  /** A remembered completion. */
+  record Early(int attempt, String node, long clockMs, long bytesLocal, long bytesPeer,
+      long bytesStorage) {}
+
+  private final SplitStore.Table<String> table;
+  /** Record clock at which old entries are next dropped (heap only: 0 after a restart). */
+  private long nextPurgeMs;
+
+  EarlyCompletions(SplitStore.Table<String> table) {
+    this.table = table;
+  }
+
+  void remember(String taskId, Early e) throws Exception {
+    String sep = String.valueOf(PoolStore.SEP);
+    table.put(taskId, String.join(sep, Integer.toString(e.attempt()), e.node(),
+        Long.toString(e.clockMs()), Long.toString(e.bytesLocal()), Long.toString(e.bytesPeer()),
+        Long.toString(e.bytesStorage())));
+  }
+
+  /** The completion remembered for the task, removed; null when there is none. */
+  Early take(String taskId) throws Exception {
+    String v = table.get(taskId);
+    if (v == null) {
+      return null;
+    }
+    table.remove(taskId);
+    return decode(v);
+  }
+
+  /** Drops completions older than the retention (at most once per sixteenth of it). */
+  void purge(long clockMs) throws Exception {
+    if (clockMs < nextPurgeMs) {
+      return;
+    }
+    nextPurgeMs = clockMs + RETENTION_MS / 16;
+    for (Map.Entry<String, String> entry : table.entries()) {
+      Early e = decode(entry.getValue());
+      if (e == null || e.clockMs() < clockMs - RETENTION_MS) {
+        table.remove(entry.getKey());
+      }
+    }
+  }
+
+  private static Early decode(String v) {
+    String[] p = v.split(String.valueOf(PoolStore.SEP), -1);
+    if (p.length != 6) {
+      return null;
+    }
+    return new Early(Integer.parseInt(p[0]), p[1], Long.parseLong(p[2]), Long.parseLong(p[3]),
+        Long.parseLong(p[4]), Long.parseLong(p[5]));
+  }
+}

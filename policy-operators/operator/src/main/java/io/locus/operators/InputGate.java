@@ -1,0 +1,241 @@
+package io.locus.operators;
+
+import io.locus.schemas.Control;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.auth.NodeKeys;
+import io.locus.schemas.codec.DeadLetterCodes;
+import io.locus.schemas.state.PoolMeta;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every input passes before a pool's driver sees it, whatever the pool's family. In order:
+ * <ol>
+ *   <li><b>Pool</b>: when the configuration declares pools, another pool is refused ({@code
+ *       unknown-pool}) before any state is created for it ({@link #poolProblem}).</li>
+ *   <li><b>Time</b>: outside [0, 2^42] ms, or more than the maximum clock jump ahead of a pool
+ *       clock already set, is refused ({@code invalid}) and does not move the clock.</li>
+ *   <li><b>Signature</b>: with a cluster node secret, a task event or node report must verify
+ *       with its node's key ({@link NodeKeys}), else {@code forged}. Checked before the record
+ *       may move the clock.</li>
+ *   <li>The pool clock moves to the record's time; <b>liveness</b>: every node not heard from for
+ *       longer than the node timeout is lost ({@link PoolDriver#onNodeLost}).</li>
+ *   <li><b>Node identity</b> ({@link NodeRegistry}): a REGISTER from another instance than the
+ *       live owner, or any other record from a non-owner, is {@code forged}; a record other than
+ *       REGISTER from a node the pool does not know is {@code unknown-node} and the node is asked
+ *       to resynchronise (ResyncNode, at most once per half node timeout).</li>
+ *   <li><b>Job ids</b> ({@link JobLedger}): an id that arrived within the retention window is
+ *       {@code duplicate-job}, even after its job finished.</li>
+ * </ol>
+ * Liveness is checked as the clock moves with a sorted structure: per record it reads only the
+ * nodes actually lost. All of it runs on the record clock, never the wall clock: a replay decides
+ * the same.
+ */
+final class InputGate {
+  private static final Logger LOG = LoggerFactory.getLogger(InputGate.class);
+
+  /** Times are in [0, 2^42] ms (until the year 2109), as the validation of the inputs says. */
+  static final long MAX_TIME_MS = 1L << 42;
+  /** At most one warning per node per this much record clock. */
+  static final long WARN_EVERY_MS = 10_000;
+  /** Names quoted in reasons are cut to this length (a name may be huge). */
+  private static final int SHOWN = 120;
+
+  /** The driver call for an input that passed the gate. */
+  @FunctionalInterface
+  interface Route {
+    PoolOutput apply() throws Exception;
+  }
+
+  private final SchedulerConfig config;
+  private final GateMetrics metrics;
+  private final NodeKeys keys;
+
+  InputGate(SchedulerConfig config, GateMetrics metrics) {
+    this.config = config;
+    this.metrics = metrics;
+    byte[] secret = config.nodeSecret();
+    this.keys = secret == null ? null : new NodeKeys(secret);
+  }
+
+  /** Why records for {@code pool} are refused, or null when the pool is run here. */
+  String poolProblem(String pool) {
+    return config.declares(pool) ? null
+        : "pool '" + shown(pool) + "' is not one of the declared pools " + config.pools();
+  }
+
+  /** Admits {@code event} into the pool and returns what the pool did (or why it did nothing). */
+  PoolOutput admit(ScheduledPool p, Object event, long recordTimestampMs, Route route)
+      throws Exception {
+    PoolMeta m = p.meta;
+    long t = eventTime(event);
+    String bad = timeProblem(recordTimestampMs, t);
+    if (bad != null) {
+      return PoolOutput.rejected(DeadLetterCodes.INVALID, bad);
+    }
+    if (!authentic(event)) {
+      return PoolOutput.rejected(DeadLetterCodes.FORGED, describe(event)
+          + ": missing or bad signature (the node's key; a cluster node secret is configured)");
+    }
+    if (t > m.getClockMs()) {
+      // The policy clock only moves forward with the events' own times: a replay decides the same.
+      m.setClockMs(t);
+    }
+    PoolOutput out = liveness(p);
+    p.ledger.expire(m.getClockMs());
+    if (event instanceof JobSubmitted job) {
+      return out.add(job(p, job, route));
+    } else if (event instanceof NodeReport r) {
+      return out.add(fromNode(p, r.getNode(), r.getInstanceId(),
+          r.getType() == NodeReportType.REGISTER, describe(event), route));
+    } else if (event instanceof TaskEvent te) {
+      return out.add(fromNode(p, te.getNode(), te.getInstanceId(), false, describe(event), route));
+    }
+    return out.add(route.apply());
+  }
+
+  /**
+   * The clock-jump rule compares an event's time with its Kafka record's timestamp, not with the
+   * pool clock: a pool clock set by one early record (a hand-written control at time 1, a trace
+   * replayed from time 0) must never make every later, correct record look like a jump and lock the
+   * pool. The record timestamp is in the log, so a replay judges the same way.
+   */
+  private String timeProblem(long recordTimestampMs, long t) {
+    if (t < 0 || t > MAX_TIME_MS) {
+      return "time " + t + " ms is out of range [0, 2^42]";
+    }
+    if (recordTimestampMs >= 0 && t - recordTimestampMs > config.maxClockJumpMs()) {
+      return "time jumps ahead: " + t + " ms is " + (t - recordTimestampMs)
+          + " ms past its Kafka record's timestamp " + recordTimestampMs + " ms (at most "
+          + config.maxClockJumpMs() + " ms)";
+    }
+    return null;
+  }
+
+  private boolean authentic(Object event) {
+    if (keys == null) {
+      return true;
+    } else if (event instanceof TaskEvent te) {
+      return keys.signer(te.getNode()).verify(te);
+    } else if (event instanceof NodeReport r) {
+      return keys.signer(r.getNode()).verify(r);
+    }
+    return true;
+  }
+
+  /** Every node silent for longer than the timeout is lost; its driver re-places its work. */
+  private PoolOutput liveness(ScheduledPool p) throws Exception {
+    PoolOutput out = new PoolOutput();
+    long clock = p.meta.getClockMs();
+    NodeRegistry reg = p.registry;
+    for (String node : reg.silent(clock, config.nodeTimeoutMs())) {
+      long heard = reg.get(node).heardMs();
+      reg.remove(node);
+      if (p.state.node(node) != null) {
+        metrics.lostNodes.inc();
+        LOG.warn("pool {}: node {} lost, not heard from since {} ms (pool clock {} ms, timeout {}"
+            + " ms)", p.name, node, heard, clock, config.nodeTimeoutMs());
+        out.add(p.driver.onNodeLost(node, p.meta));
+      }
+    }
+    return out;
+  }
+
+  /** A report or task event: only the node's owner instance speaks for it. */
+  private PoolOutput fromNode(ScheduledPool p, String node, String instance, boolean register,
+      String what, Route route) throws Exception {
+    long clock = p.meta.getClockMs();
+    NodeRegistry reg = p.registry;
+    NodeRegistry.Entry e = reg.get(node);
+    if (e != null && p.state.node(node) == null) {
+      reg.remove(node); // the driver let the node go (e.g. released by provisioning)
+      e = null;
+    }
+    if (e != null && e.owner() != null && !e.owner().equals(instance)) {
+      return conflict(p, node, e.owner(), instance, what);
+    }
+    if (e == null && !register) {
+      return unknownNode(p, node, instance, what);
+    }
+    // The first instance to speak for an unclaimed node (restored from before the registry) owns it.
+    reg.put(node, instance != null ? instance : e == null ? null : e.owner(), clock);
+    PoolOutput out = route.apply();
+    if (p.state.node(node) == null) {
+      reg.remove(node); // it left (LEAVE), or the driver did not register it
+    }
+    return out;
+  }
+
+  private PoolOutput conflict(ScheduledPool p, String node, String owner, String instance,
+      String what) {
+    metrics.instanceConflicts.inc();
+    if (p.registry.warningDue(node, p.meta.getClockMs(), WARN_EVERY_MS)) {
+      LOG.warn("pool {}: {} refused: node {} is owned by live agent instance {}, not {}; two "
+          + "agents claim one node id? (counted in instanceConflicts, logged once per {} ms)",
+          p.name, what, node, shown(owner), shown(instance), WARN_EVERY_MS);
+    }
+    return PoolOutput.rejected(DeadLetterCodes.FORGED, what + " refused: node '" + shown(node)
+        + "' is owned by live agent instance '" + shown(owner) + "', not '" + shown(instance)
+        + "'");
+  }
+
+  private PoolOutput unknownNode(ScheduledPool p, String node, String instance, String what) {
+    PoolOutput out = PoolOutput.rejected(DeadLetterCodes.UNKNOWN_NODE, what + ": node '"
+        + shown(node) + "' is not registered in pool " + shown(p.name)
+        + " (never registered, left or lost); it is asked to register again");
+    if (p.registry.resyncDue(node, p.meta.getClockMs(), config.nodeTimeoutMs() / 2)) {
+      metrics.resyncsSent.inc();
+      out.decide(Decisions.resync(p.name, p.meta, node, instance,
+          "node unknown to the scheduler of pool " + p.name));
+    }
+    return out;
+  }
+
+  private PoolOutput job(ScheduledPool p, JobSubmitted job, Route route) throws Exception {
+    long clock = p.meta.getClockMs();
+    Long at = p.ledger.arrivedWithin(job.getJobId(), clock);
+    if (at != null) {
+      return PoolOutput.rejected(DeadLetterCodes.DUPLICATE_JOB, "duplicate job id '"
+          + shown(job.getJobId()) + "': it arrived at pool clock " + at + " ms, within the "
+          + "retention window of " + config.jobRetentionMs() + " ms");
+    }
+    PoolOutput out = route.apply();
+    if (out.rejections().isEmpty()) {
+      p.ledger.record(job.getJobId(), clock);
+    }
+    return out;
+  }
+
+  static long eventTime(Object event) {
+    if (event instanceof JobSubmitted j) {
+      return j.getSubmitTimeMs();
+    } else if (event instanceof TaskEvent t) {
+      return t.getTimeMs();
+    } else if (event instanceof NodeReport r) {
+      return r.getTimeMs();
+    } else if (event instanceof Control c) {
+      return c.getTimeMs();
+    }
+    throw new IllegalArgumentException("unexpected event type " + event.getClass());
+  }
+
+  private static String describe(Object event) {
+    if (event instanceof TaskEvent te) {
+      return "task event " + te.getType() + " of task '" + shown(te.getTaskId()) + "' from node '"
+          + shown(te.getNode()) + "'";
+    } else if (event instanceof NodeReport r) {
+      return r.getType() + " from node '" + shown(r.getNode()) + "'";
+    }
+    return event.getClass().getSimpleName();
+  }
+
+  static String shown(String s) {
+    if (s == null) {
+      return "null";
+    }
+    return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "…(" + s.length() + " chars)";
+  }
+}

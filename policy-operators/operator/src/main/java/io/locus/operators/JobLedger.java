@@ -1,0 +1,91 @@
+package io.locus.operators;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.state.MapState;
+
+/**
+ * The job ids a pool accepted within the retention window (record clock), so a job id is unique
+ * for the window, not only while its job is queued or running: a resubmission after the first run
+ * completed is refused too. The one duplicate rule of both pool families ({@link InputGate}).
+ *
+ * <p>Keyed state: {@code job-ledger} (job id → arrival clock), and for expiry the arrivals grouped
+ * in buckets of {@code retention / 128} of record clock: {@code job-ledger-buckets} (bucket →
+ * number of ids) and {@code job-ledger-entries} ({@code bucket SEP index} → job id). An arrival
+ * writes three entries; when the clock enters a new bucket, the buckets wholly outside the
+ * window are dropped with their ids. No full scan per record: the bucket map has at most ~130
+ * entries and is read once per bucket of clock.
+ *
+ * <p>Whether an id is a duplicate depends only on its stored arrival time, never on when the
+ * expiry ran, so a restore (which forgets {@link #checkedBucket}) changes nothing.
+ */
+final class JobLedger {
+  static final int BUCKETS = 128;
+
+  private final MapState<String, Long> arrivals;
+  private final MapState<Long, Integer> buckets;
+  private final MapState<String, String> entries;
+  private final long retentionMs;
+  private final long bucketMs;
+  /** The bucket of clock the expiry last ran in (heap: a restart runs it once more). */
+  private long checkedBucket = Long.MIN_VALUE;
+
+  JobLedger(MapState<String, Long> arrivals, MapState<Long, Integer> buckets,
+      MapState<String, String> entries, long retentionMs) {
+    this.arrivals = arrivals;
+    this.buckets = buckets;
+    this.entries = entries;
+    this.retentionMs = retentionMs;
+    this.bucketMs = Math.max(1, retentionMs / BUCKETS);
+  }
+
+  /** When {@code jobId} arrived, if within the window at {@code clockMs}; else null. */
+  Long arrivedWithin(String jobId, long clockMs) throws Exception {
+    Long at = arrivals.get(jobId);
+    return at != null && clockMs - at < retentionMs ? at : null;
+  }
+
+  /** Records the arrival of {@code jobId} at {@code clockMs}. */
+  void record(String jobId, long clockMs) throws Exception {
+    long b = clockMs / bucketMs;
+    Integer n = buckets.get(b);
+    int i = n == null ? 0 : n;
+    entries.put(entryKey(b, i), jobId);
+    buckets.put(b, i + 1);
+    arrivals.put(jobId, clockMs);
+  }
+
+  /** Drops the ids that arrived too long ago, once per bucket of clock. */
+  void expire(long clockMs) throws Exception {
+    long now = clockMs / bucketMs;
+    if (now == checkedBucket) {
+      return;
+    }
+    checkedBucket = now;
+    List<Long> old = new ArrayList<>();
+    for (Long b : buckets.keys()) {
+      // the bucket's last millisecond is out of the window: every id in it is
+      if (clockMs - ((b + 1) * bucketMs - 1) >= retentionMs) {
+        old.add(b);
+      }
+    }
+    for (long b : old) {
+      int n = buckets.get(b);
+      for (int i = 0; i < n; i++) {
+        String key = entryKey(b, i);
+        String job = entries.get(key);
+        entries.remove(key);
+        Long at = job == null ? null : arrivals.get(job);
+        // the id may have arrived again since, in a later bucket: keep that arrival
+        if (at != null && at / bucketMs == b) {
+          arrivals.remove(job);
+        }
+      }
+      buckets.remove(b);
+    }
+  }
+
+  private static String entryKey(long bucket, int index) {
+    return bucket + "" + PoolStore.SEP + index;
+  }
+}

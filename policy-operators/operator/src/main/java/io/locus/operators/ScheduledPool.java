@@ -1,0 +1,29 @@
+package io.locus.operators;
+
+import io.locus.core.state.PoolState;
+import io.locus.schemas.state.PoolMeta;
+
+/**
+ * One pool's heap state in {@link SchedulerOperator}: its scalars, its node registrations (and,
+ * for file policies, queue), the driver of its policy family (SET_POLICY may replace it) and what
+ * the {@link InputGate} keeps: the node registry and the job ledger. Rebuilt from keyed state on
+ * first use after a (re)start.
+ */
+final class ScheduledPool {
+  final String name;
+  final PoolMeta meta;
+  final PoolState state;
+  PoolDriver driver;
+  final NodeRegistry registry;
+  final JobLedger ledger;
+
+  ScheduledPool(String name, PoolMeta meta, PoolState state, PoolDriver driver,
+      NodeRegistry registry, JobLedger ledger) {
+    this.name = name;
+    this.meta = meta;
+    this.state = state;
+    this.driver = driver;
+    this.registry = registry;
+    this.ledger = ledger;
+  }
+}

@@ -1,0 +1,63 @@
+package io.locus.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The job ledger: the duplicate rule, and expiry by buckets that keeps the state bounded. */
+class JobLedgerTest {
+  private static final long RETENTION = 128_000; // buckets of 1000 ms
+
+  private final HeapMapState<String, Long> arrivals = new HeapMapState<>();
+  private final HeapMapState<Long, Integer> buckets = new HeapMapState<>();
+  private final HeapMapState<String, String> entries = new HeapMapState<>();
+
+  private JobLedger ledger() {
+    return new JobLedger(arrivals, buckets, entries, RETENTION);
+  }
+
+  @Test
+  void anIdIsADuplicateForExactlyTheRetentionWindow() throws Exception {
+    JobLedger l = ledger();
+    l.record("j", 5_500);
+    assertThat(l.arrivedWithin("j", 5_500)).isEqualTo(5_500L);
+    assertThat(l.arrivedWithin("j", 5_500 + RETENTION - 1)).isEqualTo(5_500L);
+    assertThat(l.arrivedWithin("j", 5_500 + RETENTION)).isNull();
+    assertThat(l.arrivedWithin("other", 5_500)).isNull();
+  }
+
+  @Test
+  void expiredBucketsLeaveTheStateAndALaterArrivalIsKept() throws Exception {
+    JobLedger l = ledger();
+    for (int i = 0; i < 50; i++) {
+      l.record("old-" + i, 1_000 + i); // bucket 1: [1000, 2000)
+    }
+    l.record("again", 1_999);
+    l.record("young", 2_000); // bucket 2
+    l.expire(128_998); // bucket 1's last ms is still inside the window
+    assertThat(arrivals.map).hasSize(52);
+    l.record("again", 129_999); // arrives again, bucket 129
+    l.expire(130_000); // bucket 1 is out of the window, bucket 2 is not
+    assertThat(arrivals.map).containsOnlyKeys("again", "young");
+    assertThat(arrivals.get("again")).isEqualTo(129_999L);
+    assertThat(buckets.map).containsOnlyKeys(2L, 129L);
+    assertThat(entries.map).hasSize(2);
+    // a restart (a new ledger on the same state) still knows the ids
+    assertThat(ledger().arrivedWithin("again", 130_001)).isNotNull();
+  }
+
+  @Test
+  void theExpiryRunsOncePerBucketOfClockAndNeverDecidesADuplicate() throws Exception {
+    JobLedger l = ledger();
+    l.record("a", 0);
+    l.expire(128_000); // bucket 128: bucket 0 ends at 999, still inside the window
+    assertThat(arrivals.map).containsKey("a");
+    l.expire(128_999); // same bucket of clock: not read again
+    assertThat(arrivals.map).containsKey("a");
+    assertThat(l.arrivedWithin("a", 128_999)).as("but no longer a duplicate").isNull();
+    l.expire(129_000);
+    assertThat(arrivals.map).isEmpty();
+    assertThat(buckets.map).isEmpty();
+    assertThat(entries.map).isEmpty();
+  }
+}
