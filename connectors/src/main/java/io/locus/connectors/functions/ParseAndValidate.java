@@ -173,7 +173,7 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
     }
     // The coordinates travel with the event so the scheduler can name the record it rejects.
     return Outcome.accepted(new SchedulerInput(poolOf(event), event, raw.getTopic(),
-        raw.getPartition(), raw.getOffset()), raw.getTimestampMs());
+        raw.getPartition(), raw.getOffset(), raw.getTimestampMs()));
   }
 
   private static String poolOf(Object event) {

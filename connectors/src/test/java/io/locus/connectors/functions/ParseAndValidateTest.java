@@ -105,10 +105,10 @@ class ParseAndValidateTest {
     send(Topics.CONTROL.name(), (String) null, Topics.CONTROL.value(c)); // no key: allowed
 
     assertThat(harness.extractOutputValues()).containsExactly(
-        new SchedulerInput(POOL, j, "job-arrivals", 3, 0L),
-        new SchedulerInput(POOL, t, "task-events", 3, 1L),
-        new SchedulerInput(POOL, n, "node-reports", 3, 2L),
-        new SchedulerInput(POOL, c, "control", 3, 3L));
+        new SchedulerInput(POOL, j, "job-arrivals", 3, 0L, NOW - 5),
+        new SchedulerInput(POOL, t, "task-events", 3, 1L, NOW - 5),
+        new SchedulerInput(POOL, n, "node-reports", 3, 2L, NOW - 5),
+        new SchedulerInput(POOL, c, "control", 3, 3L, NOW - 5));
     assertThat(deadLetters()).isEmpty();
   }
 

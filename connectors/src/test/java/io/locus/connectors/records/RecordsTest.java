@@ -157,9 +157,9 @@ class RecordsTest {
   @Test
   void typesUseAvroSerializersAndRoundTripUnions() throws Exception {
     JobSubmitted job = Fixtures.job("p", "j-1").build();
-    roundTrip(LocusTypes.SCHEDULER_INPUT, new SchedulerInput("p", job, "job-arrivals", 1, 2L));
+    roundTrip(LocusTypes.SCHEDULER_INPUT, new SchedulerInput("p", job, "job-arrivals", 1, 2L, 9L));
     roundTrip(LocusTypes.SCHEDULER_INPUT,
-        new SchedulerInput("p", Fixtures.register("p", "n").build(), "node-reports", 0, 5L));
+        new SchedulerInput("p", Fixtures.register("p", "n").build(), "node-reports", 0, 5L, -1L));
     roundTrip(LocusTypes.DECISION, Fixtures.decisionFor(job, "n"));
     roundTrip(LocusTypes.RAW_RECORD,
         new RawRecord("t", 0, 1L, 2L, null, ByteBuffer.wrap(new byte[] {1, 2})));
