@@ -60,6 +60,32 @@ public final class SavepointCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     String job = jobId != null ? jobId : runningJob();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try {
+        String location = trigger(job, deadline);
+        out.println((stop ? "stopped job " + job + " with savepoint " : "savepoint ") + location);
+        out.flush();
+        return 0;
+      } catch (Restarting e) {
+        // the job is restarting (a failover): its tasks will run again; try until the deadline
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("job " + job + " did not run all its tasks within "
+              + timeout + ": " + e.getMessage());
+        }
+        LockSupport.parkNanos(1_000_000_000L);
+      }
+    }
+  }
+
+  /** Flink refused because not every task runs yet (a restart in progress). */
+  private static final class Restarting extends Exception {
+    Restarting(String m) {
+      super(m);
+    }
+  }
+
+  private String trigger(String job, long deadline) throws Exception {
     ObjectNode body = JSON.createObjectNode();
     String target = targetDir == null ? null : targetDir.toAbsolutePath().toUri().toString();
     String trigger;
@@ -79,19 +105,19 @@ public final class SavepointCommand implements Callable<Integer> {
     if (trigger.isEmpty()) {
       throw new IllegalStateException("Flink did not accept the savepoint request for job " + job);
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       JsonNode st = get("/jobs/" + job + "/savepoints/" + trigger);
       if ("COMPLETED".equals(st.path("status").path("id").asText())) {
         JsonNode op = st.path("operation");
         if (op.has("failure-cause")) {
+          String why = op.path("failure-cause").path("stack-trace").asText("");
+          if (why.contains("Not all required tasks are currently running")) {
+            throw new Restarting(why.lines().findFirst().orElse("?"));
+          }
           throw new IllegalStateException("savepoint failed: "
-              + op.path("failure-cause").path("stack-trace").asText("").lines().findFirst().orElse("?"));
+              + why.lines().findFirst().orElse("?"));
         }
-        String location = op.path("location").asText();
-        out.println((stop ? "stopped job " + job + " with savepoint " : "savepoint ") + location);
-        out.flush();
-        return 0;
+        return op.path("location").asText();
       }
       LockSupport.parkNanos(200_000_000L); // polling Flink's asynchronous operation
     }
