@@ -23,6 +23,9 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -73,6 +76,10 @@ public final class SchedulerJob {
     if (o.checkpointDir() != null) {
       conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, o.checkpointDir().toUri().toString());
     }
+    // A cancelled or killed job keeps its last checkpoint, so the next start can restore it
+    // (RestorePoint finds it); Flink still deletes checkpoints once a newer one subsumes them.
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     if (o.restartAttempts() == 0) {
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     } else {
@@ -83,6 +90,21 @@ public final class SchedulerJob {
     // Every record and state type has an Avro or Flink serializer; a Kryo fallback is a bug.
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     return conf;
+  }
+
+  /**
+   * Makes the job start from {@code point} (nothing for a fresh start). A retained checkpoint that
+   * Locus found is claimed (Flink deletes it once the new job's checkpoints subsume it, so restarts
+   * do not pile up state); a savepoint the operator gave is never claimed.
+   */
+  public static void restoreFrom(Configuration conf, RestorePoint point, boolean allowNonRestored) {
+    if (point.isFresh()) {
+      return;
+    }
+    conf.set(StateRecoveryOptions.SAVEPOINT_PATH, point.path().toUri().toString());
+    conf.set(StateRecoveryOptions.RESTORE_MODE,
+        point.claim() ? RecoveryClaimMode.CLAIM : RecoveryClaimMode.NO_CLAIM);
+    conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, allowNonRestored);
   }
 
   /** Adds the job's operators to {@code env}. */

@@ -1,17 +1,24 @@
 package io.locus.jobs.cli;
 
 import io.locus.connectors.DeliveryMode;
+import io.locus.jobs.RestorePoint;
 import io.locus.jobs.SchedulerJob;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,8 +26,11 @@ import picocli.CommandLine.Option;
 
 /** Runs the scheduler job against a real Kafka cluster (locally, or submitted to a Flink cluster). */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run the scheduler job against an existing Kafka cluster.")
+    description = "Run the scheduler job against an existing Kafka cluster; it restores the newest"
+        + " retained checkpoint or savepoint of --state-dir unless --fresh or --from-savepoint.")
 public final class RunCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
       description = "Kafka bootstrap servers.")
   String bootstrap;
@@ -52,9 +62,40 @@ public final class RunCommand implements Callable<Integer> {
       description = "Checkpoint interval as an ISO-8601 duration. Default: ${DEFAULT-VALUE}.")
   Duration checkpointInterval;
 
-  @Option(names = "--checkpoint-dir", paramLabel = "URI-OR-PATH",
-      description = "Durable checkpoint directory (a path, or s3://, hdfs:// with the plugins).")
+  @Option(names = "--state-dir", defaultValue = "locus-state", paramLabel = "DIR",
+      description = "Where checkpoints (DIR/checkpoints) and savepoints (DIR/savepoints) are kept"
+          + " across restarts. Default: ${DEFAULT-VALUE}.")
+  Path stateDir;
+
+  @Option(names = "--checkpoint-dir", paramLabel = "PATH",
+      description = "Durable checkpoint directory. Default: STATE-DIR/checkpoints.")
   Path checkpointDir;
+
+  @Option(names = "--savepoint-dir", paramLabel = "PATH",
+      description = "Default target of savepoints (locus savepoint, SIGTERM). Default: STATE-DIR/savepoints.")
+  Path savepointDir;
+
+  @Option(names = "--from-savepoint", paramLabel = "PATH",
+      description = "Start from this savepoint (or retained checkpoint) instead of the latest one.")
+  Path fromSavepoint;
+
+  @Option(names = "--fresh",
+      description = "Start with empty state, ignoring retained checkpoints and savepoints.")
+  boolean fresh;
+
+  @Option(names = "--allow-non-restored-state",
+      description = "Restore even if the savepoint has state no operator of this job claims.")
+  boolean allowNonRestored;
+
+  @Option(names = "--rest-port", defaultValue = "8081", paramLabel = "PORT",
+      description = "Local runs: port of the embedded Flink REST API (locus savepoint talks to it;"
+          + " 0 = any free port). Default: ${DEFAULT-VALUE}.")
+  String restPort;
+
+  @Option(names = "--stop-timeout", defaultValue = "PT60S",
+      description = "Local runs: on SIGTERM, how long to wait for the stop-with-savepoint."
+          + " Default: ${DEFAULT-VALUE}.")
+  Duration stopTimeout;
 
   @Option(names = "--state-backend", defaultValue = "rocksdb",
       description = "rocksdb or hashmap. Default: ${DEFAULT-VALUE}.")
@@ -86,6 +127,7 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     SchedulerJob.Options o = options();
+    RestorePoint from = restorePoint(); // a bad --from-savepoint fails before anything starts
     if (createTopics) {
       Properties admin = ClientConfigs.base(bootstrap);
       if (kafkaProperties != null) {
@@ -93,11 +135,48 @@ public final class RunCommand implements Callable<Integer> {
       }
       TopicAdmin.ensureTopics(admin, Topics.ALL, replicationFactor);
     }
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(SchedulerJob.configuration(o));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("locus run: starting from " + (from.isFresh() ? "empty state (" : "")
+        + from.description() + (from.isFresh() ? ")" : ""));
+    out.flush();
+    Configuration conf = SchedulerJob.configuration(o);
+    SchedulerJob.restoreFrom(conf, from, allowNonRestored);
+    conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints().toUri().toString());
+    conf.set(RestOptions.BIND_PORT, restPort);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     SchedulerJob.build(env, o);
-    env.execute(SchedulerJob.NAME);
+    JobClient job = env.executeAsync(SchedulerJob.NAME);
+    out.println("locus run: job " + job.getJobID() + " running");
+    out.flush();
+    boolean local = "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
+    if (local) {
+      Runtime.getRuntime().addShutdownHook(new Thread(
+          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out), "locus-stop"));
+    }
+    job.getJobExecutionResult().get();
     return 0;
+  }
+
+  /** --fresh, --from-savepoint, or the newest retained checkpoint or savepoint of the state dir. */
+  RestorePoint restorePoint() {
+    if (fresh && fromSavepoint != null) {
+      throw new IllegalArgumentException("--fresh and --from-savepoint exclude each other");
+    }
+    if (fresh) {
+      return RestorePoint.fresh("--fresh");
+    }
+    if (fromSavepoint != null) {
+      return RestorePoint.savepoint(fromSavepoint);
+    }
+    return RestorePoint.latest(checkpoints(), savepoints());
+  }
+
+  Path checkpoints() {
+    return (checkpointDir != null ? checkpointDir : stateDir.resolve("checkpoints")).toAbsolutePath();
+  }
+
+  Path savepoints() {
+    return (savepointDir != null ? savepointDir : stateDir.resolve("savepoints")).toAbsolutePath();
   }
 
   SchedulerJob.Options options() {
@@ -111,7 +190,7 @@ public final class RunCommand implements Callable<Integer> {
       ClientConfigs.withOverrides(overrides, kafkaProperties);
     }
     return new SchedulerJob.Options(bootstrap, overrides, DeliveryMode.parse(delivery), cfg,
-        checkpointInterval, checkpointDir == null ? null : checkpointDir.toAbsolutePath(),
+        checkpointInterval, checkpoints(),
         stateBackend, parallelism, groupId, txnPrefix, restartAttempts);
   }
 }

@@ -215,4 +215,38 @@ class LocusCliTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err() + captured).contains("no-such-key");
   }
+
+  @Test
+  void freshAndFromSavepointExcludeEachOther() {
+    Run r = run("run", "--bootstrap-servers", "localhost:1", "--fresh", "--from-savepoint", "/x");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--fresh and --from-savepoint exclude each other");
+  }
+
+  @Test
+  void aMissingSavepointIsRefusedBeforeAnythingStarts() {
+    Run r = run("run", "--bootstrap-servers", "localhost:1", "--no-create-topics",
+        "--from-savepoint", "/no/such/savepoint");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("no savepoint at /no/such/savepoint");
+  }
+
+  @Test
+  void checkpointsAndSavepointsDefaultUnderTheStateDir() {
+    CommandLine cl = LocusCli.commandLine();
+    CommandLine.ParseResult pr = cl.parseArgs("run", "--bootstrap-servers", "h:1",
+        "--state-dir", "/var/lib/locus");
+    RunCommand cmd = (RunCommand) pr.subcommand().commandSpec().userObject();
+    assertThat(cmd.checkpoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/checkpoints"));
+    assertThat(cmd.savepoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/savepoints"));
+    assertThat(cmd.options().checkpointDir()).isEqualTo(cmd.checkpoints());
+    assertThat(cmd.restorePoint().isFresh()).isTrue();
+  }
+
+  @Test
+  void savepointWithoutARunningJobSaysWhereItLooked() {
+    Run r = run("savepoint", "--rest-url", "http://127.0.0.1:1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("no Flink REST API at http://127.0.0.1:1");
+  }
 }

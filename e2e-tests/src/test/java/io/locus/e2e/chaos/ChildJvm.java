@@ -1,0 +1,174 @@
+package io.locus.e2e.chaos;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Java main class of the test classpath run as a child process, so that a test can
+ * {@code kill -9} it ({@link #kill}, SIGKILL: no shutdown hook, no flush) and start it again with
+ * the same command ({@link #restart}). The child gets this JVM's JDK module flags (Flink needs
+ * them) and trusted Avro packages; its output is kept (last lines) and can be waited on.
+ */
+public final class ChildJvm implements AutoCloseable {
+  private static final int TAIL = 200;
+
+  private final String name;
+  private final List<String> command;
+  private final List<String> lines = new ArrayList<>();
+  private final Deque<String> tail = new ArrayDeque<>();
+  private Process process;
+  private int launches;
+
+  private ChildJvm(String name, List<String> command) {
+    this.name = name;
+    this.command = List.copyOf(command);
+  }
+
+  /** Starts {@code mainClass args} in a child JVM with at most {@code heapMb} of heap. */
+  public static ChildJvm start(String name, int heapMb, String mainClass, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx" + heapMb + "m");
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.locus");
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+        cmd.add(a);
+      }
+    }
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(mainClass);
+    cmd.addAll(args);
+    ChildJvm c = new ChildJvm(name, cmd);
+    c.launch();
+    return c;
+  }
+
+  private synchronized void launch() {
+    try {
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name, e);
+    }
+    launches++;
+    Process p = process;
+    int launch = launches;
+    Thread pump = new Thread(() -> pump(p, launch), name + "-output-" + launch);
+    pump.setDaemon(true);
+    pump.start();
+  }
+
+  private void pump(Process p, int launch) {
+    try (BufferedReader in = new BufferedReader(
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        synchronized (this) {
+          String l = "#" + launch + " " + line;
+          lines.add(l);
+          tail.addLast(l);
+          if (tail.size() > TAIL) {
+            tail.removeFirst();
+          }
+          notifyAll();
+        }
+      }
+    } catch (IOException e) {
+      // the pipe breaks when the child is killed
+    }
+  }
+
+  /**
+   * Waits until the current launch printed a line containing {@code text}; returns the line.
+   * Fails at the deadline, or at once if the child exited, with its last output.
+   */
+  public synchronized String awaitLine(String text, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String prefix = "#" + launches + " ";
+    int from = 0;
+    while (true) {
+      for (int i = from; i < lines.size(); i++) {
+        String l = lines.get(i);
+        if (l.startsWith(prefix) && l.contains(text)) {
+          return l.substring(prefix.length());
+        }
+      }
+      from = lines.size();
+      long left = deadline - System.nanoTime();
+      if (left <= 0 || !process.isAlive()) {
+        throw new IllegalStateException(name + (process.isAlive() ? " did not print '" + text
+            + "' within " + timeout : " exited (" + process.exitValue() + ")")
+            + "\n--- last output ---\n" + tailText());
+      }
+      wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 500)));
+    }
+  }
+
+  public synchronized String tailText() {
+    return String.join("\n", tail);
+  }
+
+  public boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** {@code kill -9}: SIGKILL, no shutdown hook runs. */
+  public void kill() throws InterruptedException {
+    Process p = process;
+    p.destroyForcibly();
+    if (!p.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(name + " survived SIGKILL");
+    }
+  }
+
+  /** SIGTERM, then waits for the shutdown hooks (killing it if they hang past the timeout). */
+  public int stop(Duration timeout) throws InterruptedException {
+    Process p = process;
+    p.destroy();
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    return p.exitValue();
+  }
+
+  /** Waits for the child to end by itself; its exit code. */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException(name + " still runs after " + timeout + "\n" + tailText());
+    }
+    return process.exitValue();
+  }
+
+  /** Starts the same command again (after a kill or stop). */
+  public void restart() {
+    if (isAlive()) {
+      throw new IllegalStateException(name + " still runs");
+    }
+    launch();
+  }
+
+  @Override
+  public void close() {
+    if (process != null && process.isAlive()) {
+      process.destroyForcibly();
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

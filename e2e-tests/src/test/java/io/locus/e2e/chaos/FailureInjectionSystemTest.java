@@ -1,0 +1,224 @@
+package io.locus.e2e.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locus.connectors.DeliveryMode;
+import io.locus.jobs.SchedulerJob;
+import io.locus.jobs.cli.LocusCli;
+import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.KafkaProcess;
+import io.locus.kafka.TopicAdmin;
+import io.locus.kafka.Topics;
+import io.locus.operators.SchedulerConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import picocli.CommandLine;
+
+/**
+ * The failure-injection suite: real processes killed and restarted while a workload runs, then
+ * the {@link DeliveryChecker} reads the topics: every task placed, started and completed exactly
+ * once. Per delivery mode: five process failures in one run (broker kill -9, agent kill -9,
+ * scheduler kill -9, stop-with-savepoint and restart at another parallelism, a second agent kill
+ * -9), a node lost for good, and two TaskManager failures; with {@link SchedulerKillSystemTest},
+ * 18 injected failures. docs/reliability.md lists them.
+ */
+@Timeout(400)
+class FailureInjectionSystemTest {
+  private static final Duration START = Duration.ofSeconds(90);
+
+  private static String name(String what, DeliveryMode mode) {
+    return what + "-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  private static List<String> nodes(String pool, String group, int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(pool + "-" + group + i);
+    }
+    return out;
+  }
+
+  private static int completed(DeliveryChecker c, List<String> pools, List<JobFeed> feeds) {
+    c.catchUp(Duration.ofSeconds(2));
+    int sum = 0;
+    for (int i = 0; i < pools.size(); i++) {
+      sum += c.verdict(pools.get(i), feeds.get(i).taskIds()).completed();
+    }
+    return sum;
+  }
+
+  private static void awaitCompleted(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,
+      int n, String before) {
+    Await.until(() -> completed(c, pools, feeds) >= n, Duration.ofSeconds(150),
+        () -> n + " completions before " + before);
+  }
+
+  private static void assertExactlyOnce(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,
+      String what) {
+    List<String> failures = new ArrayList<>();
+    for (int i = 0; i < pools.size(); i++) {
+      DeliveryChecker.Verdict v =
+          c.awaitCompletion(pools.get(i), feeds.get(i).taskIds(), Duration.ofSeconds(150));
+      System.out.println(what + ": " + v.summary());
+      if (!v.exactlyOnce()) {
+        failures.add(v.summary());
+      }
+    }
+    assertThat(failures).as(what).isEmpty();
+  }
+
+  /**
+   * Two pools, a child broker, child agents, the scheduler as a child `locus run`: broker kill -9,
+   * agents of pool a kill -9, scheduler kill -9, `locus savepoint --stop` then `locus run` again at
+   * parallelism 2 (the savepoint is restored by default), agents of pool b kill -9.
+   */
+  @ParameterizedTest
+  @EnumSource(DeliveryMode.class)
+  void fiveProcessFailuresInOneRun(DeliveryMode mode, @TempDir Path dir) throws Exception {
+    List<String> pools = List.of(name("gauntlet-a", mode), name("gauntlet-b", mode));
+    Path state = dir.resolve("state");
+    int rest = Cluster.freePort();
+    try (KafkaProcess kafka = KafkaProcess.start(dir.resolve("kafka"))) {
+      String bootstrap = kafka.bootstrapServers();
+      TopicAdmin.ensureTopics(bootstrap, Topics.ALL);
+      ChildJvm scheduler = Cluster.scheduler(Cluster.runArgs(bootstrap, state, mode, 1, rest));
+      ChildJvm agentsA = Cluster.agents(bootstrap, pools.get(0), nodes(pools.get(0), "a", 4));
+      ChildJvm agentsB = Cluster.agents(bootstrap, pools.get(1), nodes(pools.get(1), "b", 4));
+      List<JobFeed> feeds = new ArrayList<>();
+      try (DeliveryChecker checker = new DeliveryChecker(bootstrap, mode == DeliveryMode.EXACTLY_ONCE)) {
+        scheduler.awaitLine("running", START);
+        agentsA.awaitLine("registered", START);
+        agentsB.awaitLine("registered", START);
+        feeds.add(new JobFeed(bootstrap, pools.get(0), 200, 31, 8));
+        feeds.add(new JobFeed(bootstrap, pools.get(1), 200, 32, 8));
+
+        awaitCompleted(checker, pools, feeds, 40, "broker kill -9");
+        kafka.kill();
+        kafka.restart();
+        assertThat(kafka.bootstrapServers()).as("broker back on its port").isEqualTo(bootstrap);
+
+        awaitCompleted(checker, pools, feeds, 80, "agent kill -9");
+        agentsA.kill();
+        agentsA.restart();
+        agentsA.awaitLine("registered", START);
+
+        awaitCompleted(checker, pools, feeds, 120, "scheduler kill -9");
+        scheduler.kill();
+        scheduler.restart();
+        assertThat(scheduler.awaitLine("starting from", START)).contains("checkpoint");
+        scheduler.awaitLine("running", START);
+
+        awaitCompleted(checker, pools, feeds, 170, "stop with savepoint");
+        StringWriter out = new StringWriter();
+        CommandLine cl = LocusCli.commandLine();
+        cl.setOut(new PrintWriter(out));
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("savepoint", "--rest-url", "http://127.0.0.1:" + rest, "--stop"))
+            .as("locus savepoint --stop: %s %s\nscheduler:\n%s", out, err, scheduler.tailText())
+            .isZero();
+        assertThat(out.toString()).contains("with savepoint");
+        assertThat(scheduler.awaitExit(START)).isZero();
+        scheduler.close();
+        scheduler = Cluster.scheduler(Cluster.runArgs(bootstrap, state, mode, 2, rest));
+        assertThat(scheduler.awaitLine("starting from", START)).contains("latest savepoint");
+
+        awaitCompleted(checker, pools, feeds, 230, "second agent kill -9");
+        agentsB.kill();
+        agentsB.restart();
+        agentsB.awaitLine("registered", START);
+
+        assertExactlyOnce(checker, pools, feeds, "five process failures (" + mode + ")");
+      } finally {
+        for (JobFeed f : feeds) {
+          f.close();
+        }
+        scheduler.close();
+        agentsA.close();
+        agentsB.close();
+      }
+    }
+  }
+
+  /** Agents killed and never back: their tasks are re-placed after the node timeout. */
+  @ParameterizedTest
+  @EnumSource(DeliveryMode.class)
+  void aNodeLostForGoodHasItsTasksReplaced(DeliveryMode mode, @TempDir Path dir) throws Exception {
+    String pool = name("node-loss", mode);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), Map.of())) {
+      String bootstrap = kafka.bootstrapServers();
+      TopicAdmin.ensureTopics(bootstrap, Topics.ALL);
+      try (ChildJvm scheduler = Cluster.scheduler(
+              Cluster.runArgs(bootstrap, dir.resolve("state"), mode, 1, 0));
+          ChildJvm stay = Cluster.agents(bootstrap, pool, nodes(pool, "s", 3));
+          ChildJvm lost = Cluster.agents(bootstrap, pool, nodes(pool, "l", 3));
+          DeliveryChecker checker = new DeliveryChecker(bootstrap, mode == DeliveryMode.EXACTLY_ONCE)) {
+        scheduler.awaitLine("running", START);
+        stay.awaitLine("registered", START);
+        lost.awaitLine("registered", START);
+        try (JobFeed feed = new JobFeed(bootstrap, pool, 200, 41, 15)) {
+          List<JobFeed> feeds = List.of(feed);
+          awaitCompleted(checker, List.of(pool), feeds, 50, "node loss");
+          lost.kill(); // never restarted
+          assertExactlyOnce(checker, List.of(pool), feeds, "node lost for good (" + mode + ")");
+        }
+      }
+    }
+  }
+
+  /** The scheduler on a MiniCluster in this JVM; its only TaskManager is killed twice. */
+  @ParameterizedTest
+  @EnumSource(DeliveryMode.class)
+  void twoTaskManagerFailuresRestoreFromCheckpoints(DeliveryMode mode, @TempDir Path dir)
+      throws Exception {
+    String pool = name("tm-failure", mode);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), Map.of())) {
+      String bootstrap = kafka.bootstrapServers();
+      TopicAdmin.ensureTopics(bootstrap, Topics.ALL);
+      SchedulerJob.Options o = new SchedulerJob.Options(bootstrap, new Properties(), mode,
+          new SchedulerConfig(new SchedulerConfig.PolicySpec("MCH", Map.of()), Map.of(), 500, 3),
+          Duration.ofSeconds(1), dir.resolve("checkpoints"), "rocksdb", 1, "tm-" + pool,
+          "tm-" + pool, 5);
+      Configuration conf = SchedulerJob.configuration(o);
+      conf.set(RestOptions.BIND_PORT, "0");
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
+      SchedulerJob.build(env, o);
+      MiniCluster mc = new MiniCluster(new MiniClusterConfiguration.Builder()
+          .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(4).build());
+      mc.start();
+      try (ChildJvm agents = Cluster.agents(bootstrap, pool, nodes(pool, "n", 6));
+          DeliveryChecker checker = new DeliveryChecker(bootstrap, mode == DeliveryMode.EXACTLY_ONCE)) {
+        var job = mc.submitJob(env.getStreamGraph()).get().getJobID();
+        agents.awaitLine("registered", START);
+        try (JobFeed feed = new JobFeed(bootstrap, pool, 250, 51, 12)) {
+          List<JobFeed> feeds = List.of(feed);
+          for (int kill = 1; kill <= 2; kill++) {
+            awaitCompleted(checker, List.of(pool), feeds, 60 * kill, "TaskManager failure " + kill);
+            mc.terminateTaskManager(0).get();
+            mc.startTaskManager();
+          }
+          assertExactlyOnce(checker, List.of(pool), feeds, "two TaskManager failures (" + mode + ")");
+          assertThat(mc.getJobStatus(job).get().isGloballyTerminalState()).isFalse();
+        }
+      } finally {
+        mc.closeAsync().get();
+      }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package io.locus.jobs.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+
+/**
+ * SIGTERM (or Ctrl-C) of a local {@code locus run}: stop the job with a savepoint, so the next
+ * start restores exactly where this one stopped (RestorePoint picks the newest savepoint or
+ * checkpoint). If the savepoint cannot be taken in time, the retained checkpoint is still there:
+ * the next start restores from it and replays the input since (nothing is lost either way; with
+ * at-least-once delivery some decisions are sent again). {@code kill -9} skips this hook and
+ * relies on the retained checkpoint.
+ */
+final class LocalStop {
+  private LocalStop() {}
+
+  static void withSavepoint(JobClient job, Path dir, Duration timeout, PrintWriter out) {
+    try {
+      if (job.getJobStatus().get(5, TimeUnit.SECONDS).isGloballyTerminalState()) {
+        return;
+      }
+      out.println("locus run: stopping with a savepoint into " + dir + " ...");
+      out.flush();
+      String path = job.stopWithSavepoint(false, dir.toUri().toString(),
+          SavepointFormatType.CANONICAL).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      out.println("locus run: stopped; savepoint " + path);
+    } catch (Exception e) {
+      out.println("locus run: no savepoint on stop (" + e
+          + "); the next start restores the latest retained checkpoint");
+    }
+    out.flush();
+  }
+}
