@@ -1,12 +1,15 @@
 package io.locus.e2e.chaos;
 
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,7 +26,12 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm implements AutoCloseable {
   private static final int TAIL = 200;
 
+  private static final java.util.concurrent.atomic.AtomicInteger STARTED =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private final String name;
+  /** Numbers the children of one test JVM, so their log files do not mix. */
+  private final int id = STARTED.incrementAndGet();
   private final List<String> command;
   private final List<String> lines = new ArrayList<>();
   private final Deque<String> tail = new ArrayDeque<>();
@@ -70,23 +78,44 @@ public final class ChildJvm implements AutoCloseable {
     pump.start();
   }
 
+  /**
+   * Where every line a child prints is kept (target/child-logs/NAME.log of the module, appended
+   * per launch), so a failure can be read in full after the run; the tail goes in the assertion.
+   */
+  private Path logFile() {
+    return Path.of("target", "child-logs", id + "-" + name.replaceAll("[^A-Za-z0-9._-]", "_")
+        + ".log");
+  }
+
   private void pump(Process p, int launch) {
+    Path log = logFile();
     try (BufferedReader in = new BufferedReader(
         new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        synchronized (this) {
-          String l = "#" + launch + " " + line;
-          lines.add(l);
-          tail.addLast(l);
-          if (tail.size() > TAIL) {
-            tail.removeFirst();
-          }
-          notifyAll();
-        }
+      Files.createDirectories(log.getParent());
+      try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        pumpLines(in, out, launch);
       }
     } catch (IOException e) {
       // the pipe breaks when the child is killed
+    }
+  }
+
+  private void pumpLines(BufferedReader in, BufferedWriter out, int launch) throws IOException {
+    String line;
+    while ((line = in.readLine()) != null) {
+      String l = "#" + launch + " " + line;
+      out.write(l);
+      out.newLine();
+      out.flush();
+      synchronized (this) {
+        lines.add(l);
+        tail.addLast(l);
+        if (tail.size() > TAIL) {
+          tail.removeFirst();
+        }
+        notifyAll();
+      }
     }
   }
 

@@ -2,6 +2,10 @@ package io.locus.e2e.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.connectors.DeliveryMode;
+import io.locus.kafka.Topics;
+import io.locus.schemas.CancelTask;
+import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
@@ -13,7 +17,9 @@ import org.junit.jupiter.api.Test;
 /** The checker's rules on hand-made records: what counts once, what is lost, what is duplicated. */
 class DeliveryCheckerTest {
   private final List<Decision> decisions = new ArrayList<>();
-  private final List<TaskEvent> events = new ArrayList<>();
+  private final List<DeliveryChecker.Seen> events = new ArrayList<>();
+  private final List<DeadLetter> deadLetters = new ArrayList<>();
+  private long schedulerCompletions = -1;
 
   private void place(String task, int attempt, String node) {
     PlaceTask p = new PlaceTask();
@@ -37,7 +43,22 @@ class DeliveryCheckerTest {
     e.setNode(node);
     e.setType(type);
     e.setDecisionId("p/" + task + "/" + attempt);
-    events.add(e);
+    add(e);
+  }
+
+  /** Adds {@code e} as the next record of task-events partition 0; its offset. */
+  private long add(TaskEvent e) {
+    long offset = events.size();
+    events.add(new DeliveryChecker.Seen(e, 0, offset));
+    return offset;
+  }
+
+  /** The scheduler dead-lettered the last task event, for {@code reason}. */
+  private void deadLetterLast(String reason) {
+    DeliveryChecker.Seen last = events.get(events.size() - 1);
+    deadLetters.add(DeadLetter.newBuilder().setSourceTopic(Topics.TASK_EVENTS.name())
+        .setPartition(last.partition()).setOffset(last.offset()).setReason(reason)
+        .setTimeMs(0).setCode("unknown-task").build());
   }
 
   private void run(String task, int attempt, String node) {
@@ -47,7 +68,8 @@ class DeliveryCheckerTest {
   }
 
   private DeliveryChecker.Verdict verdict(String... expected) {
-    return DeliveryChecker.verdict("p", List.of(expected), decisions, events);
+    return DeliveryChecker.verdict("p", List.of(expected), decisions, events, deadLetters,
+        schedulerCompletions);
   }
 
   @Test
@@ -55,7 +77,7 @@ class DeliveryCheckerTest {
     run("a", 0, "n1");
     run("b", 0, "n2");
     DeliveryChecker.Verdict v = verdict("a", "b");
-    assertThat(v.exactlyOnce()).as(v.summary()).isTrue();
+    assertThat(v.effectivelyOnce()).as(v.summary()).isTrue();
     assertThat(v.completed()).isEqualTo(2);
     assertThat(v.placements()).isEqualTo(2);
   }
@@ -66,7 +88,7 @@ class DeliveryCheckerTest {
     event("a", 0, "n1", TaskEventType.COMPLETED); // a producer retry or a duplicate's answer
     place("a", 0, "n1"); // a replayed decision, same id
     DeliveryChecker.Verdict v = verdict("a");
-    assertThat(v.exactlyOnce()).as(v.summary()).isTrue();
+    assertThat(v.effectivelyOnce()).as(v.summary()).isTrue();
     assertThat(v.placements()).isEqualTo(1);
   }
 
@@ -76,7 +98,7 @@ class DeliveryCheckerTest {
     place("b", 0, "n2");
     event("b", 0, "n2", TaskEventType.STARTED);
     DeliveryChecker.Verdict v = verdict("a", "b", "c");
-    assertThat(v.exactlyOnce()).isFalse();
+    assertThat(v.effectivelyOnce()).isFalse();
     assertThat(v.lost()).containsExactly("b", "c");
     assertThat(v.neverPlaced()).containsExactly("c");
     assertThat(v.neverStarted()).containsExactly("c");
@@ -84,13 +106,13 @@ class DeliveryCheckerTest {
   }
 
   @Test
-  void completedOnTwoNodesOrByTwoAttemptsIsDuplicated() {
+  void twoAcceptedCompletionsOnTwoNodesOrByTwoAttemptsAreEffectiveTwice() {
     run("a", 0, "n1");
     event("a", 0, "n2", TaskEventType.COMPLETED); // same attempt, placed twice after a restore
     run("b", 0, "n1");
     run("b", 1, "n1"); // re-placed although it had completed
     DeliveryChecker.Verdict v = verdict("a", "b");
-    assertThat(v.exactlyOnce()).isFalse();
+    assertThat(v.effectivelyOnce()).isFalse();
     assertThat(v.duplicated()).containsOnlyKeys("a", "b");
     assertThat(v.duplicated().get("a")).hasSize(2);
     assertThat(v.completed()).isZero();
@@ -102,7 +124,7 @@ class DeliveryCheckerTest {
     event("a", 0, "n1", TaskEventType.STARTED);
     event("a", 0, "n1", TaskEventType.FAILED);
     run("a", 1, "n2");
-    assertThat(verdict("a").exactlyOnce()).isTrue();
+    assertThat(verdict("a").effectivelyOnce()).isTrue();
   }
 
   @Test
@@ -115,9 +137,61 @@ class DeliveryCheckerTest {
     other.setAttempt(5);
     other.setNode("n9");
     other.setType(TaskEventType.COMPLETED);
-    events.add(other);
+    add(other);
     DeliveryChecker.Verdict v = verdict("a");
-    assertThat(v.exactlyOnce()).isTrue();
+    assertThat(v.effectivelyOnce()).isTrue();
     assertThat(v.unexpected()).containsExactly("zzz");
+  }
+
+  @Test
+  void aSecondCompletionTheSchedulerDeadLetteredRanTwiceButCompletedEffectivelyOnce() {
+    run("a", 0, "n1");
+    event("a", 0, "n2", TaskEventType.STARTED); // the replayed placement went to n2 too
+    event("a", 0, "n2", TaskEventType.COMPLETED);
+    deadLetterLast("the pool does not know the task (finished, or its arrival not replayed yet)"
+        + "; remembered for 24 h of record clock " + DeliveryChecker.REMEMBERED);
+    CancelTask c = CancelTask.newBuilder().setTaskId("a").setAttempt(0).setReason("x").build();
+    decisions.add(Decision.newBuilder().setDecisionId("p/cancel/1").setPool("p").setNode("n2")
+        .setEpoch(1).setTimeMs(0).setAction(c).build());
+    schedulerCompletions = 1;
+    DeliveryChecker.Verdict v = verdict("a");
+    assertThat(v.effectivelyOnce()).as(v.summary()).isTrue();
+    assertThat(v.keeps(DeliveryMode.AT_LEAST_ONCE)).isTrue();
+    assertThat(v.keeps(DeliveryMode.EXACTLY_ONCE)).as("exactly-once never runs a task twice")
+        .isFalse();
+    assertThat(v.executedTwice()).containsOnlyKeys("a");
+    assertThat(v.deadLettered()).isEqualTo(1);
+    assertThat(v.cancels()).isEqualTo(1);
+  }
+
+  @Test
+  void theSameCompletionAcceptedOnceAndDeadLetteredWhenWrittenAgainIsEffective() {
+    run("a", 0, "n1");
+    event("a", 0, "n1", TaskEventType.COMPLETED); // the agent's answer to a duplicate decision
+    deadLetterLast("the pool does not know the task (finished, or never arrived)");
+    DeliveryChecker.Verdict v = verdict("a");
+    assertThat(v.executedOnce()).as(v.summary()).isTrue();
+  }
+
+  @Test
+  void aTaskWhoseOnlyCompletionWasDeadLetteredIsLost() {
+    run("a", 0, "n1");
+    deadLetterLast("decision id p/a/0 is not the placement of that attempt (p/a/1)");
+    DeliveryChecker.Verdict v = verdict("a");
+    assertThat(v.effectivelyOnce()).isFalse();
+    assertThat(v.lost()).containsExactly("a");
+  }
+
+  @Test
+  void aRememberedCompletionIsEffectiveWhenTheSchedulerCountsIt() {
+    run("a", 0, "n1");
+    deadLetterLast("the pool does not know the task; remembered for 24 h of record clock "
+        + DeliveryChecker.REMEMBERED);
+    schedulerCompletions = 1;
+    assertThat(verdict("a").effectivelyOnce()).isTrue();
+    schedulerCompletions = 0; // it never arrived: the scheduler never finished it
+    DeliveryChecker.Verdict v = verdict("a");
+    assertThat(v.effectivelyOnce()).as(v.summary()).isFalse();
+    assertThat(v.summary()).contains("scheduler completions 0");
   }
 }
