@@ -3,10 +3,13 @@ package io.locus.agent;
 import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
 import io.locus.agent.real.RealAgentConfig;
+import io.locus.agent.real.StateFiles;
 import io.locus.agent.security.Secrets;
+import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.SimulatedAgents;
-import io.locus.schemas.auth.NodeKeys;
 import io.locus.kafka.ClientConfigs;
+import io.locus.schemas.auth.NodeKeys;
+import io.locus.schemas.auth.RecordSigner;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +26,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -124,6 +128,18 @@ public final class AgentCli implements Runnable {
         description = "Create missing topics. Default: ${DEFAULT-VALUE}.")
     boolean createTopics;
 
+    @Option(names = "--state-dir", paramLabel = "DIR",
+        description = "Keep each simulated node's instance id and the epochs it has seen in "
+            + "DIR/<node>, so a restarted process is the same agent instance to the scheduler "
+            + "(as a real agent's work directory does). Default: a new instance per start.")
+    Path stateDir;
+
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+        description = "Sign every task event and node report with each node's key, derived from "
+            + "this cluster secret (simulated nodes share one process; a real agent is given only "
+            + "its own key).")
+    Path clusterSecretFile;
+
     @Option(names = "--stats-interval", defaultValue = "PT10S",
         description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
     Duration statsInterval;
@@ -134,6 +150,19 @@ public final class AgentCli implements Runnable {
         case "read_uncommitted" -> false;
         default -> throw new CommandLine.ParameterException(new CommandLine(this),
             "--isolation must be read_committed or read_uncommitted, not " + isolation);
+      };
+    }
+
+    /** Each node's identity: kept in --state-dir when given, signing when a secret is given. */
+    Function<String, AgentIdentity> identities() {
+      NodeKeys keys = clusterSecretFile == null ? null
+          : new NodeKeys(Secrets.read(clusterSecretFile));
+      return node -> {
+        RecordSigner signer = keys == null ? null : keys.signer(node);
+        if (stateDir == null) {
+          return new AgentIdentity(AgentIdentity.newInstanceId(), EpochStore.inMemory(), signer);
+        }
+        return StateFiles.in(stateDir.resolve(node)).identity(signer);
       };
     }
 
@@ -173,7 +202,8 @@ public final class AgentCli implements Runnable {
       HostConfig cfg = hostConfig();
       CountDownLatch stopped = new CountDownLatch(1);
       AgentConfig template = agentConfig();
-      try (AgentHost<NodeAgent> host = AgentHost.start(cfg, new SimulatedAgents(template))) {
+      try (AgentHost<NodeAgent> host = AgentHost.start(cfg,
+          new SimulatedAgents(template, new LocalPeerDirectory(), identities()))) {
         Thread hook = new Thread(() -> {
           host.close();
           stopped.countDown();

@@ -36,6 +36,32 @@ class AgentCliTest {
   }
 
   @Test
+  void simWithAStateDirIsTheSameInstanceAfterARestartAndSignsWithItsNodeKey(@TempDir Path tmp)
+      throws Exception {
+    Path secret = java.nio.file.Files.writeString(tmp.resolve("cluster.secret"), "cs\n");
+    String[] args = {"--bootstrap-servers", "k:9092", "--pool", "p", "--state-dir",
+        tmp.resolve("state").toString(), "--cluster-secret-file", secret.toString()};
+    AgentCli.Sim first = new AgentCli.Sim();
+    new CommandLine(first).parseArgs(args);
+    AgentCli.Sim restarted = new AgentCli.Sim();
+    new CommandLine(restarted).parseArgs(args);
+    AgentIdentity a = first.identities().apply("n1");
+    assertThat(restarted.identities().apply("n1").instanceId()).isEqualTo(a.instanceId());
+    assertThat(first.identities().apply("n2").instanceId()).isNotEqualTo(a.instanceId());
+    io.locus.schemas.NodeReport r = io.locus.schemas.NodeReport.newBuilder().setPool("p")
+        .setNode("n1").setType(io.locus.schemas.NodeReportType.HEARTBEAT).setTimeMs(1).build();
+    assertThat(new io.locus.schemas.auth.NodeKeys("cs".getBytes(
+        java.nio.charset.StandardCharsets.UTF_8)).signer("n1")
+        .verify(a.nodeSigner().sign(r))).isTrue();
+
+    AgentCli.Sim plain = new AgentCli.Sim();
+    new CommandLine(plain).parseArgs("--bootstrap-servers", "k:9092", "--pool", "p");
+    assertThat(plain.identities().apply("n1").instanceId())
+        .isNotEqualTo(plain.identities().apply("n1").instanceId());
+    assertThat(plain.identities().apply("n1").nodeSigner()).isNull();
+  }
+
+  @Test
   void createTopicsCanBeTurnedOnExplicitly() {
     AgentCli.Sim sim = new AgentCli.Sim();
     new CommandLine(sim).parseArgs("--bootstrap-servers", "k:9092", "--pool", "p",

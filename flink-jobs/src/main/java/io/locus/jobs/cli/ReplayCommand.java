@@ -64,7 +64,7 @@ public final class ReplayCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Properties props = ClientConfigs.producer(bootstrap);
     if (kafkaProperties != null) {
-      ClientConfigs.withOverrides(props, kafkaProperties);
+      props = ClientConfigs.withOverrides(props, kafkaProperties);
     }
     long published = 0;
     int stage = 0;

@@ -54,6 +54,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @Mixin ProvisioningOptions provisioningOptions;
 
+  @Mixin TrustOptions trust;
+
   @Option(names = "--delivery", defaultValue = "at-least-once",
       description = "Decision delivery: exactly-once (transactional; agents read committed) or at-least-once. Default: ${DEFAULT-VALUE}.")
   String delivery;
@@ -131,7 +133,7 @@ public final class RunCommand implements Callable<Integer> {
     if (createTopics) {
       Properties admin = ClientConfigs.base(bootstrap);
       if (kafkaProperties != null) {
-        ClientConfigs.withOverrides(admin, kafkaProperties);
+        admin = ClientConfigs.withOverrides(admin, kafkaProperties);
       }
       TopicAdmin.ensureTopics(admin, Topics.ALL, replicationFactor);
     }
@@ -185,9 +187,10 @@ public final class RunCommand implements Callable<Integer> {
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policy), pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries,
         provisioningOptions.provisioningConfig(), Map.of());
+    cfg = trust.apply(cfg);
     Properties overrides = new Properties();
     if (kafkaProperties != null) {
-      ClientConfigs.withOverrides(overrides, kafkaProperties);
+      overrides = ClientConfigs.withOverrides(overrides, kafkaProperties);
     }
     return new SchedulerJob.Options(bootstrap, overrides, DeliveryMode.parse(delivery), cfg,
         checkpointInterval, checkpoints(),

@@ -1,13 +1,19 @@
 package io.locus.jobs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.SchedulerJob;
+import io.locus.operators.SchedulerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** A bad argument says what is wrong and how to fix it, and nothing starts. */
@@ -70,6 +76,37 @@ class LocusCliTest {
     assertThat(o.scheduler().policyFor("x").params()).containsEntry("theta", "0.8");
     assertThat(o.scheduler().policyFor("batch").name()).isEqualTo("MCH");
     assertThat(cmd.createTopics).isFalse();
+  }
+
+  @Test
+  void runTakesTheTrustSettingsAndAppliesTheKafkaPropertiesFile(@TempDir Path dir)
+      throws Exception {
+    Path nodeSecret = Files.writeString(dir.resolve("node.secret"), "cluster secret\n");
+    Path decisionSecret = Files.writeString(dir.resolve("decision.secret"), "pool secret");
+    Path kafka = Files.writeString(dir.resolve("kafka.properties"),
+        "client.id=locus-test\nrequest.timeout.ms=12345\n");
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--pools", "a,b",
+        "--node-timeout", "PT5S", "--max-clock-jump", "PT1H", "--job-retention", "P1D",
+        "--node-secret-file", nodeSecret.toString(), "--decision-secret-file",
+        decisionSecret.toString(), "--kafka-properties", kafka.toString());
+    SchedulerJob.Options o = cmd.options();
+    SchedulerConfig s = o.scheduler();
+    assertThat(s.pools()).containsExactlyInAnyOrder("a", "b");
+    assertThat(s.nodeTimeoutMs()).isEqualTo(5_000);
+    assertThat(s.maxClockJumpMs()).isEqualTo(3_600_000);
+    assertThat(s.jobRetentionMs()).isEqualTo(86_400_000);
+    assertThat(new String(s.nodeSecret(), StandardCharsets.UTF_8)).isEqualTo("cluster secret");
+    assertThat(new String(s.decisionSecret(), StandardCharsets.UTF_8)).isEqualTo("pool secret");
+    // The file's settings reach the job (they were read and then dropped before).
+    assertThat(o.kafkaOverrides()).containsEntry("request.timeout.ms", "12345");
+  }
+
+  @Test
+  void runRefusesANonPositiveNodeTimeout() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--node-timeout", "PT0S");
+    assertThatThrownBy(cmd::options).hasMessageContaining("--node-timeout");
   }
 
   @Test
