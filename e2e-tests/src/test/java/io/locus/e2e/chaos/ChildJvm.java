@@ -37,6 +37,8 @@ public final class ChildJvm implements AutoCloseable {
   private final Deque<String> tail = new ArrayDeque<>();
   private Process process;
   private int launches;
+  /** The launch whose output has been read to its end (the child exited). */
+  private int drained;
 
   private ChildJvm(String name, List<String> command) {
     this.name = name;
@@ -98,6 +100,11 @@ public final class ChildJvm implements AutoCloseable {
       }
     } catch (IOException e) {
       // the pipe breaks when the child is killed
+    } finally {
+      synchronized (this) {
+        drained = Math.max(drained, launch);
+        notifyAll();
+      }
     }
   }
 
@@ -136,7 +143,8 @@ public final class ChildJvm implements AutoCloseable {
       }
       from = lines.size();
       long left = deadline - System.nanoTime();
-      if (left <= 0 || !process.isAlive()) {
+      boolean exited = !process.isAlive() && drained >= launches; // every line it printed read
+      if (left <= 0 || exited) {
         throw new IllegalStateException(name + (process.isAlive() ? " did not print '" + text
             + "' within " + timeout : " exited (" + process.exitValue() + ")")
             + "\n--- last output ---\n" + tailText());

@@ -14,7 +14,8 @@ final class Cluster {
 
   /**
    * {@code locus run} with its state in {@code stateDir}: 1 s checkpoints, metrics every 500 ms,
-   * a fixed transactional-id prefix (so a restart aborts the killed run's open transactions).
+   * a fixed transactional-id prefix (so a restart aborts the killed run's open transactions);
+   * {@code extra} flags (e.g. {@code --node-timeout}) are appended.
    */
   static List<String> runArgs(String bootstrap, Path stateDir, DeliveryMode mode, int parallelism,
       int restPort, String... extra) {
@@ -37,9 +38,14 @@ final class Cluster {
     return ChildJvm.start("locus-run", 700, "io.locus.jobs.cli.LocusCli", runArgs);
   }
 
-  /** Simulated agents of {@code pool} named {@code nodes}, fast modelled time, read_committed. */
-  static ChildJvm agents(String bootstrap, String pool, List<String> nodes) {
+  /**
+   * Simulated agents of {@code pool} named {@code nodes}, fast modelled time, read_committed; each
+   * node keeps its instance id and epochs in {@code stateDir}, so a restarted process is the same
+   * agent instance to the scheduler (its REGISTER is accepted at once).
+   */
+  static ChildJvm agents(String bootstrap, String pool, List<String> nodes, Path stateDir) {
     List<String> a = new ArrayList<>(List.of("sim",
+        "--state-dir", stateDir.toString(),
         "--bootstrap-servers", bootstrap,
         "--pool", pool,
         "--slots", "2",

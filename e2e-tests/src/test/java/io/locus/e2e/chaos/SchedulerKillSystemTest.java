@@ -19,7 +19,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Issue 12's "done when": {@code locus run} as a child process is killed with {@code kill -9} in
  * the middle of a workload and started again with the same command; it restores the latest
- * retained checkpoint and every task completes exactly once (checked on the topics).
+ * retained checkpoint and every task completes effectively once (checked on the topics). In
+ * exactly-once no task runs twice either; in at-least-once the decisions made after the checkpoint
+ * are made again and a replayed placement may go to another node, so a task can run twice: the
+ * scheduler accepts the first completion, dead-letters the second and cancels the other run
+ * (measured and printed: "executed twice", "dead-lettered completions", "cancels").
  */
 @Timeout(300)
 class SchedulerKillSystemTest {
@@ -36,18 +40,19 @@ class SchedulerKillSystemTest {
       List<String> run = Cluster.runArgs(bootstrap, state, mode, 1, 0);
       try (ChildJvm scheduler = Cluster.scheduler(run);
           ChildJvm agents = Cluster.agents(bootstrap, pool,
-              List.of(pool + "-n0", pool + "-n1", pool + "-n2", pool + "-n3", pool + "-n4", pool + "-n5"));
+              List.of(pool + "-n0", pool + "-n1", pool + "-n2", pool + "-n3", pool + "-n4", pool + "-n5"),
+              dir.resolve("agents"));
           DeliveryChecker checker = new DeliveryChecker(bootstrap, mode == DeliveryMode.EXACTLY_ONCE)) {
         assertThat(scheduler.awaitLine("locus run: starting from", Duration.ofSeconds(90)))
             .contains("empty state");
         scheduler.awaitLine("running", Duration.ofSeconds(90));
         agents.awaitLine("registered", Duration.ofSeconds(90));
-        try (JobFeed feed = new JobFeed(bootstrap, pool, 300, 17, 15)) {
+        try (JobFeed feed = new JobFeed(bootstrap, pool, 200, 17, 20)) {
           Await.until(() -> {
             checker.catchUp(Duration.ofSeconds(2));
-            return checker.verdict(pool, feed.taskIds()).completed() >= 60
+            return checker.verdict(pool, feed.taskIds()).completed() >= 50
                 && !RestorePoint.latest(state.resolve("checkpoints"), null).isFresh();
-          }, Duration.ofSeconds(120), () -> "60 completions and a retained checkpoint; scheduler:\n"
+          }, Duration.ofSeconds(120), () -> "50 completions and a retained checkpoint; scheduler:\n"
               + scheduler.tailText());
           scheduler.kill();
           int publishedAtKill = feed.published();
@@ -55,7 +60,7 @@ class SchedulerKillSystemTest {
           assertThat(scheduler.awaitLine("locus run: starting from", Duration.ofSeconds(90)))
               .contains("latest retained checkpoint");
           DeliveryChecker.Verdict v =
-              checker.awaitCompletion(pool, feed.taskIds(), Duration.ofSeconds(150));
+              checker.awaitCompletion(pool, feed.taskIds(), Duration.ofSeconds(120));
           System.out.println("scheduler kill -9 (" + mode + ", killed at " + publishedAtKill
               + " published): " + v.summary());
           assertThat(v.keeps(mode)).as(v.summary() + "\nscheduler:\n" + scheduler.tailText())
