@@ -122,7 +122,7 @@ public record SimulationConfig(
         throw new IllegalArgumentException("unknown policy '" + policy + "' for the data-diffusion "
             + "simulator; valid: " + String.join(", ", POLICIES));
       }
-      Policies.create(policy, policyParams(window, theta)); // fails early on a bad value
+      Policies.create(policy, policyParams(policy, window, theta)); // fails early on a bad value
     }
     if (nodes < 1) {
       throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
@@ -163,11 +163,23 @@ public record SimulationConfig(
 
   /** The policy parameters the core's {@code Policies.create} takes. */
   public Map<String, String> policyParams() {
-    return policyParams(window, theta);
+    return policyParams(policy, window, theta);
   }
 
-  private static Map<String, String> policyParams(int window, double theta) {
-    return Map.of("window", Integer.toString(window), "theta", Double.toString(theta));
+  /**
+   * The simulator's window and theta, for the policies that take them: the core refuses a
+   * parameter a policy does not know (COMPLEMENTARY_PLACE has a window but no theta).
+   */
+  private static Map<String, String> policyParams(String policy, int window, double theta) {
+    List<String> known = Policies.parameters(policy);
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    if (known != null && known.contains("window")) {
+      out.put("window", Integer.toString(window));
+    }
+    if (known != null && known.contains("theta")) {
+      out.put("theta", Double.toString(theta));
+    }
+    return out;
   }
 
   /** The core Provisioner's settings for DRP. */
