@@ -49,10 +49,10 @@ import org.apache.kafka.common.TopicPartition;
  * ({@link #catchUp}) only collects records.
  */
 public final class DeliveryChecker implements AutoCloseable {
-  /** The part of the scheduler's dead-letter reason for a COMPLETED it remembers (FilePoolDriver). */
+  /** Part of the scheduler's dead-letter reason for a COMPLETED it remembers (FilePoolDriver). */
   static final String REMEMBERED = "in case its arrival comes";
 
-  /** A task event with where it was read: dead letters name their source by partition and offset. */
+  /** A task event and where it was read (dead letters name their source by partition, offset). */
   public record Seen(TaskEvent event, int partition, long offset) {}
 
   /** What the topics say about one pool's expected tasks. */
@@ -67,7 +67,8 @@ public final class DeliveryChecker implements AutoCloseable {
      */
     public boolean effectivelyOnce() {
       return lost.isEmpty() && duplicated.isEmpty() && neverPlaced.isEmpty()
-          && neverStarted.isEmpty() && (schedulerCompletions < 0 || schedulerCompletions == expected);
+          && neverStarted.isEmpty()
+          && (schedulerCompletions < 0 || schedulerCompletions == expected);
     }
 
     /** Effectively once, and no task executed to completion twice. */

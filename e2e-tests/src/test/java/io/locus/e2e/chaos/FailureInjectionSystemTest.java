@@ -216,7 +216,7 @@ class FailureInjectionSystemTest {
     }
   }
 
-  /** The scheduler on a MiniCluster in this JVM (exactly-once); its only TaskManager is killed twice. */
+  /** The scheduler on a MiniCluster in this JVM (exactly-once); its one TaskManager dies twice. */
   @Test
   void twoTaskManagerFailuresRestoreFromCheckpoints(@TempDir Path dir) throws Exception {
     DeliveryMode mode = DeliveryMode.EXACTLY_ONCE;

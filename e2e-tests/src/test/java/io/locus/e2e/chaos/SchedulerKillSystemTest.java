@@ -39,9 +39,8 @@ class SchedulerKillSystemTest {
       TopicAdmin.ensureTopics(bootstrap, Topics.ALL);
       List<String> run = Cluster.runArgs(bootstrap, state, mode, 1, 0);
       try (ChildJvm scheduler = Cluster.scheduler(run);
-          ChildJvm agents = Cluster.agents(bootstrap, pool,
-              List.of(pool + "-n0", pool + "-n1", pool + "-n2", pool + "-n3", pool + "-n4", pool + "-n5"),
-              dir.resolve("agents"));
+          ChildJvm agents = Cluster.agents(bootstrap, pool, List.of(pool + "-n0", pool + "-n1",
+              pool + "-n2", pool + "-n3", pool + "-n4", pool + "-n5"), dir.resolve("agents"));
           DeliveryChecker checker = new DeliveryChecker(bootstrap, mode == DeliveryMode.EXACTLY_ONCE)) {
         assertThat(scheduler.awaitLine("locus run: starting from", Duration.ofSeconds(90)))
             .contains("empty state");
