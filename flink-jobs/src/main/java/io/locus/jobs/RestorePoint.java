@@ -72,6 +72,18 @@ public record RestorePoint(Path path, boolean claim, String description) {
             + (savepointsDir == null ? "" : " or " + savepointsDir) + ": a fresh start"));
   }
 
+  /**
+   * The newest complete savepoint in {@code savepointsDir} written at or after {@code sinceMs}
+   * (wall clock of this host; the savepoint's files are local), or null.
+   */
+  public static Path newestSavepoint(Path savepointsDir, long sinceMs) {
+    return savepoints(savepointsDir).stream()
+        .filter(c -> c.written().toMillis() >= sinceMs - 1000) // file times may be second-rounded
+        .max(Comparator.comparing(Candidate::written))
+        .map(Candidate::dir)
+        .orElse(null);
+  }
+
   private record Candidate(Path dir, FileTime written, long number, boolean checkpoint) {}
 
   private static List<Candidate> checkpoints(Path root) {

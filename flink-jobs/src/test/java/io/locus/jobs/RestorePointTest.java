@@ -67,6 +67,17 @@ class RestorePointTest {
   }
 
   @Test
+  void theSavepointOfAStopIsFoundByItsTimeWhenTheRunWentAwayWithItsApi() throws IOException {
+    metadata("savepoints/savepoint-old", 1_000);
+    Path fresh = metadata("savepoints/savepoint-new", 5_000);
+    Files.createDirectories(dir.resolve("savepoints/savepoint-cut")); // no _metadata: incomplete
+    assertThat(RestorePoint.newestSavepoint(dir.resolve("savepoints"), 4_000_000L))
+        .isEqualTo(fresh);
+    assertThat(RestorePoint.newestSavepoint(dir.resolve("savepoints"), 9_000_000L)).isNull();
+    assertThat(RestorePoint.newestSavepoint(dir.resolve("missing"), 0)).isNull();
+  }
+
+  @Test
   void aGivenSavepointMustBeComplete() throws IOException {
     Path sp = metadata("elsewhere/savepoint-1", 1);
     assertThat(RestorePoint.savepoint(sp).path()).isEqualTo(sp);

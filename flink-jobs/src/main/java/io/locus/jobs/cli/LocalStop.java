@@ -18,7 +18,12 @@ import org.apache.flink.core.execution.SavepointFormatType;
 final class LocalStop {
   private LocalStop() {}
 
-  static void withSavepoint(JobClient job, Path dir, Duration timeout, PrintWriter out) {
+  /** {@code ended}: the job already ended (a stop through the REST API): nothing to do or say. */
+  static void withSavepoint(JobClient job, Path dir, Duration timeout, PrintWriter out,
+      java.util.function.BooleanSupplier ended) {
+    if (ended.getAsBoolean()) {
+      return;
+    }
     try {
       if (job.getJobStatus().get(5, TimeUnit.SECONDS).isGloballyTerminalState()) {
         return;

@@ -151,11 +151,14 @@ public final class RunCommand implements Callable<Integer> {
     out.println("locus run: job " + job.getJobID() + " running");
     out.flush();
     boolean local = "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
+    java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
     if (local) {
       Runtime.getRuntime().addShutdownHook(new Thread(
-          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out), "locus-stop"));
+          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get),
+          "locus-stop"));
     }
     job.getJobExecutionResult().get();
+    ended.set(true);
     return 0;
   }
 

@@ -3,6 +3,7 @@ package io.locus.jobs.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.locus.jobs.RestorePoint;
 import io.locus.jobs.SchedulerJob;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,6 +63,7 @@ public final class SavepointCommand implements Callable<Integer> {
     String job = jobId != null ? jobId : runningJob();
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
+      long triggeredAt = System.currentTimeMillis();
       try {
         String location = trigger(job, deadline);
         out.println((stop ? "stopped job " + job + " with savepoint " : "savepoint ") + location);
@@ -74,7 +76,29 @@ public final class SavepointCommand implements Callable<Integer> {
               + timeout + ": " + e.getMessage());
         }
         LockSupport.parkNanos(1_000_000_000L);
+      } catch (Gone e) {
+        // A local `locus run` exits when its job stops, and its REST API with it, often before
+        // the stop's result can be read: look for the savepoint itself.
+        Path found = targetDir == null ? null : RestorePoint.newestSavepoint(
+            targetDir.toAbsolutePath(), triggeredAt);
+        if (found != null) {
+          out.println("stopped job " + job + " with savepoint " + found.toUri());
+          out.flush();
+          return 0;
+        }
+        spec.commandLine().getErr().println("locus savepoint: job " + job + " accepted the stop,"
+            + " then its REST API went away (a local locus run exits when its job stops); no"
+            + " savepoint confirmed" + (targetDir == null ? " (give --target-dir to look for it;"
+            + " locus run restores the newest in its savepoint dir by default)" : " in " + targetDir));
+        return 3;
       }
+    }
+  }
+
+  /** The REST API went away after a stop was accepted. */
+  private static final class Gone extends Exception {
+    Gone(String m) {
+      super(m);
     }
   }
 
@@ -95,6 +119,9 @@ public final class SavepointCommand implements Callable<Integer> {
       }
       body.put("drain", false);
       trigger = post("/jobs/" + job + "/stop", body).path("request-id").asText();
+      if (!trigger.isEmpty()) {
+        return awaitStop(job, trigger, deadline);
+      }
     } else {
       if (target != null) {
         body.put("target-directory", target);
@@ -105,6 +132,21 @@ public final class SavepointCommand implements Callable<Integer> {
     if (trigger.isEmpty()) {
       throw new IllegalStateException("Flink did not accept the savepoint request for job " + job);
     }
+    return await(job, trigger, deadline);
+  }
+
+  private String awaitStop(String job, String trigger, long deadline) throws Exception {
+    try {
+      return await(job, trigger, deadline);
+    } catch (IllegalArgumentException e) {
+      if (e.getCause() instanceof java.net.ConnectException) {
+        throw new Gone(e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  private String await(String job, String trigger, long deadline) throws Exception {
     while (System.nanoTime() < deadline) {
       JsonNode st = get("/jobs/" + job + "/savepoints/" + trigger);
       if ("COMPLETED".equals(st.path("status").path("id").asText())) {
@@ -158,7 +200,7 @@ public final class SavepointCommand implements Callable<Integer> {
           HttpResponse.BodyHandlers.ofString());
     } catch (java.net.ConnectException e) {
       throw new IllegalArgumentException("no Flink REST API at " + rest
-          + " (is locus run running? its --rest-port): " + e);
+          + " (is locus run running? its --rest-port): " + e, e);
     }
     if (r.statusCode() / 100 != 2) {
       throw new IllegalStateException("Flink REST " + r.request().uri() + " answered "
