@@ -313,9 +313,11 @@ public final class AgentHost<A> implements AutoCloseable {
       return;
     }
     Decision d;
-    String bad = DecisionBytes.problem(rec.value());
+    String bad = null;
     try {
-      d = bad != null ? null : Topics.DECISIONS.decode(rec.value());
+      // AvroCodec is bounded: over 1 MiB, or any length beyond the bytes left, is refused before
+      // anything is allocated, so no record can exhaust the heap here.
+      d = Topics.DECISIONS.decode(rec.value());
     } catch (VirtualMachineError e) {
       // A stack overflow is what a deeply nested record causes, not a JVM in trouble.
       if (!(e instanceof StackOverflowError)) {
