@@ -9,7 +9,7 @@ import io.locus.jobs.demo.SplitDemoRun;
 import io.locus.jobs.demo.SplitDemoWorkload;
 import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
-import io.locus.operators.SplitPoolDriver;
+import io.locus.operators.SplitPoolParams;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,7 +109,7 @@ public final class DemoCommand implements Callable<Integer> {
     DeliveryMode mode = DeliveryMode.parse(delivery);
     SchedulerConfig.PolicySpec fallback = null;
     for (String p : policies) {
-      if (!SplitPoolDriver.isSplitPolicy(p)) {
+      if (!SplitPoolParams.isSplitPolicy(p)) {
         fallback = pools.get(poolOf(p));
         break;
       }
@@ -135,7 +135,7 @@ public final class DemoCommand implements Callable<Integer> {
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
       out.println("Kafka at " + locus.bootstrapServers() + "; scheduler job running.");
       for (String p : policies) {
-        if (SplitPoolDriver.isSplitPolicy(p)) {
+        if (SplitPoolParams.isSplitPolicy(p)) {
           splitResults.add(runSplit(locus, tracker, p, pools.get(poolOf(p)), out));
           continue;
         }
@@ -184,7 +184,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static String cache(SchedulerConfig.PolicySpec ps) {
     Map<String, String> core = new LinkedHashMap<>(ps.params());
-    SplitPoolDriver.DRIVER_DOC.keySet().forEach(core::remove);
+    SplitPoolParams.DRIVER_DOC.keySet().forEach(core::remove);
     SplitParams sp = SplitParams.parse(ps.name(), core);
     return sp.caching() ? "cache " + sp.cacheEvents() + " events each" : "no cache (" + ps.name()
         + " reads every event from tape)";
@@ -197,7 +197,7 @@ public final class DemoCommand implements Callable<Integer> {
    */
   static SchedulerConfig.PolicySpec splitSpec(PolicyOptions options, String policy,
       double timeScale) {
-    String name = SplitPoolDriver.canonical(policy);
+    String name = SplitPoolParams.canonical(policy);
     Map<String, String> user = options.splitParams(poolOf(policy));
     Map<String, String> merged = SplitDemoRun.defaultParams(name, timeScale);
     Map<String, String> defaults = new java.util.TreeMap<>(merged);
@@ -259,7 +259,7 @@ public final class DemoCommand implements Callable<Integer> {
         .count() != policies.size()) {
       problems.add("--policy lists a policy twice");
     }
-    List<String> split = policies.stream().filter(SplitPoolDriver::isSplitPolicy).toList();
+    List<String> split = policies.stream().filter(SplitPoolParams::isSplitPolicy).toList();
     boolean anyFile = split.size() < policies.size();
     var parsed = spec.commandLine().getParseResult();
     if (!split.isEmpty() && realAgents) {
@@ -286,7 +286,7 @@ public final class DemoCommand implements Callable<Integer> {
     Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
     for (String p : policies) {
       try {
-        pools.put(poolOf(p), SplitPoolDriver.isSplitPolicy(p) ? splitSpec(policyOptions, p,
+        pools.put(poolOf(p), SplitPoolParams.isSplitPolicy(p) ? splitSpec(policyOptions, p,
             timeScale) : policyOptions.spec(p));
       } catch (IllegalArgumentException e) {
         String m = e.getMessage();
@@ -301,10 +301,10 @@ public final class DemoCommand implements Callable<Integer> {
       }
       String prefix = k.substring(0, colon);
       boolean known = policies.stream().anyMatch(
-          p -> SplitPoolDriver.isSplitPolicy(p) && poolOf(p).equals(prefix));
+          p -> SplitPoolParams.isSplitPolicy(p) && poolOf(p).equals(prefix));
       if (!known) {
         problems.add("--split-param " + k + ": no split pool named '" + prefix + "' in this demo; "
-            + "its split pools are " + policies.stream().filter(SplitPoolDriver::isSplitPolicy)
+            + "its split pools are " + policies.stream().filter(SplitPoolParams::isSplitPolicy)
                 .map(DemoCommand::poolOf).toList()
             + " (or drop the prefix to set it for every split pool)");
       }

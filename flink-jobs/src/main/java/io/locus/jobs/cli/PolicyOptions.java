@@ -3,7 +3,7 @@ package io.locus.jobs.cli;
 import io.locus.core.policy.Policies;
 import io.locus.core.split.SplitParams;
 import io.locus.operators.SchedulerConfig;
-import io.locus.operators.SplitPoolDriver;
+import io.locus.operators.SplitPoolParams;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -72,7 +72,7 @@ public final class PolicyOptions {
 
   /** The policy of {@code pool} (null: the default policy of every pool). */
   SchedulerConfig.PolicySpec spec(String pool, String policy) {
-    if (SplitPoolDriver.isSplitPolicy(policy)) {
+    if (SplitPoolParams.isSplitPolicy(policy)) {
       Map<String, String> p = splitParams(pool);
       try {
         return new SchedulerConfig.PolicySpec(policy, p);

@@ -29,7 +29,7 @@ final class PoolDrivers {
   /** The driver of a pool whose state was just rebuilt by {@link PoolStore#load}. */
   static PoolDriver open(String pool, PoolMeta meta, PoolState state, SchedulerConfig config,
       PoolStore store) throws Exception {
-    if (SplitPoolDriver.isSplitPolicy(meta.getPolicy())) {
+    if (SplitPoolParams.isSplitPolicy(meta.getPolicy())) {
       if (!store.split.stored()) {
         return newSplit(pool, meta.getPolicy(), meta.getParams(), state, store);
       }
@@ -48,9 +48,9 @@ final class PoolDrivers {
       Control c, SchedulerConfig config, PoolStore store) throws Exception {
     String name = c.getPolicy();
     Map<String, String> params = new HashMap<>(c.getParams());
-    if (SplitPoolDriver.isSplitPolicy(name)) {
-      String canonical = SplitPoolDriver.canonical(name);
-      SplitPoolDriver.validate(canonical, params);
+    if (SplitPoolParams.isSplitPolicy(name)) {
+      String canonical = SplitPoolParams.canonical(name);
+      SplitPoolParams.validate(canonical, params);
       if (current instanceof SplitPoolDriver && canonical.equals(meta.getPolicy())
           && params.equals(meta.getParams())) {
         return current; // the policy it has: nothing to change

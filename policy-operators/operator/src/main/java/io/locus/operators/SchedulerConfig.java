@@ -29,16 +29,16 @@ public final class SchedulerConfig implements Serializable {
     public PolicySpec {
       params = Map.copyOf(params);
       // fail fast on a bad name or parameter
-      if (SplitPoolDriver.isSplitPolicy(name)) {
-        name = SplitPoolDriver.canonical(name);
-        SplitPoolDriver.validate(name, params);
+      if (SplitPoolParams.isSplitPolicy(name)) {
+        name = SplitPoolParams.canonical(name);
+        SplitPoolParams.validate(name, params);
       } else {
         Policies.create(name, params);
       }
     }
 
     public boolean split() {
-      return SplitPoolDriver.isSplitPolicy(name);
+      return SplitPoolParams.isSplitPolicy(name);
     }
   }
 

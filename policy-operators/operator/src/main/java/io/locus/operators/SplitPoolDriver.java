@@ -4,7 +4,6 @@ import io.locus.core.split.JobOutcome;
 import io.locus.core.split.SplitCommand;
 import io.locus.core.split.SplitEntries;
 import io.locus.core.split.SplitJob;
-import io.locus.core.split.SplitParams;
 import io.locus.core.split.SplitPolicies;
 import io.locus.core.split.SplitPolicy;
 import io.locus.schemas.Decision;
@@ -20,9 +19,7 @@ import io.locus.schemas.state.PoolMeta;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -79,16 +76,6 @@ public final class SplitPoolDriver implements PoolDriver {
   /** Timer rounds after one input before the driver gives up (a core that never advances). */
   private static final int MAX_TIMER_ROUNDS = 10_000;
 
-  /** Parameters the driver takes itself, with defaults and meaning; the rest go to SplitParams. */
-  public static final Map<String, String[]> DRIVER_DOC = new LinkedHashMap<>();
-
-  static {
-    DRIVER_DOC.put("dataset", new String[] {"", "the one dataset the pool's jobs read "
-        + "(default: the first accepted job's)"});
-    DRIVER_DOC.put("timeScale", new String[] {"1", "wall-clock seconds per model second, as the "
-        + "agents' time scale: the policy clock is (event time - first event time) / timeScale"});
-  }
-
   private final String pool;
   /** Replaced only by {@link #rollBack} (a core call that threw leaves the core unusable). */
   private SplitPolicy core;
@@ -126,84 +113,12 @@ public final class SplitPoolDriver implements PoolDriver {
     attach(store, null);
   }
 
-  // ===================================================================== names and parameters
-
-  /** Whether {@code name} is a split policy (any spelling {@link SplitParams#canonical} takes). */
-  public static boolean isSplitPolicy(String name) {
-    if (name == null) {
-      return false;
-    }
-    String c = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-    return SplitParams.POLICIES.contains(c);
-  }
-
-  /** The canonical split policy name (OUT_OF_ORDER for out-of-order, ...). */
-  public static String canonical(String name) {
-    return SplitParams.canonical(name);
-  }
-
-  /**
-   * Checks a split pool's policy and parameters; an {@link IllegalArgumentException} names the bad
-   * parameter and what is allowed.
-   */
-  public static void validate(String policy, Map<String, String> params) {
-    build("(validation)", policy, params);
-  }
-
-  /** Parameter documentation, one line each, for help texts. */
-  public static String usage() {
-    StringBuilder sb = new StringBuilder(SplitPolicies.usage());
-    DRIVER_DOC.forEach((k, v) -> sb.append("  ").append(k)
-        .append(v[0].isEmpty() ? "" : "=" + v[0]).append(": ").append(v[1]).append('\n'));
-    return sb.toString();
-  }
-
   private static SplitPoolDriver build(String pool, String policy, Map<String, String> params) {
-    Map<String, String> core = new TreeMap<>();
-    String dataset = null;
-    double scale = 1;
-    for (Map.Entry<String, String> e : (params == null ? Map.<String, String>of() : params)
-        .entrySet()) {
-      String v = e.getValue() == null ? null : e.getValue().trim();
-      switch (e.getKey()) {
-        case "dataset" -> {
-          if (v == null || v.isEmpty()) {
-            throw new IllegalArgumentException("parameter 'dataset' must not be blank (leave it "
-                + "out to take the first job's dataset)");
-          }
-          dataset = v;
-        }
-        case "timeScale" -> scale = timeScale(v);
-        default -> core.put(e.getKey(), e.getValue());
-      }
-    }
-    SplitPolicy p;
-    try {
-      p = SplitPolicies.create(policy, core);
-    } catch (IllegalArgumentException e) {
-      String m = e.getMessage();
-      if (m != null && m.startsWith("unknown parameter")) {
-        m += ", " + String.join(", ", DRIVER_DOC.keySet());
-      }
-      throw new IllegalArgumentException(m, e);
-    }
-    SplitPoolDriver d = new SplitPoolDriver(pool, p, scale, dataset);
+    SplitPoolParams.Parsed parsed = SplitPoolParams.parse(policy, params);
+    SplitPoolDriver d = new SplitPoolDriver(pool, parsed.core(), parsed.timeScale(),
+        parsed.dataset());
     d.params = params == null ? Map.of() : new TreeMap<>(params);
     return d;
-  }
-
-  private static double timeScale(String v) {
-    try {
-      double d = Double.parseDouble(v);
-      if (d > 0 && Double.isFinite(d)) {
-        return d;
-      }
-    } catch (NumberFormatException | NullPointerException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("parameter 'timeScale' must be a number > 0 (wall seconds "
-        + "per model second, e.g. 0.01 for agents 100 times faster than real time), got '" + v
-        + "'");
   }
 
   /**
