@@ -5,6 +5,7 @@ import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.schemas.CancelTask;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
@@ -49,8 +50,8 @@ import org.apache.kafka.common.TopicPartition;
  * ({@link #catchUp}) only collects records.
  */
 public final class DeliveryChecker implements AutoCloseable {
-  /** Part of the scheduler's dead-letter reason for a COMPLETED it remembers (FilePoolDriver). */
-  static final String REMEMBERED = "in case its arrival comes";
+  /** The dead-letter code of a COMPLETED the scheduler keeps until its task arrives. */
+  static final String REMEMBERED = DeadLetterCodes.EARLY_COMPLETION;
 
   /** A task event and where it was read (dead letters name their source by partition, offset). */
   public record Seen(TaskEvent event, int partition, long offset) {}
@@ -237,12 +238,12 @@ public final class DeliveryChecker implements AutoCloseable {
         cancels++;
       }
     }
-    // source offset of a task event -> the reasons it was dead-lettered for
+    // source offset of a task event -> the codes it was dead-lettered with
     Map<String, List<String>> dead = new HashMap<>();
     for (DeadLetter d : deadLetters) {
       if (Topics.TASK_EVENTS.name().equals(d.getSourceTopic())) {
         dead.computeIfAbsent(d.getPartition() + "@" + d.getOffset(), k -> new ArrayList<>())
-            .add(d.getReason());
+            .add(d.getCode());
       }
     }
     Set<String> started = new TreeSet<>();
@@ -317,11 +318,11 @@ public final class DeliveryChecker implements AutoCloseable {
     boolean accepted;
     boolean remembered;
 
-    void record(List<String> deadReasons) {
-      if (deadReasons == null) {
+    void record(List<String> deadCodes) {
+      if (deadCodes == null) {
         accepted = true;
       } else {
-        remembered |= deadReasons.stream().anyMatch(r -> r.contains(REMEMBERED));
+        remembered |= deadCodes.contains(REMEMBERED);
       }
     }
   }

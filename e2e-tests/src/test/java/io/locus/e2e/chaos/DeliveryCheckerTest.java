@@ -55,10 +55,14 @@ class DeliveryCheckerTest {
 
   /** The scheduler dead-lettered the last task event, for {@code reason}. */
   private void deadLetterLast(String reason) {
+    deadLetterLast("unknown-task", reason);
+  }
+
+  private void deadLetterLast(String code, String reason) {
     DeliveryChecker.Seen last = events.get(events.size() - 1);
     deadLetters.add(DeadLetter.newBuilder().setSourceTopic(Topics.TASK_EVENTS.name())
         .setPartition(last.partition()).setOffset(last.offset()).setReason(reason)
-        .setTimeMs(0).setCode("unknown-task").build());
+        .setTimeMs(0).setCode(code).build());
   }
 
   private void run(String task, int attempt, String node) {
@@ -148,8 +152,8 @@ class DeliveryCheckerTest {
     run("a", 0, "n1");
     event("a", 0, "n2", TaskEventType.STARTED); // the replayed placement went to n2 too
     event("a", 0, "n2", TaskEventType.COMPLETED);
-    deadLetterLast("the pool does not know the task (finished, or its arrival not replayed yet)"
-        + "; remembered for 24 h of record clock " + DeliveryChecker.REMEMBERED);
+    deadLetterLast(DeliveryChecker.REMEMBERED, "the pool does not know the task (finished, or its"
+        + " arrival not replayed yet); remembered for 24 h of record clock");
     CancelTask c = CancelTask.newBuilder().setTaskId("a").setAttempt(0).setReason("x").build();
     decisions.add(Decision.newBuilder().setDecisionId("p/cancel/1").setPool("p").setNode("n2")
         .setEpoch(1).setTimeMs(0).setAction(c).build());
@@ -185,8 +189,8 @@ class DeliveryCheckerTest {
   @Test
   void aRememberedCompletionIsEffectiveWhenTheSchedulerCountsIt() {
     run("a", 0, "n1");
-    deadLetterLast("the pool does not know the task; remembered for 24 h of record clock "
-        + DeliveryChecker.REMEMBERED);
+    deadLetterLast(DeliveryChecker.REMEMBERED,
+        "the pool does not know the task; remembered for 24 h of record clock");
     schedulerCompletions = 1;
     assertThat(verdict("a").effectivelyOnce()).isTrue();
     schedulerCompletions = 0; // it never arrived: the scheduler never finished it

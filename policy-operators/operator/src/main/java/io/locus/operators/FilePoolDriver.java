@@ -130,7 +130,8 @@ final class FilePoolDriver implements PoolDriver {
     String problem = check(e, out, meta);
     if (problem != null) {
       early.purge(meta.getClockMs());
-      return finish(out.reject(DeadLetterCodes.UNKNOWN_TASK, e.getType() + " of task "
+      String code = remembered ? DeadLetterCodes.EARLY_COMPLETION : DeadLetterCodes.UNKNOWN_TASK;
+      return finish(out.reject(code, e.getType() + " of task "
           + e.getTaskId() + " attempt " + e.getAttempt() + " from node " + e.getNode()
           + " rejected: " + problem), List.of(), meta);
     }
@@ -139,10 +140,13 @@ final class FilePoolDriver implements PoolDriver {
 
   /** Whether the last {@link #check} changed the pool (a dispatch follows). */
   private boolean changed;
+  /** Whether the last {@link #check} kept a completion for a task not arrived yet. */
+  private boolean remembered;
 
   /** Applies the event if it is about the pool's attempt; else says why not (null: applied). */
   private String check(TaskEvent e, PoolOutput out, PoolMeta meta) throws Exception {
     changed = false;
+    remembered = false;
     PoolState st = scheduler.state();
     String id = e.getTaskId();
     int attempt = e.getAttempt();
@@ -206,6 +210,7 @@ final class FilePoolDriver implements PoolDriver {
         if (r == null && q == null) {
           early.remember(id, new EarlyCompletions.Early(attempt, node, meta.getClockMs(),
               e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
+          remembered = true;
           return "the pool does not know the task (finished, or its arrival not replayed yet); "
               + "remembered for " + EarlyCompletions.RETENTION_MS / 3_600_000
               + " h of record clock in case its arrival comes";

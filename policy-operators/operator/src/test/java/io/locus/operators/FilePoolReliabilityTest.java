@@ -271,8 +271,11 @@ class FilePoolReliabilityTest {
     operator("FA", checkpoint);
 
     send(event(TaskEventType.COMPLETED, "j1", 0, "n1", id("j1", 0), 20), 20);
-    assertThat(rejected()).extracting(DeadLetter::getReason)
+    List<DeadLetter> kept = rejected();
+    assertThat(kept).extracting(DeadLetter::getReason)
         .singleElement().asString().contains("remembered");
+    assertThat(kept).extracting(DeadLetter::getCode)
+        .containsExactly(DeadLetterCodes.EARLY_COMPLETION);
     send(job("j1", "f1", 10), 21);
     assertThat(drain()).as("j1 completed already: never placed").isEmpty();
 

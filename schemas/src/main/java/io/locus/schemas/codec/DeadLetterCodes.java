@@ -19,6 +19,12 @@ public final class DeadLetterCodes {
   public static final String UNKNOWN_NODE = "unknown-node";
   /** Names a task or attempt the pool does not know, or one that is not running there. */
   public static final String UNKNOWN_TASK = "unknown-task";
+  /**
+   * A COMPLETED for a task the pool does not know: kept (not lost) until the task's arrival comes,
+   * which a replay after a restore can deliver after its completion; if the task had finished, the
+   * record is a duplicate and stays unused.
+   */
+  public static final String EARLY_COMPLETION = "early-completion";
   /** Unsigned or badly signed, or from an agent instance other than the node's live one. */
   public static final String FORGED = "forged";
   /** A job id seen within the retention window. */
@@ -31,7 +37,7 @@ public final class DeadLetterCodes {
   public static final String INTERNAL = "internal";
 
   public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, UNKNOWN_POOL,
-      UNKNOWN_NODE, UNKNOWN_TASK, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
+      UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}
 }
