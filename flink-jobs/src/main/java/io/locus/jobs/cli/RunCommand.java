@@ -56,8 +56,10 @@ public final class RunCommand implements Callable<Integer> {
 
   @Mixin TrustOptions trust;
 
-  @Option(names = "--delivery", defaultValue = "at-least-once",
-      description = "Decision delivery: exactly-once (transactional; agents read committed) or at-least-once. Default: ${DEFAULT-VALUE}.")
+  // Exactly-once by default: after a failover no task runs twice (decisions become visible at a
+  // checkpoint); at-least-once trades that for lower latency (docs/reliability.md).
+  @Option(names = "--delivery", defaultValue = "exactly-once",
+      description = "Decision delivery: exactly-once (transactional; decisions visible at each checkpoint; agents read committed, their default) or at-least-once (lower latency; after a failover a task may run twice, one completion counts). Default: ${DEFAULT-VALUE}.")
   String delivery;
 
   @Option(names = "--checkpoint-interval", defaultValue = "PT5S",

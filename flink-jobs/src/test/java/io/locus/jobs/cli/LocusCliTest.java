@@ -103,6 +103,17 @@ class LocusCliTest {
   }
 
   @Test
+  void runDeliversExactlyOnceUnlessToldOtherwise() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092");
+    assertThat(cmd.options().delivery()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
+    RunCommand fast = new RunCommand();
+    new CommandLine(fast).parseArgs("--bootstrap-servers", "k:9092", "--delivery",
+        "at-least-once");
+    assertThat(fast.options().delivery()).isEqualTo(DeliveryMode.AT_LEAST_ONCE);
+  }
+
+  @Test
   void runRefusesANonPositiveNodeTimeout() {
     RunCommand cmd = new RunCommand();
     new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--node-timeout", "PT0S");
