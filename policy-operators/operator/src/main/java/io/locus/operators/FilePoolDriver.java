@@ -207,6 +207,22 @@ final class FilePoolDriver implements PoolDriver {
           changed = true;
           return null;
         }
+        if (supersededBySpare(st, id, attempt, r, q)) {
+          // The node was lost or registered again before this completion was read (node reports
+          // and task events are separate topics): the work was done, so it counts, and the
+          // attempt that replaced it is not needed.
+          if (r != null) {
+            scheduler.applyTaskCompleted(id, r.task().attempt(), r.node(), e.getBytesLocal(),
+                e.getBytesPeer(), e.getBytesStorage());
+            out.decide(cancel(meta, r.node(), id, r.task().attempt(),
+                "attempt " + attempt + " completed on " + node));
+          } else {
+            scheduler.applyQueuedTaskCompleted(id, q.attempt(), e.getBytesLocal(),
+                e.getBytesPeer(), e.getBytesStorage());
+          }
+          changed = true;
+          return null;
+        }
         if (r == null && q == null) {
           early.remember(id, new EarlyCompletions.Early(attempt, node, meta.getClockMs(),
               e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
@@ -230,7 +246,18 @@ final class FilePoolDriver implements PoolDriver {
     return where(r, q);
   }
 
-  private static String where(RunningTask r, Task q) {
+  /**
+   * Whether {@code attempt} is older than the task's current attempt only because of spared
+   * re-placements (node lost or re-registered), never a failure: then a completion of it is real
+   * work done, not a stale or failed attempt.
+   */
+  private static boolean supersededBySpare(PoolState st, String id, int attempt, RunningTask r,
+      Task q) {
+    int current = r != null ? r.task().attempt() : q != null ? q.attempt() : -1;
+    return current > attempt && current - attempt <= st.sparedAttempts(id);
+  }
+
+    private static String where(RunningTask r, Task q) {
     if (r != null) {
       return "attempt " + r.task().attempt() + " of the task runs on " + r.node();
     }

@@ -191,6 +191,31 @@ class FilePoolReliabilityTest {
     assertThat(rejected()).isEmpty();
   }
 
+  @Test
+  void aCompletionReadAfterItsNodeRegisteredAgainCountsAndCancelsTheReplacement()
+      throws Exception {
+    // The agent completed j1 and j2, was killed and restarted; its REGISTER (node-reports) is
+    // read before those completions (task-events): the work is done, it must not run again.
+    drivers("FA", 0);
+    send(register("n1", 2, 1), 1);
+    send(job("j1", "f", 2), 2);
+    send(job("j2", "g", 3), 3);
+    assertThat(drain()).hasSize(2);
+    send(register("n1", 2, 5), 5);
+    assertThat(drain()).extracting(Decision::getDecisionId).containsExactly(id("j1", 1),
+        id("j2", 1));
+    send(event(TaskEventType.COMPLETED, "j1", 0, "n1", id("j1", 0), 6), 6);
+    assertThat(rejected()).isEmpty();
+    assertThat(drain()).singleElement().satisfies(d -> {
+      assertThat(d.getAction()).isInstanceOf(CancelTask.class);
+      assertThat(((CancelTask) d.getAction()).getAttempt()).isEqualTo(1);
+    });
+    // the replacement's own completion, if it ran anyway before the cancel, is not a second one
+    send(event(TaskEventType.COMPLETED, "j1", 1, "n1", id("j1", 1), 7), 7);
+    assertThat(rejected()).extracting(DeadLetter::getCode)
+        .containsExactly(DeadLetterCodes.EARLY_COMPLETION);
+  }
+
   // ------------------------------------------------------------------ task events checked
 
   @Test
