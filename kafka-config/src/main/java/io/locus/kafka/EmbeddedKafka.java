@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * #start(Path, Map)} keeps its data in a directory the caller owns, so a broker started again on
  * the same directory sees the same topics, offsets and committed transactions.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements AutoCloseable, SecuredBroker {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
   private static final String HOST = "127.0.0.1";
   private static final int NODE_ID = 1;
@@ -410,32 +410,20 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /** {@code 127.0.0.1:<port>} of the SASL_SSL listener; fails on a broker started insecure. */
+  @Override
   public String secureBootstrapServers() {
     requireSecure();
     return secureBootstrapServers;
   }
 
   /** The security this broker was started with; fails on a broker started insecure. */
+  @Override
   public BrokerSecurity security() {
     requireSecure();
     return security;
   }
 
-  /** Admin settings for the secure listener, logged in as the broker's super user. */
-  public Properties adminProperties() {
-    requireSecure();
-    return security.clientProperties(
-        secureBootstrapServers, security.adminUser(), security.adminPassword());
-  }
 
-  /**
-   * Base client settings (bootstrap plus security) for {@code user} on the secure listener; add
-   * producer or consumer settings with {@link ClientConfigs#withOverrides(Properties, Map)}.
-   */
-  public Properties clientProperties(String user, String password) {
-    requireSecure();
-    return security.clientProperties(secureBootstrapServers, user, password);
-  }
 
   private void requireSecure() {
     if (security == null) {

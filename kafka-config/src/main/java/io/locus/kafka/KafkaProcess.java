@@ -11,7 +11,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one owner drives start / stop / kill / restart.
  */
-public final class KafkaProcess implements AutoCloseable {
+public final class KafkaProcess implements AutoCloseable, SecuredBroker {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaProcess.class);
   private static final Logger CHILD_LOG =
       LoggerFactory.getLogger(KafkaProcess.class.getName() + ".child");
@@ -83,29 +82,20 @@ public final class KafkaProcess implements AutoCloseable {
   }
 
   /** The SASL_SSL listener's address; fails for a broker started insecure. */
+  @Override
   public String secureBootstrapServers() {
     requireSecure();
     return secureBootstrapServers;
   }
 
   /** The security of a broker started with {@link #startSecure}. */
+  @Override
   public BrokerSecurity security() {
     requireSecure();
     return security;
   }
 
-  /** Admin settings for the secure listener, logged in as the broker's super user. */
-  public Properties adminProperties() {
-    requireSecure();
-    return security.clientProperties(
-        secureBootstrapServers, security.adminUser(), security.adminPassword());
-  }
 
-  /** Base client settings for {@code user} on the secure listener. */
-  public Properties clientProperties(String user, String password) {
-    requireSecure();
-    return security.clientProperties(secureBootstrapServers, user, password);
-  }
 
   private void requireSecure() {
     if (security == null) {
