@@ -1,13 +1,15 @@
 package io.locus.connectors;
 
+import static io.locus.connectors.KafkaJobTests.hugeStringRecord;
+import static io.locus.connectors.KafkaJobTests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.connectors.KafkaJobTests.Coordinates;
 import io.locus.connectors.functions.ParseAndValidate;
 import io.locus.connectors.records.LocusTypes;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
-import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
@@ -15,7 +17,6 @@ import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.internal.SchedulerInput;
-import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import org.apache.avro.SchemaNormalization;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -40,8 +39,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,12 +63,6 @@ class HostileInputWithKafkaTest {
           .setNumberTaskManagers(1)
           .setNumberSlotsPerTaskManager(2)
           .build());
-
-  private record Coordinates(String topic, int partition, long offset) {
-    static Coordinates of(RecordMetadata m) {
-      return new Coordinates(m.topic(), m.partition(), m.offset());
-    }
-  }
 
   /** What a hostile record must become: its code and a fragment of its reason. */
   private record Expected(String code, String reason) {}
@@ -160,12 +151,12 @@ class HostileInputWithKafkaTest {
       try (TopicReader<Decision> decisionReader = new TopicReader<>(bootstrap, Topics.DECISIONS);
            TopicReader<DeadLetter> deadReader =
                new TopicReader<>(bootstrap, Topics.DEAD_LETTERS)) {
-        awaitOrFail(() -> {
+        KafkaJobTests.awaitOrFail(() -> {
           decisions.addAll(decisionReader.poll());
           deadLetters.addAll(deadReader.poll());
           return decisions.size() >= validJobIds.size()
               && deadLetters.size() >= expectedDeadCount;
-        }, job, "all decisions and dead letters");
+        }, job, "all decisions and dead letters", DEADLINE);
         // Drain: a final checkpoint commits everything; late duplicates would show up below.
         job.stopWithSavepoint(true, tmp.resolve("savepoints").toUri().toString(),
             SavepointFormatType.CANONICAL).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -182,7 +173,7 @@ class HostileInputWithKafkaTest {
           unwritable.add(dl);
           continue;
         }
-        Coordinates at = new Coordinates(dl.getSourceTopic(), dl.getPartition(), dl.getOffset());
+        Coordinates at = Coordinates.sourceOf(dl);
         assertThat(expectedDead).as("dead letter %s: %s", at, dl.getReason()).containsKey(at);
         Expected e = expectedDead.get(at);
         assertThat(dl.getCode()).as("code of %s: %s", at, dl.getReason()).isEqualTo(e.code());
@@ -219,25 +210,6 @@ class HostileInputWithKafkaTest {
     }
   }
 
-  /** The 18-byte record: a JobSubmitted whose jobId declares 2,147,483,000 bytes. */
-  private static byte[] hugeStringRecord() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(0xC3);
-    out.write(0x01);
-    long fp = SchemaNormalization.parsingFingerprint64(Topics.JOB_ARRIVALS.codec().schema());
-    for (int i = 0; i < 8; i++) {
-      out.write((int) (fp >>> (8 * i)) & 0xff);
-    }
-    long z = 2_147_483_000L << 1; // zigzag varint
-    while ((z & ~0x7FL) != 0) {
-      out.write((int) ((z & 0x7F) | 0x80));
-      z >>>= 7;
-    }
-    out.write((int) z);
-    out.writeBytes(new byte[] {'a', 'b', 'c'});
-    return out.toByteArray();
-  }
-
   private static String sendJob(KafkaProducer<byte[], byte[]> producer, JobSubmitted job)
       throws Exception {
     sendJobRecord(producer, job);
@@ -247,26 +219,5 @@ class HostileInputWithKafkaTest {
   private static Coordinates sendJobRecord(KafkaProducer<byte[], byte[]> producer,
       JobSubmitted job) throws Exception {
     return send(producer, Topics.JOB_ARRIVALS, job.getPool(), Topics.JOB_ARRIVALS.value(job));
-  }
-
-  private static Coordinates send(KafkaProducer<byte[], byte[]> producer, TopicSpec<?> topic,
-      String key, byte[] value) throws Exception {
-    return Coordinates.of(producer.send(
-        new ProducerRecord<>(topic.name(), topic.key(key), value)).get(30, TimeUnit.SECONDS));
-  }
-
-  /** Polls until {@code condition} holds; fails early if the job dies, or at the deadline. */
-  private static void awaitOrFail(BooleanSupplier condition, JobClient job, String what)
-      throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-        job.getJobExecutionResult().get(10, TimeUnit.SECONDS); // throws the job's failure
-        throw new AssertionError("job ended before " + what);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-    }
   }
 }

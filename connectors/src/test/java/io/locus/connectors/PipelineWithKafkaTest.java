@@ -1,13 +1,14 @@
 package io.locus.connectors;
 
+import static io.locus.connectors.KafkaJobTests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.connectors.KafkaJobTests.Coordinates;
 import io.locus.connectors.functions.ParseAndValidate;
 import io.locus.connectors.records.LocusTypes;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
-import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DeadLetter;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -39,8 +39,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,13 +62,6 @@ class PipelineWithKafkaTest {
           .setNumberTaskManagers(1)
           .setNumberSlotsPerTaskManager(2)
           .build());
-
-  /** What the test expects to find in dead-letters, by (topic, partition, offset). */
-  private record Coordinates(String topic, int partition, long offset) {
-    static Coordinates of(RecordMetadata m) {
-      return new Coordinates(m.topic(), m.partition(), m.offset());
-    }
-  }
 
   @ParameterizedTest
   @EnumSource(DeliveryMode.class)
@@ -150,11 +141,11 @@ class PipelineWithKafkaTest {
       List<DeadLetter> deadLetters = new ArrayList<>();
       try (TopicReader<Decision> decisionReader = new TopicReader<>(bootstrap, Topics.DECISIONS);
            TopicReader<DeadLetter> deadReader = new TopicReader<>(bootstrap, Topics.DEAD_LETTERS)) {
-        awaitOrFail(() -> {
+        KafkaJobTests.awaitOrFail(() -> {
           decisions.addAll(decisionReader.poll());
           deadLetters.addAll(deadReader.poll());
           return decisions.size() >= JOBS && deadLetters.size() >= expectedDead.size();
-        }, job, "all decisions and dead letters");
+        }, job, "all decisions and dead letters", DEADLINE);
 
         // Stop with a final checkpoint (drain) so every transaction is committed, then read
         // everything the topics hold: late duplicates would show up here.
@@ -168,7 +159,7 @@ class PipelineWithKafkaTest {
           .containsExactlyInAnyOrderElementsOf(validJobIds.stream().map(id -> "d-" + id).toList());
       assertThat(deadLetters).hasSize(expectedDead.size());
       for (DeadLetter dl : deadLetters) {
-        Coordinates at = new Coordinates(dl.getSourceTopic(), dl.getPartition(), dl.getOffset());
+        Coordinates at = Coordinates.sourceOf(dl);
         assertThat(expectedDead).as("dead letter %s: %s", at, dl.getReason()).containsKey(at);
         assertThat(dl.getReason()).contains(expectedDead.get(at));
       }
@@ -197,26 +188,5 @@ class PipelineWithKafkaTest {
     JobSubmitted job = Fixtures.job("pool-" + Math.floorMod(jobId.hashCode(), 3), jobId).build();
     send(producer, Topics.JOB_ARRIVALS, job.getPool(), Topics.JOB_ARRIVALS.value(job));
     return jobId;
-  }
-
-  private static Coordinates send(KafkaProducer<byte[], byte[]> producer, TopicSpec<?> topic,
-      String key, byte[] value) throws Exception {
-    return Coordinates.of(producer.send(
-        new ProducerRecord<>(topic.name(), topic.key(key), value)).get(30, TimeUnit.SECONDS));
-  }
-
-  /** Polls until {@code condition} holds; fails early if the job dies, or at the deadline. */
-  private static void awaitOrFail(BooleanSupplier condition, JobClient job, String what)
-      throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-        job.getJobExecutionResult().get(10, TimeUnit.SECONDS); // throws the job's failure
-        throw new AssertionError("job ended before " + what);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-    }
   }
 }

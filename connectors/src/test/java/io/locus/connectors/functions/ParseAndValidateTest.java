@@ -5,6 +5,7 @@ import static io.locus.connectors.Fixtures.job;
 import static io.locus.connectors.Fixtures.register;
 import static io.locus.connectors.Fixtures.taskEvent;
 import static io.locus.connectors.Fixtures.unit;
+import static io.locus.connectors.KafkaJobTests.hugeStringRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.kafka.Topics;
@@ -21,13 +22,11 @@ import io.locus.schemas.codec.AvroCodec;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
-import java.io.ByteArrayOutputStream;
-import java.util.Map;
-import org.apache.avro.SchemaNormalization;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
@@ -254,24 +253,6 @@ class ParseAndValidateTest {
     return deadLetters().get(0);
   }
 
-  /** The 18-byte record: a JobSubmitted whose jobId declares 2,147,483,000 bytes. */
-  static byte[] hugeStringRecord() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(0xC3);
-    out.write(0x01);
-    long fp = SchemaNormalization.parsingFingerprint64(Topics.JOB_ARRIVALS.codec().schema());
-    for (int i = 0; i < 8; i++) {
-      out.write((int) (fp >>> (8 * i)) & 0xff);
-    }
-    long z = 2_147_483_000L << 1; // zigzag varint
-    while ((z & ~0x7FL) != 0) {
-      out.write((int) ((z & 0x7F) | 0x80));
-      z >>>= 7;
-    }
-    out.write((int) z);
-    out.writeBytes(new byte[] {'a', 'b', 'c'});
-    return out.toByteArray();
-  }
 
   @Test
   void deadLettersCarryTheirCode() throws Exception {
