@@ -96,6 +96,7 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     this.feeder = new JobFeeder(jobs, events, this);
     this.placer = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
         ? new PerTaskPlacer(this)
+        : cfg.cells() > 1 ? new CellPlacer(this)
         : new SchedulerPlacer(this);
   }
 

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param stepSeconds arrival-step length for the slowdown metric (MI: 60 s)
  * @param horizonSeconds stop (truncated) if virtual time would pass this
  * @param stallSeconds stop (truncated) after this long with nothing in flight and no progress possible
+ * @param cells scheduler cells the pool is split into (1: one scheduler; more: {@code CellPlacer},
+ *     the design for a pool larger than one operator instance)
  * @param dispatchGate skip dispatches that provably decide nothing (see DispatchGate); on by
  *     default, off only to check that it changes nothing
  */
@@ -50,7 +52,8 @@ public record SimulationConfig(
     double horizonSeconds,
     double stallSeconds,
     boolean measureSchedulerCpu,
-    boolean dispatchGate) {
+    boolean dispatchGate,
+    int cells) {
 
   /**
    * The data-diffusion policies (spec §2.1) this simulator models. The core's Khanna policies (MET,
@@ -144,6 +147,10 @@ public record SimulationConfig(
       throw new IllegalArgumentException("tau-dispatch must be finite and >= 0, got "
           + tauDispatch);
     }
+    if (cells < 1 || cells > nodes) {
+      throw new IllegalArgumentException("cells must be between 1 and the node count (" + nodes
+          + "), got " + cells);
+    }
     if (maxRetries < 0) {
       throw new IllegalArgumentException("max retries must be >= 0");
     }
@@ -224,6 +231,7 @@ public record SimulationConfig(
     private double stallSeconds = 3600.0;
     private boolean measureSchedulerCpu;
     private boolean dispatchGate = true;
+    private int cells = 1;
 
     private Builder() {}
 
@@ -254,6 +262,7 @@ public record SimulationConfig(
       stallSeconds = c.stallSeconds;
       measureSchedulerCpu = c.measureSchedulerCpu;
       dispatchGate = c.dispatchGate;
+      cells = c.cells;
     }
 
     public Builder label(String v) {
@@ -386,6 +395,11 @@ public record SimulationConfig(
       return this;
     }
 
+    public Builder cells(int v) {
+      cells = v;
+      return this;
+    }
+
     public Builder dispatchGate(boolean v) {
       dispatchGate = v;
       return this;
@@ -395,7 +409,7 @@ public record SimulationConfig(
       return new SimulationConfig(label, pool, policy, window, theta, nodes, minNodes, slots,
           cacheBytes, provisioning, acquisition, release, idleSeconds, pollSeconds, lrm, exec,
           tauDispatch, replay, maxRetries, seed, stepSeconds, idealTime, horizonSeconds,
-          stallSeconds, measureSchedulerCpu, dispatchGate);
+          stallSeconds, measureSchedulerCpu, dispatchGate, cells);
     }
   }
 }

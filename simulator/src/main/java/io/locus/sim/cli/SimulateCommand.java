@@ -118,6 +118,12 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--tau-dispatch", defaultValue = "0", description = "Dispatcher seconds per placement. Default: ${DEFAULT-VALUE}.")
   double tauDispatch;
 
+  @Option(names = "--cells", defaultValue = "1",
+      description = "Split the pool into this many scheduler cells, each with its own dispatcher "
+          + "(tau-dispatch each), tasks routed by cached bytes with a load bound (SRP only): the "
+          + "design for a pool larger than one operator instance. Default: ${DEFAULT-VALUE}.")
+  int cells;
+
   @Option(names = "--delivery", defaultValue = "0", description = "Result delivery seconds D_i. Default: ${DEFAULT-VALUE}.")
   double delivery;
 
@@ -278,7 +284,7 @@ public final class SimulateCommand implements Callable<Integer> {
         .minNodes(minNodes).slots(slots).cacheGb(cacheGb).provisioning(prov).acquisition(acq)
         .release(rel).idleSeconds(idleSeconds)
         .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))
-        .exec(exec).tauDispatch(tauDispatch).seed(seed).stepSeconds(step)
+        .exec(exec).tauDispatch(tauDispatch).cells(cells).seed(seed).stepSeconds(step)
         .measureSchedulerCpu(measureScheduler);
     if (replay || failureRate > 0) {
       SimulationConfig.Replay off = SimulationConfig.Replay.off();
