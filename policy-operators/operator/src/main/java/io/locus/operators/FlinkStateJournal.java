@@ -9,15 +9,24 @@ import io.locus.schemas.state.NodeStage;
 import io.locus.schemas.state.NodeState;
 import io.locus.schemas.state.StagedEntry;
 import io.locus.schemas.state.TaskState;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Writes every pool-state change through to Flink keyed state (RocksDB by default), one entry per
  * change, under the current key (the pool). The heap {@code PoolState} is then only a cache that
  * {@link PoolStore} rebuilds from these maps after a restore.
+ *
+ * <p>Node updates are the exception: one input often changes a node several times (a completion
+ * frees its slot, the dispatch that follows takes it again, a cache delta moves its bytes), so they
+ * are collected and written once, by {@link #flush()}, which the operator calls at the end of
+ * every input and timer, under the same key. Nothing reads the node map back in between.
  */
 final class FlinkStateJournal implements StateJournal {
   private final String pool;
   private final PoolStore store;
+  /** Nodes updated by the current input and not yet written, in first-update order. */
+  private final Map<String, NodeView> dirtyNodes = new LinkedHashMap<>();
 
   FlinkStateJournal(String pool, PoolStore store) {
     this.pool = pool;
@@ -91,12 +100,29 @@ final class FlinkStateJournal implements StateJournal {
 
   @Override
   public void nodeUpdated(NodeView node) {
-    write(() -> store.nodes.put(node.id(), Conversions.toState(node)));
+    dirtyNodes.put(node.id(), node);
   }
 
   @Override
   public void nodeRemoved(String node) {
+    dirtyNodes.remove(node);
     write(() -> store.nodes.remove(node));
+  }
+
+  /** Writes the nodes the current input updated, each once, in its latest form. */
+  void flush() {
+    if (dirtyNodes.isEmpty()) {
+      return;
+    }
+    for (NodeView n : dirtyNodes.values()) {
+      write(() -> store.nodes.put(n.id(), Conversions.toState(n)));
+    }
+    dirtyNodes.clear();
+  }
+
+  /** Whether updates wait for {@link #flush()} (tests). */
+  boolean pending() {
+    return !dirtyNodes.isEmpty();
   }
 
   @Override

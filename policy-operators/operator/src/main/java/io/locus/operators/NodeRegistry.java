@@ -17,6 +17,11 @@ import org.apache.flink.api.common.state.MapState;
  * <p>The registry says who may speak for a node; the pool's driver says what the node does. A
  * node is known to the gate only when both have it ({@link InputGate}).
  *
+ * <p>A last-heard time is written through at most once per {@link #PERSIST_HEARD_EVERY_MS} of
+ * record clock per node (an owner change at once): every task event and node report hears its
+ * node, and writing each one was one state write per input. A restored registry is then at most
+ * that much behind, so a node can time out that much earlier after a restore, never later.
+ *
  * <p>It also keeps, on the heap only, when each node was last asked to resynchronise and last
  * warned about: a restart forgets them, which at worst repeats one ResyncNode or one log line.
  */
@@ -34,9 +39,13 @@ final class NodeRegistry {
 
   /** How many nodes the heap rate limits remember (more distinct nodes evict the oldest). */
   static final int RATE_LIMIT_NODES = 10_000;
+  /** A node's last-heard time is persisted when it moved at least this much (record clock). */
+  static final long PERSIST_HEARD_EVERY_MS = 1_000;
 
   private final MapState<String, String> state;
   private final Map<String, Entry> nodes = new HashMap<>();
+  /** The last-heard time in keyed state, per node. */
+  private final Map<String, Long> persisted = new HashMap<>();
   private final TreeSet<Heard> byHeard = new TreeSet<>();
   private final Map<String, Long> resyncs = bounded();
   private final Map<String, Long> warnings = bounded();
@@ -53,7 +62,9 @@ final class NodeRegistry {
       long clockMs) throws Exception {
     NodeRegistry r = new NodeRegistry(state);
     for (Map.Entry<String, String> e : state.entries()) {
-      r.remember(e.getKey(), decode(e.getValue()));
+      Entry entry = decode(e.getValue());
+      r.remember(e.getKey(), entry);
+      r.persisted.put(e.getKey(), entry.heardMs());
     }
     for (String node : poolNodes) {
       if (!r.nodes.containsKey(node)) {
@@ -77,7 +88,10 @@ final class NodeRegistry {
     return nodes.size();
   }
 
-  /** Sets the node's owner and last-heard time (written through when it changed). */
+  /**
+   * Sets the node's owner and last-heard time; written through when the owner changed or the
+   * time moved by {@link #PERSIST_HEARD_EVERY_MS} or more (either way) since the last write.
+   */
   void put(String node, String owner, long heardMs) throws Exception {
     Entry old = nodes.get(node);
     Entry e = new Entry(owner, heardMs);
@@ -88,13 +102,19 @@ final class NodeRegistry {
       byHeard.remove(new Heard(old.heardMs(), node));
     }
     remember(node, e);
-    state.put(node, encode(e));
+    Long written = persisted.get(node);
+    if (old == null || written == null || !java.util.Objects.equals(old.owner(), owner)
+        || Math.abs(heardMs - written) >= PERSIST_HEARD_EVERY_MS) {
+      state.put(node, encode(e));
+      persisted.put(node, heardMs);
+    }
   }
 
   void remove(String node) throws Exception {
     Entry old = nodes.remove(node);
     if (old != null) {
       byHeard.remove(new Heard(old.heardMs(), node));
+      persisted.remove(node);
       state.remove(node);
     }
   }

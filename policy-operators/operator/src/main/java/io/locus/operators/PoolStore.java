@@ -53,6 +53,8 @@ final class PoolStore {
       Set.of("MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS");
 
   final MapState<String, NodeState> nodes;
+  /** Each pool's journal, to flush at the end of an input under that pool's key. */
+  private final Map<String, FlinkStateJournal> journals = new java.util.HashMap<>();
   final MapState<String, TaskState> tasks;
   final MapState<String, Long> cache;
   private final ValueState<PoolMeta> meta;
@@ -155,7 +157,20 @@ final class PoolStore {
 
   /** The journal that writes the pool's file-family state through to these maps. */
   StateJournal journal(String pool) {
-    return new FlinkStateJournal(pool, this);
+    FlinkStateJournal j = new FlinkStateJournal(pool, this);
+    journals.put(pool, j);
+    return j;
+  }
+
+  /**
+   * Writes what the pool's journal collected during the current input (the current key must be
+   * {@code pool}); the operator calls it at the end of every input and timer.
+   */
+  void flush(String pool) {
+    FlinkStateJournal j = journals.get(pool);
+    if (j != null) {
+      j.flush();
+    }
   }
 
   // ------------------------------------------------------------------ rebuild

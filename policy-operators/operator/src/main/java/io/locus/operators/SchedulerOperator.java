@@ -109,6 +109,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
+    store.flush(name);
     store.saveMeta(pool.meta);
   }
 
@@ -157,6 +158,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setTimeMs(timestamp)
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
+    store.flush(name);
     ctx.output(METRICS, b.build());
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
   }

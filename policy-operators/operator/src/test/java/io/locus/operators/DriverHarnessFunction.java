@@ -86,6 +86,7 @@ class DriverHarnessFunction extends KeyedProcessFunction<String, SchedulerInput,
           .setTimeMs(meta.getClockMs()).build());
     }
     o.decisions().forEach(out::collect);
+    store.flush(name);
     store.saveMeta(meta);
   }
 }
