@@ -1,7 +1,9 @@
 package io.locus.operators;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 
 /**
@@ -10,11 +12,13 @@ import org.apache.flink.api.common.state.MapState;
  * completed is refused too. The one duplicate rule of both pool families ({@link InputGate}).
  *
  * <p>Keyed state: {@code job-ledger} (job id → arrival clock), and for expiry the arrivals grouped
- * in buckets of {@code retention / 128} of record clock: {@code job-ledger-buckets} (bucket →
- * number of ids) and {@code job-ledger-entries} ({@code bucket SEP index} → job id). An arrival
- * writes three entries; when the clock enters a new bucket, the buckets wholly outside the
- * window are dropped with their ids. No full scan per record: the bucket map has at most ~130
- * entries and is read once per bucket of clock.
+ * in buckets of {@code retention / 128} of record clock: {@code job-ledger-buckets} (the buckets in
+ * use; the value is not read) and {@code job-ledger-entries} ({@code bucket SEP index} → job id,
+ * indexes 0, 1, 2, ... without gaps). An arrival writes two entries (its id and its bucket entry);
+ * the next index of a bucket is kept on the heap and, after a restore, found again by probing the
+ * entries (O(log n) reads once per bucket). When the clock enters a new bucket, the buckets
+ * wholly outside the window are dropped with their ids. No full scan per record: the bucket map
+ * has at most ~130 entries and is read once per bucket of clock.
  *
  * <p>Whether an id is a duplicate depends only on its stored arrival time, never on when the
  * expiry ran, so a restore (which forgets {@link #checkedBucket}) changes nothing.
@@ -29,6 +33,8 @@ final class JobLedger {
   private final long bucketMs;
   /** The bucket of clock the expiry last ran in (heap: a restart runs it once more). */
   private long checkedBucket = Long.MIN_VALUE;
+  /** Next entry index per bucket (heap; rebuilt by {@link #probe} after a restore). */
+  private final Map<Long, Integer> next = new HashMap<>();
 
   JobLedger(MapState<String, Long> arrivals, MapState<Long, Integer> buckets,
       MapState<String, String> entries, long retentionMs) {
@@ -48,11 +54,45 @@ final class JobLedger {
   /** Records the arrival of {@code jobId} at {@code clockMs}. */
   void record(String jobId, long clockMs) throws Exception {
     long b = clockMs / bucketMs;
-    Integer n = buckets.get(b);
-    int i = n == null ? 0 : n;
+    int i = count(b);
+    if (i == 0) {
+      buckets.put(b, 0); // the bucket is in use: expiry finds it
+    }
     entries.put(entryKey(b, i), jobId);
-    buckets.put(b, i + 1);
+    next.put(b, i + 1);
     arrivals.put(jobId, clockMs);
+  }
+
+  /** Entries in bucket {@code b}: from the heap, else probed in state. */
+  private int count(long b) throws Exception {
+    Integer n = next.get(b);
+    if (n == null) {
+      n = probe(b);
+      next.put(b, n);
+    }
+    return n;
+  }
+
+  /** The first unused index of bucket {@code b}: entries are numbered without gaps. */
+  private int probe(long b) throws Exception {
+    if (!entries.contains(entryKey(b, 0))) {
+      return 0;
+    }
+    int present = 0;
+    int missing = 1;
+    while (entries.contains(entryKey(b, missing))) {
+      present = missing;
+      missing *= 2;
+    }
+    while (missing - present > 1) {
+      int mid = (present + missing) >>> 1;
+      if (entries.contains(entryKey(b, mid))) {
+        present = mid;
+      } else {
+        missing = mid;
+      }
+    }
+    return missing;
   }
 
   /** Drops the ids that arrived too long ago, once per bucket of clock. */
@@ -70,7 +110,7 @@ final class JobLedger {
       }
     }
     for (long b : old) {
-      int n = buckets.get(b);
+      int n = count(b);
       for (int i = 0; i < n; i++) {
         String key = entryKey(b, i);
         String job = entries.get(key);
@@ -82,6 +122,7 @@ final class JobLedger {
         }
       }
       buckets.remove(b);
+      next.remove(b);
     }
   }
 

@@ -60,4 +60,28 @@ class JobLedgerTest {
     assertThat(buckets.map).isEmpty();
     assertThat(entries.map).isEmpty();
   }
+
+  @Test
+  void anArrivalWritesTwoEntriesAndARestoredLedgerNumbersOnWithoutGaps() throws Exception {
+    JobLedger l = ledger();
+    l.record("first", 3_000);
+    int writes = arrivals.map.size() + entries.map.size();
+    for (int i = 0; i < 99; i++) {
+      l.record("j" + i, 3_000 + i);
+    }
+    // one id and one bucket entry per arrival; the bucket map is written once per bucket
+    assertThat(arrivals.map.size() + entries.map.size()).isEqualTo(writes + 2 * 99);
+    assertThat(buckets.map).containsOnlyKeys(3L);
+    for (int restored = 100; restored < 140; restored++) {
+      JobLedger again = ledger(); // a restore: the next index is found in state
+      again.record("r" + restored, 3_500);
+      assertThat(entries.get(3L + "" + PoolStore.SEP + restored)).isEqualTo("r" + restored);
+    }
+    assertThat(entries.map).hasSize(140);
+    JobLedger last = ledger();
+    last.expire(3_999 + RETENTION); // bucket 3 leaves the window: every id with it
+    assertThat(entries.map).isEmpty();
+    assertThat(arrivals.map).isEmpty();
+    assertThat(buckets.map).isEmpty();
+  }
 }
