@@ -578,7 +578,8 @@ public final class PoolState {
       return null;
     }
     dequeue(t);
-    RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of());
+    // adopted from its STARTED: it runs, so it is never withdrawn
+    RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of(), true);
     running.put(taskId, r);
     placed(n, taskId, +1);
     counters.placements++;

@@ -182,6 +182,21 @@ class LateBindingTest {
   }
 
   @Test
+  void anAttemptAdoptedFromItsStartedIsNeverWithdrawn() {
+    Scheduler s = scheduler(new FirstAvailable());
+    s.applyNodeRegistered("a", 1, 0, 0, null, 0);
+    s.applyJobArrival(task("t1", 1, "g"));
+    s.applyJobArrival(task("t2", 2, "g"));
+    s.dispatch(0);
+    s.applyTaskStarted("t1", 0, "a");
+    // a replayed STARTED of t2 on a: it runs there beyond a's slots (reconciliation)
+    assertThat(s.applyTaskAdopted("t2", 0, "a", "p/t2/0", 1)).isNotNull();
+    assertThat(s.state().overfull()).extracting(NodeView::id).containsExactly("a");
+    s.applyNodeRegistered("b", 1, 0, 0, null, 1);
+    assertThat(withdraws(s.dispatch(1))).isEmpty();
+  }
+
+  @Test
   void withdrawnAttemptGoesBackToItsQueuePositionAsASparedAttempt() {
     Scheduler s = scheduler(new FirstAvailable());
     s.applyNodeRegistered("a", 1, 1, 0, null, 0);
