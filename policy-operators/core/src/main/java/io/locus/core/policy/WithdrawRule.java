@@ -50,21 +50,19 @@ public final class WithdrawRule {
 
   /** The attempt to withdraw for a free slot of {@code b}, or null. */
   static RunningTask candidate(PoolState s, NodeView b) {
-    List<NodeView> from = new ArrayList<>();
-    List<Integer> excess = new ArrayList<>();
+    record Over(NodeView node, int excess) {}
+    List<Over> from = new ArrayList<>();
     for (NodeView a : s.overfull()) {
       int x = a.beyondSlots() - s.withdrawsFrom(a.id());
       if (a != b && x > 0) {
-        int pos = 0;
-        while (pos < from.size() && (excess.get(pos) > x
-            || (excess.get(pos) == x && Ids.compare(from.get(pos).id(), a.id()) < 0))) {
-          pos++;
-        }
-        from.add(pos, a);
-        excess.add(pos, x);
+        from.add(new Over(a, x));
       }
     }
-    for (NodeView a : from) {
+    // the most placements beyond the slots first; tie: lowest id
+    from.sort((p, q) -> p.excess() != q.excess() ? Integer.compare(q.excess(), p.excess())
+        : Ids.compare(p.node().id(), q.node().id()));
+    for (Over o : from) {
+      NodeView a = o.node();
       RunningTask best = null;
       for (RunningTask r : s.placedOn(a.id())) {
         if (r.started() || s.isWithdrawing(r.task().taskId())
