@@ -4,6 +4,7 @@ import io.locus.core.model.Command;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.Policy;
+import io.locus.core.policy.WithdrawRule;
 import io.locus.core.state.PoolState;
 import java.util.Collection;
 import java.util.List;
@@ -90,6 +91,7 @@ public final class Scheduler {
     }
     Dispatch d = new Dispatch(pool, state, now);
     policy.dispatch(d);
+    WithdrawRule.apply(d); // late binding: a slot left free may take a queued attempt back
     return d.commands();
   }
 
@@ -142,6 +144,43 @@ public final class Scheduler {
   public List<Task> applyNodeRegistered(String node, int slots, long cacheCapacity,
       String endpoint, double now) {
     return state.registerNode(node, slots, cacheCapacity, endpoint, now);
+  }
+
+  /** As above, with the local-queue positions the pool uses on the node (late binding). */
+  public List<Task> applyNodeRegistered(String node, int slots, int queueDepth,
+      long cacheCapacity, String endpoint, double now) {
+    return state.registerNode(node, slots, queueDepth, cacheCapacity, endpoint, now);
+  }
+
+  /** A heartbeat advertised another local-queue depth. */
+  public void applyQueueDepth(String node, int queueDepth) {
+    state.setQueueDepth(node, queueDepth);
+  }
+
+  /** The node reported STARTED for the attempt (it left the local queue); false if not placed there. */
+  public boolean applyTaskStarted(String taskId, int attempt, String node) {
+    return state.markStarted(taskId, attempt, node);
+  }
+
+  /**
+   * The node withdrew the attempt from its local queue (WITHDRAWN): re-queued at its original
+   * position as a spared attempt (see {@link PoolState#withdrawn}).
+   */
+  public PoolState.EndOutcome applyTaskWithdrawn(String taskId, int attempt, String node) {
+    return state.withdrawn(taskId, attempt, node);
+  }
+
+  /**
+   * The node refused the withdraw of the attempt (it started, or is not there): the in-flight
+   * mark goes, nothing else changes. False if that attempt was not being withdrawn.
+   */
+  public boolean applyWithdrawRefused(String taskId, int attempt) {
+    io.locus.core.state.RunningTask r = state.running(taskId);
+    if (r == null || r.task().attempt() != attempt || !state.isWithdrawing(taskId)) {
+      return false;
+    }
+    state.clearWithdrawing(taskId);
+    return true;
   }
 
   /** A node left or was released: its running tasks are re-queued, its cache leaves the index. */

@@ -82,6 +82,7 @@ public final class Conversions {
         .setDecisionId(r == null ? null : r.decisionId())
         .setStartedAtMs(r == null ? 0 : millis(r.startTime()))
         .setPeers(r == null ? new ArrayList<>() : new ArrayList<>(r.peers()))
+        .setStarted(r != null && r.started())
         .build();
   }
 
@@ -91,7 +92,7 @@ public final class Conversions {
 
   public static RunningTask runningFromState(TaskState s) {
     return new RunningTask(fromState(s), s.getNode(), s.getDecisionId(),
-        seconds(s.getStartedAtMs()), s.getPeers());
+        seconds(s.getStartedAtMs()), s.getPeers(), s.getStarted());
   }
 
   public static NodeState toState(NodeView n) {
@@ -104,12 +105,14 @@ public final class Conversions {
         .setRegisteredAtMs(millis(n.registeredAt()))
         .setEndpoint(n.endpoint())
         .setFreeSeq(n.freeSeq())
+        .setQueueDepth(n.queueDepth())
         .build();
   }
 
   public static NodeView fromState(NodeState s) {
     return NodeView.restore(s.getNode(), s.getSlots(), s.getCacheCapacityBytes(), s.getDraining(),
-        s.getLastCacheSeq(), seconds(s.getRegisteredAtMs()), s.getEndpoint(), s.getFreeSeq());
+        s.getLastCacheSeq(), seconds(s.getRegisteredAtMs()), s.getEndpoint(), s.getFreeSeq(),
+        s.getQueueDepth());
   }
 
   /** A file-family placement (decision ids and envelopes come from {@link Decisions}). */

@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
+import io.locus.core.policy.Policies;
 import io.locus.core.policy.Policy;
 import io.locus.core.policy.StatefulPolicy;
 import io.locus.core.provision.Provisioner;
@@ -166,7 +167,11 @@ final class FilePoolDriver implements PoolDriver {
       if (type == TaskEventType.REFUSED && e.getDecisionId().startsWith(pool + "/cancel/")) {
         LOG.debug("pool {}: {} refused cancel {}: {}", pool, node, e.getDecisionId(),
             e.getMessage());
-        return null; // the agent no longer runs the attempt we cancelled: nothing to do
+        // A refused withdraw (the attempt started, or is not there) only ends the in-flight
+        // mark, so the free slot may ask for another attempt; any other refused cancel: the
+        // agent no longer runs the attempt we cancelled, nothing to do.
+        changed = scheduler.applyWithdrawRefused(id, attempt);
+        return null;
       }
       return "decision id " + e.getDecisionId() + " is not the placement of that attempt ("
           + placement + ")";
@@ -178,7 +183,10 @@ final class FilePoolDriver implements PoolDriver {
     switch (type) {
       case STARTED -> {
         if (runsAttempt && r.node().equals(node)) {
-          return null; // the slot was taken at placement
+          // The slot was taken at placement; now the attempt left the node's local queue and
+          // can no longer be withdrawn.
+          scheduler.applyTaskStarted(id, attempt, node);
+          return null;
         }
         if (runsAttempt) {
           // Placed twice after a restore: it runs on r.node() for the pool; the other goes.
@@ -239,6 +247,15 @@ final class FilePoolDriver implements PoolDriver {
           return null;
         }
       }
+      case WITHDRAWN -> {
+        if (runsAttempt && r.node().equals(node)) {
+          // Late binding: the node took the attempt out of its local queue at our request; the
+          // task goes back to the queue at its position as a spared attempt, not a failure.
+          scheduler.applyTaskWithdrawn(id, attempt, node);
+          changed = true;
+          return null;
+        }
+      }
       default -> {
         return "unexpected task event type " + type;
       }
@@ -283,8 +300,8 @@ final class FilePoolDriver implements PoolDriver {
         if (st.node(node) == null) {
           provisioner.onNodeRegistered(node, now);
         }
-        scheduler.applyNodeRegistered(node, r.getSlots(), r.getCacheCapacityBytes(),
-            r.getEndpoint(), now);
+        scheduler.applyNodeRegistered(node, r.getSlots(), queueDepth(r, meta),
+            r.getCacheCapacityBytes(), r.getEndpoint(), now);
         if (!r.getAdded().isEmpty()) {
           scheduler.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
         }
@@ -300,6 +317,7 @@ final class FilePoolDriver implements PoolDriver {
         if (r.getDraining() && !st.node(node).draining()) {
           scheduler.applyDrain(node, true);
         }
+        scheduler.applyQueueDepth(node, queueDepth(r, meta));
       }
       case CACHE_DELTA -> {
         if (st.node(node) == null) {
@@ -320,6 +338,14 @@ final class FilePoolDriver implements PoolDriver {
       default -> throw new IllegalArgumentException("unexpected report type " + r.getType());
     }
     return finish(new PoolOutput(), scheduler.dispatch(now), meta);
+  }
+
+  /**
+   * The local-queue depth the pool uses on the reporting node: what the agent advertises, capped
+   * by the pool parameter {@code maxQueueDepth} (a negative advertisement counts as 0).
+   */
+  private static int queueDepth(NodeReport r, PoolMeta meta) {
+    return Math.max(0, Math.min(r.getQueueDepth(), Policies.maxQueueDepth(meta.getParams())));
   }
 
   @Override
@@ -384,6 +410,12 @@ final class FilePoolDriver implements PoolDriver {
       } else if (c instanceof Command.Evict ev) {
         out.decide(Decisions.sequenced(pool, meta, "evict", ev.node(), EvictFiles.newBuilder()
             .setFiles(new ArrayList<>(ev.files())).setReason(ev.reason()).build()));
+      } else if (c instanceof Command.Withdraw w) {
+        LOG.debug("pool {}: withdrawing {} attempt {} from {}: {}", pool, w.taskId(),
+            w.attempt(), w.node(), w.reason());
+        out.decide(Decisions.sequenced(pool, meta, "cancel", w.node(), CancelTask.newBuilder()
+            .setTaskId(w.taskId()).setAttempt(w.attempt()).setReason(w.reason())
+            .setOnlyIfQueued(true).build()));
       } else if (c instanceof Command.Replicate rep) {
         out.decide(Decisions.sequenced(pool, meta, "replicate", rep.node(),
             ReplicateFile.newBuilder()

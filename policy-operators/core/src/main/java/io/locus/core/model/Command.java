@@ -27,6 +27,14 @@ public sealed interface Command {
 
   record Cancel(String node, String taskId, int attempt, String reason) implements Command {}
 
+  /**
+   * Withdraw (late binding): take the attempt out of {@code node}'s local queue if it has not
+   * started, because {@code forNode} has a free slot that is at least as good for it. The driver
+   * sends a CancelTask with onlyIfQueued; the node answers WITHDRAWN or REFUSED.
+   */
+  record Withdraw(String node, String taskId, int attempt, String forNode, String reason)
+      implements Command {}
+
   /** Provisioning: ask for n more nodes. */
   record Acquire(int nodes, String reason) implements Command {}
 

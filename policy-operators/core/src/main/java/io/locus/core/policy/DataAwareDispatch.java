@@ -39,7 +39,7 @@ final class DataAwareDispatch {
       if (e == null) {
         return; // MCH: every dispatchable task's best holder is busy
       }
-      List<Task> batch = selectTasks(s, e, mode, e.freeSlots(), window);
+      List<Task> batch = selectTasks(s, e, mode, e.placeable(), window);
       if (batch.isEmpty()) {
         throw new IllegalStateException("no task selected for notified node " + e.id());
       }
@@ -58,9 +58,11 @@ final class DataAwareDispatch {
    */
   static NodeView notifyTarget(PoolState s, Mode mode, int window) {
     if (mode == Mode.MCU) {
+      // MCU keeps every slot busy: a free slot anywhere beats a holder's local-queue position
       Task head = s.queue().iterator().next();
-      NodeView best = bestFreeHolder(s, head, -1);
-      return best != null ? best : s.firstFree();
+      NodeView first = s.firstFree();
+      NodeView best = bestFreeHolder(s, head, -1, first.freeSlots() > 0);
+      return best != null ? best : first;
     }
     DispatchIndex ix = s.dispatchIndex();
     Task first = earlier(ix.firstUncached(), ix.firstZeroBytes());
@@ -74,7 +76,7 @@ final class DataAwareDispatch {
     if (max == 0) {
       return s.firstFree(); // nobody caches any of its data: every executor qualifies
     }
-    NodeView best = bestFreeHolder(s, first, max);
+    NodeView best = bestFreeHolder(s, first, max, false);
     if (best == null) {
       throw new IllegalStateException("dispatch index out of step: no free best holder for "
           + first.taskId());
@@ -88,16 +90,17 @@ final class DataAwareDispatch {
 
   /**
    * Among free nodes caching some of t's data: the one with the most cached bytes (or, when
-   * {@code required} ≥ 0, the first with exactly that many), ties to the free-pool order.
-   * Visits only t's holders, not the whole pool.
+   * {@code required} ≥ 0, the first with exactly that many), ties to the free-pool order (a free
+   * slot before a free local-queue position, then FIFO). Visits only t's holders, not the whole
+   * pool. {@code slotOnly}: only nodes with a free slot.
    */
-  private static NodeView bestFreeHolder(PoolState s, Task t, long required) {
+  private static NodeView bestFreeHolder(PoolState s, Task t, long required, boolean slotOnly) {
     NodeView best = null;
     long bestBytes = 0;
     for (InputFile u : t.inputs()) {
       for (String id : s.holders(u.id())) {
         NodeView n = s.node(id);
-        if (n == null || n.freeSlots() == 0 || n.draining()) {
+        if (n == null || !PoolState.canTake(n) || (slotOnly && n.freeSlots() == 0)) {
           continue;
         }
         long c = s.cached(t, n);
@@ -106,7 +109,7 @@ final class DataAwareDispatch {
           continue;
         }
         if (best == null || (required < 0 && c > bestBytes)
-            || (c == bestBytes && n.freeSeq() < best.freeSeq())) {
+            || (c == bestBytes && PoolState.freeBefore(n, best))) {
           best = n;
           bestBytes = c;
         }

@@ -25,7 +25,7 @@ public final class FirstAvailable implements Policy {
     PoolState s = d.state();
     while (s.queueLength() > 0 && s.firstFree() != null) {
       NodeView e = s.firstFree();
-      int m = e.freeSlots();
+      int m = e.placeable();
       Iterator<Task> it = s.queue().iterator();
       Task[] batch = new Task[Math.min(m, s.queueLength())];
       for (int i = 0; i < batch.length; i++) {

@@ -16,6 +16,11 @@ import java.util.Map;
  * {@code repartitionEvents} (1). COMPLEMENTARY_PLACE (hybrid spec §2.6): {@code w_loc}, {@code w_comp},
  * {@code w_pk}, {@code h}, {@code D_node}, {@code D_rack}, {@code aging}, {@code delay} and
  * {@code window} (see {@link io.locus.core.hybrid.ComplementaryPlace#of}).
+ *
+ * <p>Every file policy also takes the pool parameter {@code maxQueueDepth} (late binding, default
+ * {@value #DEFAULT_MAX_QUEUE_DEPTH}): the most local-queue positions beyond its slots the pool
+ * uses on a node, whatever the node advertises; 0 turns late binding off. The policy itself does
+ * not read it (see {@link #maxQueueDepth}); the driver caps each node's advertised depth with it.
  */
 public final class Policies {
   public static final List<String> NAMES =
@@ -24,13 +29,19 @@ public final class Policies {
   /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
   public static final int DEFAULT_WINDOW = 2500;
   public static final double DEFAULT_THETA = 0.9;
+  /** The pool parameter capping the local-queue depth a node may advertise (late binding). */
+  public static final String MAX_QUEUE_DEPTH = "maxQueueDepth";
+  public static final int DEFAULT_MAX_QUEUE_DEPTH = 16;
+  /** The largest maxQueueDepth accepted: a bound on how much work one node can hold back. */
+  public static final int MAX_MAX_QUEUE_DEPTH = 1024;
 
   private Policies() {}
 
   /** Data diffusion's parameters (every data-diffusion policy takes both, as the simulator does). */
-  private static final List<String> DIFFUSION_PARAMS = List.of("window", "theta");
+  private static final List<String> DIFFUSION_PARAMS = List.of("window", "theta",
+      MAX_QUEUE_DEPTH);
   private static final List<String> COST_PARAMS = List.of("window", "rbw", "lbw", "c",
-      "storageNodes");
+      "storageNodes", MAX_QUEUE_DEPTH);
 
   /**
    * The parameter names a policy takes (COMPLEMENTARY_PLACE's case-insensitively), or null for an
@@ -45,7 +56,7 @@ public final class Policies {
       case "ONLINE_HPS", "ONLINE-HPS", "HPS" -> concat(COST_PARAMS, "eps", "partitioner", "seed",
           "repartitionInterval", "repartitionEvents");
       case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" -> List.of("window", "w_loc", "w_comp",
-          "w_pk", "h", "d_node", "d_rack", "aging", "delay");
+          "w_pk", "h", "d_node", "d_rack", "aging", "delay", MAX_QUEUE_DEPTH);
       default -> null;
     };
   }
@@ -71,12 +82,16 @@ public final class Policies {
       boolean anyCase = known.contains("w_loc");
       for (String k : params.keySet()) {
         String key = k == null ? null : anyCase ? k.toLowerCase(Locale.ROOT) : k;
+        if (anyCase && MAX_QUEUE_DEPTH.equalsIgnoreCase(k)) {
+          key = MAX_QUEUE_DEPTH;
+        }
         if (key == null || !known.contains(key)) {
           throw new IllegalArgumentException("unknown parameter '" + k + "' for policy "
               + name.toUpperCase(Locale.ROOT) + "; valid: " + String.join(", ", known));
         }
       }
     }
+    maxQueueDepth(params); // fail fast on a bad value
     int window = intParam(params, "window", DEFAULT_WINDOW);
     if (window < 1) {
       throw new IllegalArgumentException("window must be ≥ 1, got " + window);
@@ -102,6 +117,29 @@ public final class Policies {
       default -> throw new IllegalArgumentException(
           "unknown policy '" + name + "'; valid: " + String.join(", ", NAMES));
     };
+  }
+
+  /**
+   * The pool parameter {@code maxQueueDepth} (any case for the key), default
+   * {@value #DEFAULT_MAX_QUEUE_DEPTH}; an integer in [0, {@value #MAX_MAX_QUEUE_DEPTH}], else an
+   * {@link IllegalArgumentException} naming it.
+   */
+  public static int maxQueueDepth(Map<String, String> params) {
+    String v = null;
+    if (params != null) {
+      for (Map.Entry<String, String> e : params.entrySet()) {
+        if (MAX_QUEUE_DEPTH.equalsIgnoreCase(e.getKey())) {
+          v = e.getValue();
+        }
+      }
+    }
+    int d = intParam(v == null ? null : Map.of(MAX_QUEUE_DEPTH, v), MAX_QUEUE_DEPTH,
+        DEFAULT_MAX_QUEUE_DEPTH);
+    if (d < 0 || d > MAX_MAX_QUEUE_DEPTH) {
+      throw new IllegalArgumentException("parameter " + MAX_QUEUE_DEPTH + " must be in [0, "
+          + MAX_MAX_QUEUE_DEPTH + "], got " + d);
+    }
+    return d;
   }
 
   /** A partitioner by name, case-insensitive; GreedyKm1 (the spec's default, D7) when null. */

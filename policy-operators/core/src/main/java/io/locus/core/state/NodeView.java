@@ -11,7 +11,15 @@ import java.util.Map;
 public final class NodeView {
   private final String id;
   int slots;
+  /**
+   * Placed attempts (running or waiting in the agent's local queue); at most slots + queueDepth.
+   */
   int busy;
+  /**
+   * Local-queue positions the pool uses beyond the slots (late binding): min of what the agent
+   * advertises and the pool's {@code maxQueueDepth}. 0: a node takes no more than its slots.
+   */
+  int queueDepth;
   long cacheCapacity;
   boolean draining;
   long lastCacheSeq;
@@ -42,6 +50,29 @@ public final class NodeView {
 
   public int freeSlots() {
     return Math.max(0, slots - busy);
+  }
+
+  public int queueDepth() {
+    return queueDepth;
+  }
+
+  /** Free placements: free slots plus free local-queue positions. */
+  public int freePositions() {
+    return Math.max(0, slots + queueDepth - busy);
+  }
+
+  /** Placed attempts beyond the slots: those that wait (or may wait) in the agent's queue. */
+  public int beyondSlots() {
+    return Math.max(0, busy - slots);
+  }
+
+  /**
+   * How many tasks one notification gives this node (spec D4: m = its free slots): its free
+   * slots, or, when it has none, its free local-queue positions.
+   */
+  public int placeable() {
+    int free = freeSlots();
+    return free > 0 ? free : freePositions();
   }
 
   public long cacheCapacity() {
@@ -87,7 +118,15 @@ public final class NodeView {
   /** Restores the persisted fields of a node (driver use, when rebuilding from durable state). */
   public static NodeView restore(String id, int slots, long cacheCapacity, boolean draining,
       long lastCacheSeq, double registeredAt, String endpoint, long freeSeq) {
+    return restore(id, slots, cacheCapacity, draining, lastCacheSeq, registeredAt, endpoint,
+        freeSeq, 0);
+  }
+
+  /** As above, with the node's local-queue depth (late binding). */
+  public static NodeView restore(String id, int slots, long cacheCapacity, boolean draining,
+      long lastCacheSeq, double registeredAt, String endpoint, long freeSeq, int queueDepth) {
     NodeView n = new NodeView(id);
+    n.queueDepth = queueDepth;
     n.slots = slots;
     n.cacheCapacity = cacheCapacity;
     n.draining = draining;

@@ -4,6 +4,7 @@ import io.locus.core.model.InputFile;
 import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
+import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -40,7 +41,23 @@ public final class PoolState {
    * re-registered): they do not count toward {@code maxRetries}. Absent means none.
    */
   private final Map<String, Integer> spared = new HashMap<>();
+  /** Tier 1 of the free pool: nodes with a free slot, by freeSeq (FIFO). */
   private final TreeMap<Long, NodeView> freePool = new TreeMap<>();
+  /**
+   * Tier 2 (late binding): nodes whose slots are all taken but with a free local-queue position
+   * (slots ≤ busy < slots + queueDepth), by freeSeq. Empty while every queueDepth is 0.
+   */
+  private final TreeMap<Long, NodeView> freeQueuePool = new TreeMap<>();
+  /** Placed attempts per node (task ids), for the node's own lookups (re-queue, withdraw). */
+  private final Map<String, Set<String>> placedOn = new HashMap<>();
+  /** Nodes with placements beyond their slots (busy > slots). */
+  private final Map<String, NodeView> overfull = new HashMap<>();
+  /**
+   * Attempts being withdrawn (task id → the node with a free slot the withdraw is for). Not
+   * persisted: after a restore a withdraw may be sent again, which the agent answers as the first.
+   */
+  private final Map<String, String> withdrawing = new HashMap<>();
+  private final Map<String, Integer> withdrawsTo = new HashMap<>();
   private final StateJournal journal;
   private final int maxRetries;
 
@@ -163,11 +180,102 @@ public final class PoolState {
 
   /** Nodes with a free slot and not draining, in the order they became free. */
   public Collection<NodeView> freePool() {
+    if (freeQueuePool.isEmpty()) {
+      return Collections.unmodifiableCollection(freePool.values());
+    }
+    return new AbstractCollection<>() {
+      @Override
+      public Iterator<NodeView> iterator() {
+        Iterator<NodeView> a = freePool.values().iterator();
+        Iterator<NodeView> b = freeQueuePool.values().iterator();
+        return new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return a.hasNext() || b.hasNext();
+          }
+
+          @Override
+          public NodeView next() {
+            return a.hasNext() ? a.next() : b.next();
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return freePool.size() + freeQueuePool.size();
+      }
+    };
+  }
+
+  /**
+   * The first node a placement may go to: the first with a free slot, else the first with only a
+   * free local-queue position; null when none.
+   */
+  public NodeView firstFree() {
+    if (!freePool.isEmpty()) {
+      return freePool.firstEntry().getValue();
+    }
+    return freeQueuePool.isEmpty() ? null : freeQueuePool.firstEntry().getValue();
+  }
+
+  /** Tier 1 only: nodes with a free slot and not draining, in the order they became free. */
+  public Collection<NodeView> freeSlotPool() {
     return Collections.unmodifiableCollection(freePool.values());
   }
 
-  public NodeView firstFree() {
-    return freePool.isEmpty() ? null : freePool.firstEntry().getValue();
+  /**
+   * Whether {@code a} comes before {@code b} in the free pool (a free slot before a local-queue
+   * position, then the order they became free).
+   */
+  public static boolean freeBefore(NodeView a, NodeView b) {
+    boolean slotA = a.freeSlots() > 0;
+    boolean slotB = b.freeSlots() > 0;
+    return slotA != slotB ? slotA : a.freeSeq < b.freeSeq;
+  }
+
+  /** Whether the node can take a placement now (a free slot or local-queue position, not draining). */
+  public static boolean canTake(NodeView n) {
+    return n.freePositions() > 0 && !n.draining;
+  }
+
+  /** Nodes with placements beyond their slots (some may wait in the agent's local queue). */
+  public Collection<NodeView> overfull() {
+    return Collections.unmodifiableCollection(overfull.values());
+  }
+
+  /** The attempts placed on a node (running or in its local queue), in no particular order. */
+  public List<RunningTask> placedOn(String node) {
+    Set<String> ids = placedOn.get(node);
+    if (ids == null) {
+      return List.of();
+    }
+    List<RunningTask> out = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      out.add(running.get(id));
+    }
+    return out;
+  }
+
+  /** Whether a withdraw of the task's placed attempt is in flight. */
+  public boolean isWithdrawing(String taskId) {
+    return withdrawing.containsKey(taskId);
+  }
+
+  /** Withdraws in flight on behalf of {@code node}'s free slots. */
+  public int withdrawsTo(String node) {
+    return withdrawsTo.getOrDefault(node, 0);
+  }
+
+  /** Withdraws in flight of attempts placed on {@code node}. */
+  public int withdrawsFrom(String node) {
+    int n = 0;
+    for (String id : placedOn.getOrDefault(node, Set.of())) {
+      if (withdrawing.containsKey(id)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   public Set<String> holders(String file) {
@@ -183,7 +291,10 @@ public final class PoolState {
     return busySlots;
   }
 
-  /** Busy slots / registered slots; 0 with no node (spec: util). */
+  /**
+   * Busy slots / registered slots; 0 with no node (spec: util). A node counts min(busy, slots):
+   * attempts waiting in its local queue take no slot.
+   */
   public double utilization() {
     return registeredSlots == 0 ? 0.0 : (double) busySlots / registeredSlots;
   }
@@ -275,6 +386,16 @@ public final class PoolState {
    */
   public List<Task> registerNode(String id, int slots, long cacheCapacity, String endpoint,
       double now) {
+    return registerNode(id, slots, 0, cacheCapacity, endpoint, now);
+  }
+
+  /** As above, with the local-queue positions the pool uses on the node beyond its slots. */
+  public List<Task> registerNode(String id, int slots, int queueDepth, long cacheCapacity,
+      String endpoint, double now) {
+    if (queueDepth < 0) {
+      throw new IllegalArgumentException("node " + id + " queue depth must be ≥ 0, got "
+          + queueDepth);
+    }
     if (slots < 1) {
       throw new IllegalArgumentException("node " + id + " must have at least one slot");
     }
@@ -289,6 +410,7 @@ public final class PoolState {
       registeredSlots -= n.slots;
     }
     n.slots = slots;
+    n.queueDepth = queueDepth;
     n.cacheCapacity = cacheCapacity;
     n.endpoint = endpoint;
     registeredSlots += slots;
@@ -309,6 +431,7 @@ public final class PoolState {
     List<Task> requeued = requeueRunningOn(id);
     resetCache(n);
     freePool.remove(n.freeSeq);
+    freeQueuePool.remove(n.freeSeq);
     registeredSlots -= n.slots;
     nodes.remove(id);
     if (index != null) {
@@ -321,6 +444,21 @@ public final class PoolState {
     return requeued;
   }
 
+  /** The node's local-queue depth changed (a heartbeat advertised another one). */
+  public void setQueueDepth(String id, int queueDepth) {
+    if (queueDepth < 0) {
+      throw new IllegalArgumentException("node " + id + " queue depth must be ≥ 0, got "
+          + queueDepth);
+    }
+    NodeView n = require(id);
+    if (n.queueDepth == queueDepth) {
+      return;
+    }
+    n.queueDepth = queueDepth;
+    refreshFree(n);
+    journal.nodeUpdated(n);
+  }
+
   public void setDraining(String id, boolean draining) {
     NodeView n = require(id);
     n.draining = draining;
@@ -329,12 +467,7 @@ public final class PoolState {
   }
 
   private List<Task> requeueRunningOn(String node) {
-    List<RunningTask> lost = new ArrayList<>();
-    for (RunningTask r : running.values()) {
-      if (r.node().equals(node)) {
-        lost.add(r);
-      }
-    }
+    List<RunningTask> lost = new ArrayList<>(placedOn(node));
     lost.sort((a, b) -> Long.compare(a.task().seq(), b.task().seq()));
     List<Task> requeued = new ArrayList<>();
     for (RunningTask r : lost) {
@@ -390,9 +523,10 @@ public final class PoolState {
       throw new NoSuchElementException("task " + t.taskId() + " is not queued");
     }
     NodeView n = require(nodeId);
-    if (n.freeSlots() == 0 || n.draining) {
+    if (n.freePositions() == 0 || n.draining) {
       queuedSeq.put(t.taskId(), seq);
-      throw new IllegalStateException("node " + nodeId + " has no free slot for " + t.taskId());
+      throw new IllegalStateException("node " + nodeId + " has no free slot or queue position for "
+          + t.taskId());
     }
     queue.remove(seq);
     if (index != null) {
@@ -400,8 +534,7 @@ public final class PoolState {
     }
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, RunningTask.peersOf(plan));
     running.put(t.taskId(), r);
-    n.busy++;
-    busySlots++;
+    placed(n, t.taskId(), +1);
     for (String p : r.peers()) {
       NodeView peer = nodes.get(p);
       if (peer != null) {
@@ -445,10 +578,10 @@ public final class PoolState {
       return null;
     }
     dequeue(t);
-    RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of());
+    // adopted from its STARTED: it runs, so it is never withdrawn
+    RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of(), true);
     running.put(taskId, r);
-    n.busy++;
-    busySlots++;
+    placed(n, taskId, +1);
     counters.placements++;
     refreshFree(n);
     journal.taskUpdated(t, r);
@@ -511,10 +644,10 @@ public final class PoolState {
     if (running.remove(r.task().taskId()) == null) {
       return false;
     }
+    clearWithdrawing(r.task().taskId());
     NodeView n = nodes.get(r.node());
     if (n != null) {
-      n.busy--;
-      busySlots--;
+      placed(n, r.task().taskId(), -1);
       refreshFree(n);
       journal.nodeUpdated(n);
     }
@@ -540,6 +673,61 @@ public final class PoolState {
     counters.retries++;
     enqueue(t.withAttempt(t.attempt() + 1));
     return true;
+  }
+
+  // ---------------------------------------------------------------- late binding
+
+  /**
+   * The node reported STARTED for the placed attempt: it left the local queue and can no longer
+   * be withdrawn. False if that attempt is not placed on that node.
+   */
+  public boolean markStarted(String taskId, int attempt, String node) {
+    RunningTask r = running.get(taskId);
+    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+      return false;
+    }
+    if (!r.started()) {
+      RunningTask s = r.asStarted();
+      running.put(taskId, s);
+      journal.taskUpdated(s.task(), s);
+    }
+    return true;
+  }
+
+  /** A withdraw of the placed attempt is sent on behalf of {@code forNode}'s free slot. */
+  public void markWithdrawing(String taskId, String forNode) {
+    RunningTask r = running.get(taskId);
+    if (r == null) {
+      throw new NoSuchElementException("task " + taskId + " is not placed");
+    }
+    if (withdrawing.putIfAbsent(taskId, forNode) == null) {
+      withdrawsTo.merge(forNode, 1, Integer::sum);
+    }
+  }
+
+  /** The withdraw of the task's attempt is answered (or moot): the in-flight mark goes. */
+  public void clearWithdrawing(String taskId) {
+    String to = withdrawing.remove(taskId);
+    if (to != null) {
+      withdrawsTo.computeIfPresent(to, (k, v) -> v > 1 ? v - 1 : null);
+    }
+  }
+
+  /**
+   * The node took the attempt out of its local queue (WITHDRAWN): the attempt ends and the task
+   * goes back to the queue at its original position as attempt + 1, spared (neither a failure
+   * nor a retry). IGNORED if that attempt is not placed on that node.
+   */
+  public EndOutcome withdrawn(String taskId, int attempt, String node) {
+    RunningTask r = running.get(taskId);
+    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+      return EndOutcome.IGNORED;
+    }
+    endRunning(r);
+    Task next = r.task().withAttempt(attempt + 1);
+    setSpared(taskId, sparedAttempts(taskId) + 1);
+    enqueue(next);
+    return EndOutcome.REQUEUED;
   }
 
   // ---------------------------------------------------------------- cache index
@@ -652,8 +840,7 @@ public final class PoolState {
   public void restoreRunning(RunningTask r) {
     running.put(r.task().taskId(), r);
     NodeView n = require(r.node());
-    n.busy++;
-    busySlots++;
+    placed(n, r.task().taskId(), +1);
     for (String p : r.peers()) {
       NodeView peer = nodes.get(p);
       if (peer != null) {
@@ -666,24 +853,63 @@ public final class PoolState {
   public void finishRestore() {
     index = null; // rebuilt from the restored queue and holders on the next decision
     freePool.clear();
+    freeQueuePool.clear();
     for (NodeView n : nodes.values()) {
       if (n.freeSlots() > 0 && !n.draining) {
         freePool.put(n.freeSeq, n);
+      } else if (canTake(n)) {
+        freeQueuePool.put(n.freeSeq, n);
       }
     }
   }
 
   // ---------------------------------------------------------------- internals
 
-  /** Keeps the free pool in sync with a node's load; a node that just became free goes last. */
+  /**
+   * Keeps the free pool's two tiers in sync with a node's load; a node that just entered a tier
+   * (became free, or moved between a free slot and only a queue position) goes last in it.
+   */
   private void refreshFree(NodeView n) {
-    boolean shouldBeFree = n.freeSlots() > 0 && !n.draining && nodes.containsKey(n.id());
-    boolean isFree = freePool.get(n.freeSeq) == n;
-    if (shouldBeFree && !isFree) {
-      n.freeSeq = ++freeCounter;
-      freePool.put(n.freeSeq, n);
-    } else if (!shouldBeFree && isFree) {
+    boolean live = !n.draining && nodes.containsKey(n.id());
+    int should = !live ? 0 : n.freeSlots() > 0 ? 1 : n.freePositions() > 0 ? 2 : 0;
+    int is = freePool.get(n.freeSeq) == n ? 1 : freeQueuePool.get(n.freeSeq) == n ? 2 : 0;
+    if (should == is) {
+      return;
+    }
+    if (is == 1) {
       freePool.remove(n.freeSeq);
+    } else if (is == 2) {
+      freeQueuePool.remove(n.freeSeq);
+    }
+    if (should > 0) {
+      n.freeSeq = ++freeCounter;
+      (should == 1 ? freePool : freeQueuePool).put(n.freeSeq, n);
+    }
+  }
+
+  /**
+   * One more (+1) or one fewer (-1) placed attempt on the node: busy, the slots in use (a node
+   * counts min(busy, slots)), the overfull nodes and the node's placed attempts.
+   */
+  private void placed(NodeView n, String taskId, int delta) {
+    busySlots -= Math.min(n.busy, n.slots);
+    n.busy += delta;
+    busySlots += Math.min(n.busy, n.slots);
+    if (n.busy > n.slots) {
+      overfull.put(n.id(), n);
+    } else {
+      overfull.remove(n.id());
+    }
+    if (delta > 0) {
+      placedOn.computeIfAbsent(n.id(), k -> new HashSet<>()).add(taskId);
+    } else {
+      Set<String> ids = placedOn.get(n.id());
+      if (ids != null) {
+        ids.remove(taskId);
+        if (ids.isEmpty()) {
+          placedOn.remove(n.id());
+        }
+      }
     }
   }
 
