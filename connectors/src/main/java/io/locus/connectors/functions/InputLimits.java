@@ -30,6 +30,8 @@ public final class InputLimits {
   /** Compute seconds of a job or of one input: about 116 days. */
   public static final double MAX_COMPUTE_SECONDS = 1e7;
   public static final int MAX_SLOTS = 4096;
+  /** Local-queue positions a node may advertise (NodeReport.queueDepth; pools cap it lower). */
+  public static final int MAX_QUEUE_DEPTH = 4096;
   /** Record times (ms since the epoch): [0, 2^42], i.e. until the year 2109. */
   public static final long MAX_TIME_MS = 1L << 42;
   /** Event indices of a range: 2^53, exactly representable in the policies' double arithmetic. */

@@ -127,7 +127,7 @@ public final class Validation {
   }
 
   /**
-   * A node report. Slots and cache capacity are bounded on every type and must be positive
+   * A node report. Slots, queue depth and cache capacity are bounded on every type and must be positive
    * (slots) and non-negative (capacity) on REGISTER, which is the report that sets them.
    */
   public static Optional<Violation> nodeReport(NodeReport report, String key) {
@@ -140,6 +140,10 @@ public final class Validation {
             ? invalid("REGISTER needs slots >= 1 (got " + report.getSlots() + ")") : null,
         () -> report.getSlots() < 0 || report.getSlots() > MAX_SLOTS
             ? invalid("slots " + report.getSlots() + " is out of range [0, " + MAX_SLOTS + "]")
+            : null,
+        () -> report.getQueueDepth() < 0 || report.getQueueDepth() > MAX_QUEUE_DEPTH
+            ? invalid("queueDepth " + report.getQueueDepth() + " is out of range [0, "
+                + MAX_QUEUE_DEPTH + "]")
             : null,
         () -> register && report.getCacheCapacityBytes() < 0
             ? invalid("REGISTER needs cacheCapacityBytes >= 0 (got "

@@ -587,6 +587,12 @@ class ValidationTest {
           "slots 4097 is out of range [0, 4096]");
       assertViolation(Validation.nodeReport(register(POOL, "n").setType(NodeReportType.HEARTBEAT)
           .setSlots(-1).build(), POOL), "slots -1 is out of range");
+      assertThat(Validation.nodeReport(register(POOL, "n").setQueueDepth(4096).build(), POOL))
+          .isEmpty();
+      assertViolation(Validation.nodeReport(register(POOL, "n").setQueueDepth(-1).build(), POOL),
+          "queueDepth -1 is out of range [0, 4096]");
+      assertViolation(Validation.nodeReport(register(POOL, "n").setType(NodeReportType.HEARTBEAT)
+          .setQueueDepth(4097).build(), POOL), "queueDepth 4097 is out of range [0, 4096]");
       assertViolation(Validation.nodeReport(register(POOL, "n")
           .setCacheCapacityBytes((1L << 60) + 1).build(), POOL),
           "cacheCapacityBytes 1152921504606846977 is more than the limit of 1152921504606846976");
