@@ -54,6 +54,8 @@ public final class Decisions {
         .setNode(node)
         .setTimeMs(meta.getClockMs())
         .setAction(action)
+        .setInstanceId(null) // DecisionStamp sets both: given here, the builder copies no default
+        .setSignature(null)
         .build();
   }
 }
