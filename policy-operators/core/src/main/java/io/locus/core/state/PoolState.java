@@ -689,7 +689,13 @@ public final class PoolState {
     if (!r.started()) {
       RunningTask s = r.asStarted();
       running.put(taskId, s);
-      journal.taskUpdated(s.task(), s);
+      NodeView n = nodes.get(node);
+      // Only an attempt on a node with a local queue can be withdrawn: elsewhere the flag is not
+      // worth a state write per task (a pool restored without it at worst asks for a withdraw
+      // that the agent refuses).
+      if (n != null && n.queueDepth() > 0) {
+        journal.taskUpdated(s.task(), s);
+      }
     }
     return true;
   }

@@ -271,4 +271,28 @@ class LateBindingTest {
     assertThatThrownBy(() -> Policies.maxQueueDepth(Map.of("maxQueueDepth", "100000")))
         .hasMessageContaining("maxQueueDepth");
   }
+
+  @Test
+  void startedIsWrittenThroughOnlyWhereAWithdrawIsPossible() {
+    java.util.List<String> written = new java.util.ArrayList<>();
+    io.locus.core.state.StateJournal journal = new io.locus.core.state.StateJournal() {
+      @Override
+      public void taskUpdated(Task task, io.locus.core.state.RunningTask running) {
+        if (running != null && running.started()) {
+          written.add(task.taskId() + "@" + running.node());
+        }
+      }
+    };
+    Scheduler s = new Scheduler("p", new PoolState(journal, PoolState.DEFAULT_MAX_RETRIES),
+        new FirstAvailable());
+    s.applyNodeRegistered("plain", 1, 0, 0, null, 0);
+    assertThat(placedOn(s.onJobArrival(task("t1", 1, "f"), 0), "t1")).isEqualTo("plain");
+    assertThat(s.applyTaskStarted("t1", 0, "plain")).isTrue();
+    assertThat(s.state().running("t1").started()).isTrue(); // on the heap
+    assertThat(written).isEmpty(); // no local queue: nothing to write
+    s.applyNodeRegistered("queued", 1, 2, 0, null, 0);
+    assertThat(placedOn(s.onJobArrival(task("t2", 2, "f"), 0), "t2")).isEqualTo("queued");
+    assertThat(s.applyTaskStarted("t2", 0, "queued")).isTrue();
+    assertThat(written).containsExactly("t2@queued");
+  }
 }
