@@ -25,6 +25,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class BenchRun {
   private static final long REGISTER_TIMEOUT_NANOS = 180_000_000_000L;
+  /** Placements/s and completions/s of a step are measured over all but its first 1/5. */
+  static final int WARMUP_FRACTION = 5;
 
   /** A configuration's steps, and the agents' log files. */
   public record Result(BenchConfig config, List<StepResult> steps, List<Path> agentLogs) {
@@ -171,12 +173,21 @@ public final class BenchRun {
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
       for (double rate : cfg.rates()) {
         long first = seq;
-        long placed0 = watcher.placed();
-        long done0 = watcher.completed();
         long t0 = System.nanoTime();
+        // Rates are measured after the step's first fifth: the change of rate takes the
+        // pipeline's latency to reach the decisions, and that transient is not the capacity.
+        long warm = t0 + stepNanos / WARMUP_FRACTION;
+        long placed0 = -1;
+        long done0 = 0;
+        long tw = t0;
         long nextCheck = t0 + 1_000_000_000L;
         while (true) {
           long now = System.nanoTime();
+          if (placed0 < 0 && now >= warm) {
+            placed0 = watcher.placed();
+            done0 = watcher.completed();
+            tw = now;
+          }
           long elapsed = Math.min(now - t0, stepNanos);
           long due = first + (long) (elapsed / 1e9 * rate) + 1;
           due = Math.min(due, watcher.capacity());
@@ -200,16 +211,19 @@ public final class BenchRun {
           LockSupport.parkNanos(1_000_000L); // pacing: publish what is due every millisecond
         }
         producer.flush();
-        double secs = (System.nanoTime() - t0) / 1e9;
+        long t1 = System.nanoTime();
+        double secs = (t1 - t0) / 1e9;
+        double measured = (t1 - tw) / 1e9;
         long placed1 = watcher.placed();
         long done1 = watcher.completed();
         long backlog = seq - placed1;
+        double placedRate = (placed1 - placed0) / measured;
+        double doneRate = (done1 - done0) / measured;
         ranges.add(new long[] {first, seq});
-        rows.add(new double[] {rate, (seq - first) / secs, (placed1 - placed0) / secs,
-            (done1 - done0) / secs, backlog});
+        rows.add(new double[] {rate, (seq - first) / secs, placedRate, doneRate, backlog});
         out.printf(Locale.ROOT, "   offered %,8.0f/s  published %,8.0f/s  placed %,8.0f/s  "
-                + "completed %,8.0f/s  backlog %,d%n", rate, (seq - first) / secs,
-            (placed1 - placed0) / secs, (done1 - done0) / secs, backlog);
+                + "completed %,8.0f/s  backlog %,d%n", rate, (seq - first) / secs, placedRate,
+            doneRate, backlog);
         if (backlog > cfg.backlogCap()) {
           out.printf(Locale.ROOT, "   backlog %,d > cap %,d: the scheduler fell behind; not "
               + "raising the rate further%n", backlog, cfg.backlogCap());
