@@ -83,7 +83,9 @@ public final class BenchReport {
   /** Placements/s vs offered (above) and p99 latency vs offered (below), one series each. */
   public static Path plot(Path file, List<BenchRun.Result> results) throws IOException {
     XYChart rate = chart("locus bench: placements/s vs offered", "placements/s");
-    XYChart p99 = chart("locus bench: arrival → decision-visible p99 vs offered", "p99 (ms)");
+    XYChart p99 = chart("locus bench: arrival → decision-visible p99 vs offered (log scale)",
+        "p99 (ms)");
+    p99.getStyler().setYAxisLogarithmic(true);
     double maxOffered = 0;
     for (BenchRun.Result r : results) {
       List<StepResult> st = r.steps();
@@ -92,13 +94,17 @@ public final class BenchReport {
       }
       double[] x = st.stream().mapToDouble(StepResult::offeredPerSecond).toArray();
       double[] y = st.stream().mapToDouble(StepResult::placementsPerSecond).toArray();
-      double[] l = st.stream().mapToDouble(s -> Double.isNaN(s.p99Ms()) ? 0 : s.p99Ms())
-          .toArray();
       for (double v : x) {
         maxOffered = Math.max(maxOffered, v);
       }
       rate.addSeries(r.config().label(), x, y);
-      p99.addSeries(r.config().label(), x, l);
+      // a step none of whose jobs was placed has no latency: left out, not drawn as 0
+      List<StepResult> timed = st.stream().filter(s -> s.p99Ms() > 0).toList();
+      if (!timed.isEmpty()) {
+        p99.addSeries(r.config().label(),
+            timed.stream().mapToDouble(StepResult::offeredPerSecond).toArray(),
+            timed.stream().mapToDouble(StepResult::p99Ms).toArray());
+      }
     }
     if (maxOffered > 0) {
       XYSeries ideal = rate.addSeries("offered (ideal)", new double[] {0, maxOffered},

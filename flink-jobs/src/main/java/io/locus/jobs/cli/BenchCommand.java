@@ -178,8 +178,13 @@ public final class BenchCommand implements Callable<Integer> {
     }
     BenchReport.table(o, results);
     Path csv = BenchReport.csv(out.resolve("bench.csv"), results);
-    Path png = BenchReport.plot(out.resolve("bench.png"), results);
-    o.println("Wrote " + csv + " and " + png);
+    try {
+      Path png = BenchReport.plot(out.resolve("bench.png"), results);
+      o.println("Wrote " + csv + " and " + png);
+    } catch (RuntimeException e) {
+      // e.g. no configuration placed anything: the table and CSV still say so
+      o.println("Wrote " + csv + "; no plot: " + e.getMessage());
+    }
     for (String f : failures) {
       o.println("FAILED " + f);
     }
