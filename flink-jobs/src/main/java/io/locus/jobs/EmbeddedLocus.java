@@ -41,6 +41,20 @@ public final class EmbeddedLocus implements AutoCloseable {
   /** Starts the broker, creates the topics, and submits the scheduler job. */
   public static EmbeddedLocus start(SchedulerConfig scheduler, DeliveryMode delivery,
       Duration checkpointInterval) {
+    return start(scheduler, delivery, checkpointInterval, "rocksdb", 1, 4);
+  }
+
+  /**
+   * As {@link #start(SchedulerConfig, DeliveryMode, Duration)}, with the state backend
+   * ({@code rocksdb} or {@code hashmap}), the job's parallelism and the MiniCluster's task slots
+   * (at least the parallelism): the bench compares backends and scales out pools.
+   */
+  public static EmbeddedLocus start(SchedulerConfig scheduler, DeliveryMode delivery,
+      Duration checkpointInterval, String stateBackend, int parallelism, int taskSlots) {
+    if (taskSlots < parallelism) {
+      throw new IllegalArgumentException("task slots (" + taskSlots + ") must be ≥ parallelism ("
+          + parallelism + ")");
+    }
     Path dir;
     try {
       dir = Files.createTempDirectory("locus-");
@@ -51,11 +65,11 @@ public final class EmbeddedLocus implements AutoCloseable {
     try {
       TopicAdmin.ensureTopics(kafka.bootstrapServers(), Topics.ALL);
       SchedulerJob.Options o = new SchedulerJob.Options(kafka.bootstrapServers(), new Properties(),
-          delivery, scheduler, checkpointInterval, dir.resolve("checkpoints"), "rocksdb", 1,
+          delivery, scheduler, checkpointInterval, dir.resolve("checkpoints"), stateBackend, parallelism,
           "locus-scheduler", "locus-" + Long.toHexString(System.nanoTime()), 0);
       Configuration conf = SchedulerJob.configuration(o);
       conf.set(RestOptions.BIND_PORT, "0"); // no fixed web port: several instances can run
-      conf.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+      conf.set(TaskManagerOptions.NUM_TASK_SLOTS, taskSlots);
       StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
       SchedulerJob.build(env, o);
       JobClient client = env.executeAsync(SchedulerJob.NAME);
