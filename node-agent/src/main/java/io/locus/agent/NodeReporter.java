@@ -81,6 +81,7 @@ final class NodeReporter {
         .setType(type)
         .setTimeMs(clock.nowMs())
         .setSlots(config.slots())
+        .setQueueDepth(config.queueDepth())
         .setCacheCapacityBytes(config.cacheCapacityBytes())
         .setSeq(seq)
         .setDraining(draining.getAsBoolean())

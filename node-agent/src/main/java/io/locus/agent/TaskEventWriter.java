@@ -108,6 +108,31 @@ final class TaskEventWriter {
     emit(t.decision.getDecisionId(), e.build());
   }
 
+  /**
+   * FAILED for an attempt that ended in the local queue, never started (cancelled, or the agent
+   * stopped): no start time, no bytes.
+   */
+  void endedUnstarted(Decision placement, TaskAttempt attempt, int exitCode, String message) {
+    counters.tasksFailed++;
+    long now = clock.nowMs();
+    emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.FAILED)
+        .setEndTimeMs(now)
+        .setExitCode(exitCode)
+        .setMessage(message)
+        .build());
+  }
+
+  /**
+   * WITHDRAWN: the attempt left the local queue unstarted at the scheduler's request; carries the
+   * placement's decision id (the scheduler matches it to the attempt it placed) and the reason.
+   */
+  void withdrawn(Decision placement, TaskAttempt attempt, String reason) {
+    counters.tasksWithdrawn++;
+    emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.WITHDRAWN)
+        .setMessage(reason)
+        .build());
+  }
+
   /** REFUSED, answering {@code d} about {@code attempt}; counted by {@code kind}. */
   void refused(Decision d, TaskAttempt attempt, String kind, String reason) {
     counters.refusal(kind);
