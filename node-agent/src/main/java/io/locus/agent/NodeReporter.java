@@ -21,6 +21,7 @@ final class NodeReporter {
   private final AgentOutput output;
   private final String endpoint;
   private final BooleanSupplier draining;
+  private final String instanceId;
   private long seq;
 
   /**
@@ -28,12 +29,13 @@ final class NodeReporter {
    * @param draining whether the agent drains now (reported in every report)
    */
   NodeReporter(AgentConfig config, AgentScheduler clock, AgentOutput output, String endpoint,
-      BooleanSupplier draining) {
+      BooleanSupplier draining, String instanceId) {
     this.config = config;
     this.clock = clock;
     this.output = output;
     this.endpoint = endpoint;
     this.draining = draining;
+    this.instanceId = instanceId;
   }
 
   /**
@@ -85,6 +87,7 @@ final class NodeReporter {
         .setCacheCapacityBytes(config.cacheCapacityBytes())
         .setSeq(seq)
         .setDraining(draining.getAsBoolean())
-        .setEndpoint(endpoint);
+        .setEndpoint(endpoint)
+        .setInstanceId(instanceId);
   }
 }

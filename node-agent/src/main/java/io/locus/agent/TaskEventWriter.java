@@ -22,6 +22,7 @@ final class TaskEventWriter {
   private final AgentScheduler clock;
   private final AgentOutput output;
   private final AgentCounters counters;
+  private final String instanceId;
   /**
    * The latest event of each recent placement (by its PlaceTask's decision id): STARTED while it
    * runs, then its COMPLETED, FAILED, SUSPENDED or REFUSED. Oldest forgotten first.
@@ -34,11 +35,12 @@ final class TaskEventWriter {
   };
 
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
-      AgentCounters counters) {
+      AgentCounters counters, String instanceId) {
     this.config = config;
     this.clock = clock;
     this.output = output;
     this.counters = counters;
+    this.instanceId = instanceId;
   }
 
   void started(AttemptRun t) {
@@ -176,6 +178,7 @@ final class TaskEventWriter {
         .setType(type)
         .setDecisionId(d.getDecisionId())
         .setEpoch(d.getEpoch())
-        .setTimeMs(clock.nowMs());
+        .setTimeMs(clock.nowMs())
+        .setInstanceId(instanceId);
   }
 }
