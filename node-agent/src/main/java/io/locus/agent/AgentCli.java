@@ -1,7 +1,6 @@
 package io.locus.agent;
 
 import io.locus.agent.real.AgentConfigFile;
-import io.locus.agent.real.ProcessLaunch;
 import io.locus.agent.real.RealAgent;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.StateFiles;
@@ -48,8 +47,6 @@ public final class AgentCli implements Runnable {
     if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
       System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
     }
-    // Before any process starts: the JDK reads it once (see ProcessLaunch).
-    ProcessLaunch.preferVfork();
     System.exit(new CommandLine(new AgentCli()).execute(args));
   }
 

@@ -30,11 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class RealAgents implements AgentFactory<RealAgent> {
-  static {
-    // Agents in a JVM that did not start through AgentCli (the demo, tests) spawn as fast.
-    ProcessLaunch.preferVfork();
-  }
-
   private final RealAgentConfig template;
   private final Path nodesDir;
   private final PeerEndpoints peers;

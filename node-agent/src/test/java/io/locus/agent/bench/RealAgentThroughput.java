@@ -83,6 +83,7 @@ public final class RealAgentThroughput {
             }
           }
           stats = host.stats();
+          System.out.printf("agent threads CPU: %.3f ms per task%n", AgentCpu.nanos() / 1e6 / n);
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("real agent, %d slots, /bin/true: %d COMPLETED in %d ms from agent"

@@ -148,6 +148,7 @@ public final class SimHostThroughput {
           }
         }
         long end = System.nanoTime();
+        System.out.printf("agent threads CPU: %.3f ms per decision%n", AgentCpu.nanos() / 1e6 / n);
         return new Result(completed, (end - t0) / 1_000_000, (end - registered) / 1_000_000,
             host.stats());
       }
