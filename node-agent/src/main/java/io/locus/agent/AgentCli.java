@@ -6,6 +6,7 @@ import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.StateFiles;
 import io.locus.agent.security.Secrets;
 import io.locus.agent.sim.LocalPeerDirectory;
+import io.locus.agent.sim.Preload;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
 import io.locus.schemas.auth.NodeKeys;
@@ -83,6 +84,24 @@ public final class AgentCli implements Runnable {
 
     @Option(names = "--slots", defaultValue = "2", description = "Default: ${DEFAULT-VALUE}.")
     int slots;
+
+    @Option(names = "--queue-depth", defaultValue = "0", paramLabel = "N",
+        description = "Placements each agent holds beyond its slots and starts as slots free"
+            + " (late binding); 0: refuse when every slot is busy. Default: ${DEFAULT-VALUE}.")
+    int queueDepth;
+
+    @Option(names = "--preload-files", defaultValue = "0", paramLabel = "N",
+        description = "Files every node holds in its cache from the start and reports in its"
+            + " first REGISTER (the bench's no-idle workload). Default: ${DEFAULT-VALUE}.")
+    int preloadFiles;
+
+    @Option(names = "--preload-bytes", defaultValue = "1000000", paramLabel = "B",
+        description = "Size of each preloaded file. Default: ${DEFAULT-VALUE}.")
+    long preloadBytes;
+
+    @Option(names = "--preload-prefix", defaultValue = Preload.DEFAULT_PREFIX, paramLabel = "P",
+        description = "Preloaded files are P0 ... P(N-1). Default: ${DEFAULT-VALUE}.")
+    String preloadPrefix;
 
     @Option(names = "--cache-bytes", defaultValue = "1000000000",
         description = "Cache capacity per agent. Default: ${DEFAULT-VALUE}.")
@@ -166,10 +185,29 @@ public final class AgentCli implements Runnable {
       };
     }
 
+    /** The preloaded cache of every node, checked against --cache-bytes. */
+    public Preload preload() {
+      try {
+        return new Preload(preloadFiles, preloadBytes, preloadPrefix).fitting(cacheBytes);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(new CommandLine(this),
+            "--preload-files/--preload-bytes/--preload-prefix: " + e.getMessage());
+      }
+    }
+
     /** Every agent's settings from the options. */
     public AgentConfig agentConfig() {
+      try {
+        return buildAgentConfig();
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+      }
+    }
+
+    private AgentConfig buildAgentConfig() {
       return AgentConfig.builder(pool)
           .slots(slots)
+          .queueDepth(queueDepth)
           .cacheCapacityBytes(cacheBytes)
           .storageBandwidth(storageBandwidth)
           .peerBandwidth(peerBandwidth)
@@ -202,8 +240,9 @@ public final class AgentCli implements Runnable {
       HostConfig cfg = hostConfig();
       CountDownLatch stopped = new CountDownLatch(1);
       AgentConfig template = agentConfig();
+      Preload preload = preload();
       try (AgentHost<NodeAgent> host = AgentHost.start(cfg,
-          new SimulatedAgents(template, new LocalPeerDirectory(), identities()))) {
+          new SimulatedAgents(template, new LocalPeerDirectory(), identities(), preload))) {
         Thread hook = new Thread(() -> {
           host.close();
           stopped.countDown();

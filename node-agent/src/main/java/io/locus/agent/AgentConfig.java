@@ -25,6 +25,9 @@ import java.util.Objects;
  * @param evictionPolicy name given to {@code EvictionPolicies.create} (LRU by default, spec D11)
  * @param evictionSeed seed for a randomised eviction policy
  * @param dedupeWindow how many recent decision ids are remembered for deduplication
+ * @param queueDepth placed attempts this agent holds in its local queue beyond its slots (late
+ *     binding: the next task is on the node when a slot frees); 0, the default, refuses a placement
+ *     when every slot is busy. Advertised in REGISTER and HEARTBEAT.
  */
 public record AgentConfig(
     String pool,
@@ -38,7 +41,8 @@ public record AgentConfig(
     long heartbeatMs,
     String evictionPolicy,
     long evictionSeed,
-    int dedupeWindow) {
+    int dedupeWindow,
+    int queueDepth) {
 
   /** The node id of a template config whose node id a host fills in per agent. */
   public static final String TEMPLATE_NODE = "*";
@@ -52,6 +56,8 @@ public record AgentConfig(
   public static final double DEFAULT_LOCAL_BW = 150e6;
   public static final long DEFAULT_HEARTBEAT_MS = 1000;
   public static final int DEFAULT_DEDUPE_WINDOW = 100_000;
+  /** The deepest local queue an agent accepts: a queue is a short pre-fetch, not a backlog. */
+  public static final int MAX_QUEUE_DEPTH = 1024;
 
   /**
    * The eviction policies an agent can run (case does not matter): those of
@@ -76,6 +82,10 @@ public record AgentConfig(
     }
     if (slots < 1) {
       throw new IllegalArgumentException("slots must be >= 1, got " + slots);
+    }
+    if (queueDepth < 0 || queueDepth > MAX_QUEUE_DEPTH) {
+      throw new IllegalArgumentException("queueDepth must be 0.." + MAX_QUEUE_DEPTH + ", got "
+          + queueDepth);
     }
     if (cacheCapacityBytes < 0) {
       throw new IllegalArgumentException("cacheCapacityBytes must be >= 0");
@@ -135,6 +145,7 @@ public record AgentConfig(
     b.evictionPolicy = evictionPolicy;
     b.evictionSeed = evictionSeed;
     b.dedupeWindow = dedupeWindow;
+    b.queueDepth = queueDepth;
     return b;
   }
 
@@ -165,6 +176,7 @@ public record AgentConfig(
     private String evictionPolicy = "LRU";
     private long evictionSeed = 0;
     private int dedupeWindow = DEFAULT_DEDUPE_WINDOW;
+    private int queueDepth = 0;
 
     private Builder(String pool, String nodeId) {
       this.pool = pool;
@@ -231,10 +243,15 @@ public record AgentConfig(
       return this;
     }
 
+    public Builder queueDepth(int v) {
+      this.queueDepth = v;
+      return this;
+    }
+
     public AgentConfig build() {
       return new AgentConfig(pool, nodeId, slots, cacheCapacityBytes, storageBandwidth,
           peerBandwidth, localBandwidth, timeScale, heartbeatMs, evictionPolicy, evictionSeed,
-          dedupeWindow);
+          dedupeWindow, queueDepth);
     }
   }
 }

@@ -30,8 +30,9 @@ final class AgentContext {
     this.cache = new AgentCache(config, store);
     // Every record leaves through the stamp: instance id, and the node's signature when keyed.
     AgentOutput stamped = new StampedOutput(output, identity);
-    this.reports = new NodeReporter(config, clock, stamped, endpoint, () -> draining);
-    this.events = new TaskEventWriter(config, clock, stamped, counters);
+    this.reports = new NodeReporter(config, clock, stamped, endpoint, () -> draining,
+        identity.instanceId());
+    this.events = new TaskEventWriter(config, clock, stamped, counters, identity.instanceId());
   }
 
   String nodeId() {

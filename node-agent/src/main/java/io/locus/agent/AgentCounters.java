@@ -29,6 +29,8 @@ final class AgentCounters {
   long absurdEpochs;
   /** ResyncNode decisions obeyed. */
   long resyncs;
+  /** Queued attempts withdrawn (WITHDRAWN emitted). */
+  long tasksWithdrawn;
   long staleDecisions;
   long ignoredDecisions;
   long filesEvictedOnRequest;
@@ -46,11 +48,11 @@ final class AgentCounters {
   }
 
   /** The counts now, with the gauges the caller measures. */
-  AgentStats snapshot(int running, long cacheUsedBytes, int cacheFiles) {
+  AgentStats snapshot(int running, int queued, long cacheUsedBytes, int cacheFiles) {
     return new AgentStats(tasksStarted, tasksCompleted, tasksFailed, tasksRefused, inputs.local,
         inputs.peer, inputs.storage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
         ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running,
         cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed,
-        duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs);
+        duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs, queued, tasksWithdrawn);
   }
 }

@@ -64,6 +64,9 @@ public final class AgentHost<A> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentHost.class);
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration POLL = Duration.ofMillis(100);
+  /** The producer's linger: the events of one poll's decisions leave in one batch. */
+  static final int PRODUCER_LINGER_MS = 10;
+  static final int PRODUCER_BATCH_BYTES = 512 * 1024;
 
   private final HostConfig config;
   private final AgentFactory<A> factory;
@@ -122,7 +125,13 @@ public final class AgentHost<A> implements AutoCloseable {
           List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.NODE_REPORTS));
     }
 
-    Properties pp = overridden(ClientConfigs.producer(config.bootstrapServers()));
+    Properties pp = ClientConfigs.producer(config.bootstrapServers());
+    // Every event of a pool goes to one partition (keyed by pool), thousands per second from a
+    // host of many agents: large batches, filled over a short linger, keep the produce requests
+    // few (see node-agent/README.md, "Throughput"). The file's overrides still win.
+    pp.put(ProducerConfig.LINGER_MS_CONFIG, String.valueOf(PRODUCER_LINGER_MS));
+    pp.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(PRODUCER_BATCH_BYTES));
+    pp = overridden(pp);
     pp.put(ProducerConfig.CLIENT_ID_CONFIG, clientPrefix + "-" + pool + "-producer");
     producer = new KafkaProducer<>(pp);
 

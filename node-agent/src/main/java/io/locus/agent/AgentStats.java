@@ -31,6 +31,8 @@ package io.locus.agent;
  * @param foreignDecisions decisions addressed to another agent instance of the node, refused
  * @param absurdEpochs decisions refused for an epoch absurdly far above the highest seen
  * @param resyncs ResyncNode decisions obeyed
+ * @param queued placed attempts waiting in the local queue now (not started)
+ * @param tasksWithdrawn queued attempts withdrawn by the scheduler (WITHDRAWN emitted)
  */
 public record AgentStats(
     long tasksStarted,
@@ -57,10 +59,13 @@ public record AgentStats(
     long duplicatesAnswered,
     long foreignDecisions,
     long absurdEpochs,
-    long resyncs) {
+    long resyncs,
+    int queued,
+    long tasksWithdrawn) {
 
   public static final AgentStats ZERO =
-      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          0);
 
   public AgentStats plus(AgentStats o) {
     return new AgentStats(
@@ -88,7 +93,9 @@ public record AgentStats(
         duplicatesAnswered + o.duplicatesAnswered,
         foreignDecisions + o.foreignDecisions,
         absurdEpochs + o.absurdEpochs,
-        resyncs + o.resyncs);
+        resyncs + o.resyncs,
+        queued + o.queued,
+        tasksWithdrawn + o.tasksWithdrawn);
   }
 
   /** Input bytes of all sources. */

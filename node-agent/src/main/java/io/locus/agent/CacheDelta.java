@@ -2,6 +2,7 @@ package io.locus.agent;
 
 import io.locus.schemas.CachedFile;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,17 +14,25 @@ import java.util.Set;
  * kept, so a file added and removed again before the report goes out is not mentioned at all.
  */
 final class CacheDelta {
-  private final Map<String, Long> added = new LinkedHashMap<>();
-  private final Set<String> removed = new LinkedHashSet<>();
+  // Made on first use: most runs (cache hits) never change the cache, and one delta is opened per
+  // run, thousands per second on a sim host.
+  private Map<String, Long> added = Collections.emptyMap();
+  private Set<String> removed = Collections.emptySet();
 
   void add(String fileId, long bytes) {
     removed.remove(fileId);
+    if (added.isEmpty()) {
+      added = new LinkedHashMap<>();
+    }
     added.put(fileId, bytes);
   }
 
   void remove(String fileId) {
     // Added and removed before the report went out: the scheduler never needs to hear of it.
     if (added.remove(fileId) == null) {
+      if (removed.isEmpty()) {
+        removed = new LinkedHashSet<>();
+      }
       removed.add(fileId);
     }
   }
@@ -51,7 +60,7 @@ final class CacheDelta {
   }
 
   void clear() {
-    added.clear();
-    removed.clear();
+    added = Collections.emptyMap();
+    removed = Collections.emptySet();
   }
 }

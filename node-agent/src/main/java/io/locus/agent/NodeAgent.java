@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  *       fetches).
  *   <li>{@link RangeControl}: ShrinkTask and SuspendTask of event-range tasks, and their
  *       acknowledgements; {@link RangeLedger} remembers what ended ranges processed.
+ *   <li>{@link LocalQueue}: late binding, the placements held beyond the slots (up to
+ *       {@link AgentConfig#queueDepth()}), started first in first out as slots free, and their
+ *       withdraw (CancelTask onlyIfQueued: WITHDRAWN, or REFUSED when started or unknown).
  *   <li>{@link CacheRequests}: EvictFiles and ReplicateFile.
  *   <li>{@link AgentCache} (the accounting, its disk side and the peers' lock-free view),
  *       {@link NodeReporter} (REGISTER, HEARTBEAT, CACHE_SNAPSHOT, CACHE_DELTA, LEAVE) and
@@ -59,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *       highest is kept in the {@link EpochStore} of the agent's {@link AgentIdentity}.
  *   <li>The guard then checks content (file ids, locations, templates, arguments).
  *   <li>A PlaceTask is refused while draining ({@value #DRAINING}), for an attempt already running
- *       ({@value #ALREADY_RUNNING}), when every slot is busy ({@value #NO_FREE_SLOT}: not queued,
- *       so a scheduler that overbooks a node shows up), and for a malformed event range.
+ *       ({@value #ALREADY_RUNNING}, also when it waits in the local queue under another decision),
+ *       when every slot and every local-queue position is taken ({@value #NO_FREE_SLOT}: so a
+ *       scheduler that overbooks a node shows up), and for a malformed event range.
  * </ul>
  * A refused PlaceTask, ShrinkTask or SuspendTask gets a REFUSED task event (the scheduler waits for
  * an answer about that task); for EvictFiles, ReplicateFile and CancelTask a task event would read
@@ -68,7 +72,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #refusals()}).
  *
  * <p><b>Drain.</b> {@link #drain()}: no new placements, heartbeats say draining=true, running tasks
- * finish, then LEAVE. Cancel, evict, shrink and suspend decisions still apply.
+ * finish, queued placements (accepted) still start and finish, then LEAVE. Cancel, withdraw,
+ * evict, shrink and suspend decisions still apply.
  *
  * <p>Times in task events are this agent's wall clock (scaled durations), not modelled seconds.
  */
@@ -108,6 +113,7 @@ public final class NodeAgent implements AutoCloseable {
   private final TaskRunner runner;
   private final RangeControl ranges;
   private final CacheRequests requests;
+  private final LocalQueue queue;
   private final CompletableFuture<Void> left = new CompletableFuture<>();
   private long maxEpoch;
   /** Decisions addressed to another instance of this node id since the last one addressed to us. */
@@ -158,7 +164,8 @@ public final class NodeAgent implements AutoCloseable {
     this.seen = new DecisionWindow(config.dedupeWindow());
     this.ledger = new RangeLedger(config.dedupeWindow(), ctx.counters);
     this.runner = new TaskRunner(ctx, Objects.requireNonNull(stager, "stager"),
-        Objects.requireNonNull(executor, "executor"), shared, ledger, this::finishDrainIfIdle);
+        Objects.requireNonNull(executor, "executor"), shared, ledger, this::runEnded);
+    this.queue = new LocalQueue(ctx, runner);
     this.ranges = new RangeControl(ctx, runner, ledger);
     this.requests = new CacheRequests(ctx, stager, shared);
   }
@@ -274,7 +281,7 @@ public final class NodeAgent implements AutoCloseable {
     } else if (action instanceof ReplicateFile r) {
       requests.replicate(r);
     } else if (action instanceof CancelTask c) {
-      cancel(c);
+      cancel(d, c);
     } else if (action instanceof ShrinkTask sh) {
       ranges.shrink(d, sh);
     } else if (action instanceof SuspendTask su) {
@@ -317,7 +324,15 @@ public final class NodeAgent implements AutoCloseable {
       LOG.debug("{}: duplicate decision {} answered", nodeId(), d.getDecisionId());
       return;
     }
-    AttemptRun run = runner.get(taskKey(p.getTaskId(), p.getAttempt()));
+    String key = taskKey(p.getTaskId(), p.getAttempt());
+    LocalQueue.Queued q = queue.get(key);
+    if (q != null && q.decision().getDecisionId().equals(d.getDecisionId())) {
+      // Nothing was emitted for it yet: STARTED follows when it starts.
+      LOG.debug("{}: duplicate decision {} of a queued attempt ignored", nodeId(),
+          d.getDecisionId());
+      return;
+    }
+    AttemptRun run = runner.get(key);
     if (run != null && run.decision.getDecisionId().equals(d.getDecisionId())) {
       ctx.events.repeatStarted(run);
       return;
@@ -331,7 +346,7 @@ public final class NodeAgent implements AutoCloseable {
    */
   private void resync(Decision d, ResyncNode r) {
     ctx.counters.resyncs++;
-    int dropped = runner.discardAll();
+    int dropped = queue.dropAll() + runner.discardAll();
     LOG.warn("{}: resync asked by decision {} (epoch {}): {}; {} runs dropped, registering again",
         nodeId(), d.getDecisionId(), d.getEpoch(), r.getReason(), dropped);
     ctx.reports.register(ctx.cache.contents());
@@ -345,7 +360,15 @@ public final class NodeAgent implements AutoCloseable {
       refusal = Refusal.of(Refusal.DRAINING, null);
     } else if (runner.isRunning(key)) {
       refusal = Refusal.of(Refusal.ALREADY_RUNNING, null);
-    } else if (runner.count() >= ctx.config.slots()) {
+    } else if (queue.get(key) != null) {
+      LocalQueue.Queued q = queue.get(key);
+      if (q.decision().getDecisionId().equals(d.getDecisionId())) {
+        // The same placement again, beyond the dedupe window: it waits here already.
+        ctx.counters.duplicateDecisions++;
+        return;
+      }
+      refusal = Refusal.of(Refusal.ALREADY_RUNNING, "queued here, not started yet");
+    } else if (!queue.hasRoom()) {
       refusal = Refusal.of(Refusal.NO_FREE_SLOT, null);
     } else if (p.getEvents() != null) {
       String bad = EventRanges.problem(p);
@@ -364,11 +387,21 @@ public final class NodeAgent implements AutoCloseable {
       ctx.events.refused(d, TaskAttempt.of(p), refusal.kind(), refusal.message());
       return;
     }
-    runner.start(d, p);
+    queue.admit(d, p);
   }
 
-  private void cancel(CancelTask c) {
-    AttemptRun t = runner.get(taskKey(c.getTaskId(), c.getAttempt()));
+  private void cancel(Decision d, CancelTask c) {
+    String key = taskKey(c.getTaskId(), c.getAttempt());
+    LocalQueue.Queued q = queue.get(key);
+    AttemptRun t = runner.get(key);
+    if (c.getOnlyIfQueued()) {
+      withdraw(d, c, q, t);
+      return;
+    }
+    if (q != null) {
+      queue.cancel(q, CANCELLED);
+      return;
+    }
     if (t == null) {
       // Finished already, or never placed here: nothing to stop, and no event to confuse the
       // scheduler with.
@@ -377,6 +410,22 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     runner.abort(t, CANCELLED);
+  }
+
+  /**
+   * A withdraw: a queued attempt leaves the queue (WITHDRAWN); anything else is REFUSED with the
+   * withdraw's own decision id, and a running attempt keeps running.
+   */
+  private void withdraw(Decision d, CancelTask c, LocalQueue.Queued q, AttemptRun t) {
+    if (q != null) {
+      queue.withdraw(q, c.getReason());
+      return;
+    }
+    String kind = t != null ? Refusal.WITHDRAW_STARTED : Refusal.WITHDRAW_UNKNOWN;
+    String jobId = t != null ? t.attempt.jobId() : "";
+    LOG.debug("{}: withdraw {} of {}#{} refused: {}", nodeId(), d.getDecisionId(),
+        c.getTaskId(), c.getAttempt(), kind);
+    ctx.events.refused(d, new TaskAttempt(c.getTaskId(), jobId, c.getAttempt()), kind, kind);
   }
 
   /** Refuses any decision: those naming a task attempt get a REFUSED event, others are logged. */
@@ -409,7 +458,8 @@ public final class NodeAgent implements AutoCloseable {
   // ---- queries ---------------------------------------------------------------------------------
 
   public synchronized AgentStats stats() {
-    return ctx.counters.snapshot(runner.count(), ctx.cache.used(), ctx.cache.size());
+    return ctx.counters.snapshot(runner.count(), queue.size(), ctx.cache.used(),
+        ctx.cache.size());
   }
 
   /**
@@ -437,6 +487,11 @@ public final class NodeAgent implements AutoCloseable {
   /** Running attempts as "taskId#attempt". */
   public synchronized Set<String> runningTasks() {
     return runner.keys();
+  }
+
+  /** Attempts waiting in the local queue as "taskId#attempt", oldest first. */
+  public synchronized Set<String> queuedTasks() {
+    return queue.keys();
   }
 
   /** Refusals by kind ({@link Refusal}'s constants, or a guard's), since start. */
@@ -510,13 +565,23 @@ public final class NodeAgent implements AutoCloseable {
     return left;
   }
 
+  /** After each run's final event: a slot is free for the local queue; a drain may be done. */
+  private void runEnded() {
+    if (!closing) {
+      queue.startWhileFree();
+    }
+    finishDrainIfIdle();
+  }
+
   private void finishDrainIfIdle() {
-    if (ctx.draining && !closing && ctx.live() && runner.count() == 0) {
+    if (ctx.draining && !closing && ctx.live() && runner.count() == 0 && queue.isEmpty()) {
       close();
     }
   }
 
-  /** Fails running tasks ({@value #AGENT_STOPPED}), stops heartbeats and sends LEAVE. */
+  /**
+   * Fails queued and running tasks ({@value #AGENT_STOPPED}), stops heartbeats and sends LEAVE.
+   */
   @Override
   public synchronized void close() {
     if (ctx.state == AgentContext.State.CLOSED || closing) {
@@ -525,6 +590,8 @@ public final class NodeAgent implements AutoCloseable {
     closing = true;
     heartbeat.cancel();
     if (ctx.live()) {
+      // The queue first: a run stopped below must not start a queued attempt.
+      queue.stopAll(AGENT_STOPPED);
       runner.stopAll(AGENT_STOPPED);
       requests.stopAll();
       shared.clear();

@@ -21,6 +21,7 @@ final class NodeReporter {
   private final AgentOutput output;
   private final String endpoint;
   private final BooleanSupplier draining;
+  private final String instanceId;
   private long seq;
 
   /**
@@ -28,12 +29,13 @@ final class NodeReporter {
    * @param draining whether the agent drains now (reported in every report)
    */
   NodeReporter(AgentConfig config, AgentScheduler clock, AgentOutput output, String endpoint,
-      BooleanSupplier draining) {
+      BooleanSupplier draining, String instanceId) {
     this.config = config;
     this.clock = clock;
     this.output = output;
     this.endpoint = endpoint;
     this.draining = draining;
+    this.instanceId = instanceId;
   }
 
   /**
@@ -81,9 +83,11 @@ final class NodeReporter {
         .setType(type)
         .setTimeMs(clock.nowMs())
         .setSlots(config.slots())
+        .setQueueDepth(config.queueDepth())
         .setCacheCapacityBytes(config.cacheCapacityBytes())
         .setSeq(seq)
         .setDraining(draining.getAsBoolean())
-        .setEndpoint(endpoint);
+        .setEndpoint(endpoint)
+        .setInstanceId(instanceId);
   }
 }

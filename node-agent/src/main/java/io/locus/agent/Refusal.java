@@ -15,6 +15,10 @@ public record Refusal(String kind, String detail) {
   public static final String NO_FREE_SLOT = "no free slot";
   public static final String ALREADY_RUNNING = "attempt already running";
   public static final String DRAINING = "agent draining";
+  /** A withdraw (CancelTask onlyIfQueued) of an attempt that already started: it runs on. */
+  public static final String WITHDRAW_STARTED = "started";
+  /** A withdraw of an attempt neither queued nor running here (finished, or never placed). */
+  public static final String WITHDRAW_UNKNOWN = "not on this node";
   public static final String UNSIGNED = "unsigned decision";
   public static final String BAD_SIGNATURE = "bad signature";
   public static final String UNSAFE_FILE_ID = "unsafe file id";

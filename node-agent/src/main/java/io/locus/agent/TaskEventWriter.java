@@ -22,6 +22,7 @@ final class TaskEventWriter {
   private final AgentScheduler clock;
   private final AgentOutput output;
   private final AgentCounters counters;
+  private final String instanceId;
   /**
    * The latest event of each recent placement (by its PlaceTask's decision id): STARTED while it
    * runs, then its COMPLETED, FAILED, SUSPENDED or REFUSED. Oldest forgotten first.
@@ -34,11 +35,12 @@ final class TaskEventWriter {
   };
 
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
-      AgentCounters counters) {
+      AgentCounters counters, String instanceId) {
     this.config = config;
     this.clock = clock;
     this.output = output;
     this.counters = counters;
+    this.instanceId = instanceId;
   }
 
   void started(AttemptRun t) {
@@ -108,6 +110,31 @@ final class TaskEventWriter {
     emit(t.decision.getDecisionId(), e.build());
   }
 
+  /**
+   * FAILED for an attempt that ended in the local queue, never started (cancelled, or the agent
+   * stopped): no start time, no bytes.
+   */
+  void endedUnstarted(Decision placement, TaskAttempt attempt, int exitCode, String message) {
+    counters.tasksFailed++;
+    long now = clock.nowMs();
+    emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.FAILED)
+        .setEndTimeMs(now)
+        .setExitCode(exitCode)
+        .setMessage(message)
+        .build());
+  }
+
+  /**
+   * WITHDRAWN: the attempt left the local queue unstarted at the scheduler's request; carries the
+   * placement's decision id (the scheduler matches it to the attempt it placed) and the reason.
+   */
+  void withdrawn(Decision placement, TaskAttempt attempt, String reason) {
+    counters.tasksWithdrawn++;
+    emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.WITHDRAWN)
+        .setMessage(reason)
+        .build());
+  }
+
   /** REFUSED, answering {@code d} about {@code attempt}; counted by {@code kind}. */
   void refused(Decision d, TaskAttempt attempt, String kind, String reason) {
     counters.refusal(kind);
@@ -151,6 +178,7 @@ final class TaskEventWriter {
         .setType(type)
         .setDecisionId(d.getDecisionId())
         .setEpoch(d.getEpoch())
-        .setTimeMs(clock.nowMs());
+        .setTimeMs(clock.nowMs())
+        .setInstanceId(instanceId);
   }
 }

@@ -62,6 +62,50 @@ class AgentCliTest {
   }
 
   @Test
+  void simQueueDepthAndPreloadAreCheckedAndReachTheAgents() {
+    AgentCli.Sim sim = new AgentCli.Sim();
+    new CommandLine(sim).parseArgs("--bootstrap-servers", "k:9092", "--pool", "p",
+        "--queue-depth", "3", "--preload-files", "4", "--preload-bytes", "250",
+        "--cache-bytes", "1000");
+    assertThat(sim.agentConfig().queueDepth()).isEqualTo(3);
+    assertThat(sim.preload()).isEqualTo(new io.locus.agent.sim.Preload(4, 250, "bench-file-"));
+
+    AgentCli.Sim defaults = new AgentCli.Sim();
+    new CommandLine(defaults).parseArgs("--bootstrap-servers", "k:9092", "--pool", "p");
+    assertThat(defaults.agentConfig().queueDepth()).isZero();
+    assertThat(defaults.preload().files()).isZero();
+
+    assertThat(simError("--queue-depth", "-1"))
+        .isEqualTo("queueDepth must be 0..1024, got -1");
+    assertThat(simError("--preload-files", "5", "--preload-bytes", "250", "--cache-bytes", "1000"))
+        .isEqualTo("--preload-files/--preload-bytes/--preload-prefix: preload of 5 files of 250"
+            + " bytes does not fit the cache of 1000 bytes");
+    assertThat(simError("--preload-files", "-1"))
+        .endsWith("preload files must be >= 0, got -1");
+    assertThat(simError("--preload-files", "1", "--preload-bytes", "0"))
+        .endsWith("preload bytes must be > 0, got 0");
+    // N x B overflowing a long is still refused, not wrapped around.
+    assertThat(simError("--preload-files", "4", "--preload-bytes", "4611686018427387904",
+        "--cache-bytes", "1000")).contains("does not fit");
+  }
+
+  private static String simError(String... extra) {
+    AgentCli.Sim sim = new AgentCli.Sim();
+    String[] args = new String[extra.length + 4];
+    System.arraycopy(new String[] {"--bootstrap-servers", "k:9092", "--pool", "p"}, 0, args, 0,
+        4);
+    System.arraycopy(extra, 0, args, 4, extra.length);
+    new CommandLine(sim).parseArgs(args);
+    try {
+      sim.agentConfig();
+      sim.preload();
+    } catch (CommandLine.ParameterException e) {
+      return e.getMessage();
+    }
+    throw new AssertionError("no error for " + String.join(" ", extra));
+  }
+
+  @Test
   void createTopicsCanBeTurnedOnExplicitly() {
     AgentCli.Sim sim = new AgentCli.Sim();
     new CommandLine(sim).parseArgs("--bootstrap-servers", "k:9092", "--pool", "p",

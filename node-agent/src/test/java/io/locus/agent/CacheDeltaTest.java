@@ -26,4 +26,21 @@ class CacheDeltaTest {
     d.clear();
     assertThat(d.isEmpty()).isTrue();
   }
+
+  @Test
+  void aFreshOrClearedDeltaTakesEveryOperation() {
+    // Its sets are made on first use: every operation must work before that and after a clear.
+    CacheDelta d = new CacheDelta();
+    d.forgetRemoval("x");
+    d.remove("x");
+    assertThat(d.removed()).containsExactly("x");
+    d.clear();
+    d.forgetRemoval("x");
+    d.add("y", 5);
+    d.clear();
+    d.remove("y");
+    d.add("y", 6);
+    assertThat(d.added()).containsExactly(new CachedFile("y", 6L));
+    assertThat(d.removed()).isEmpty();
+  }
 }

@@ -15,7 +15,7 @@ class NodeReporterTest {
   private boolean draining;
   private final NodeReporter reporter = new NodeReporter(
       AgentConfig.builder("p", "n1").slots(3).cacheCapacityBytes(500).build(),
-      new ManualScheduler(), out, "sim://n1", () -> draining);
+      new ManualScheduler(), out, "sim://n1", () -> draining, "i-1");
 
   @Test
   void anEmptyCacheRegistersWithoutASnapshot() {

@@ -221,7 +221,9 @@ public final class AgentConfigFile {
         w = w.withDir(dataDir != null ? dataDir.resolve("work")
             : cacheDir.toAbsolutePath().normalize().resolveSibling("work"));
       }
+      TaskSettings t = Setting.orDefault(tasks, TaskSettings.DEFAULTS);
       AgentConfig agent = AgentConfig.builder(pool, node)
+          .queueDepth(t.queueDepth())
           .slots(Setting.atLeast("slots", Setting.orDefault(slots, AgentConfig.DEFAULT_SLOTS), 1))
           .heartbeatMs(Math.max(1, Setting.positive("heartbeat", Setting.orDefault(heartbeat,
               Duration.ofMillis(AgentConfig.DEFAULT_HEARTBEAT_MS))).toMillis()))

@@ -210,12 +210,17 @@ public final class RealAgent implements AutoCloseable {
         .append(s.tasksSuspended()).append('\n');
     b.append("locus_agent_tasks_total{").append(l).append(",type=\"shrunk\"} ")
         .append(s.shrinksAcknowledged()).append('\n');
+    b.append("locus_agent_tasks_total{").append(l).append(",type=\"withdrawn\"} ")
+        .append(s.tasksWithdrawn()).append('\n');
     counter(b, "locus_agent_events_processed_total",
         "Events of event-range tasks processed (batches that exited 0).");
     b.append("locus_agent_events_processed_total{").append(l).append("} ")
         .append(s.eventsProcessed()).append('\n');
     gauge(b, "locus_agent_tasks_running", "Tasks running now.", l, s.running());
     gauge(b, "locus_agent_slots", "Tasks that may run at once.", l, config.agent().slots());
+    gauge(b, "locus_agent_queued_tasks", "Placements waiting in the local queue.", l, s.queued());
+    gauge(b, "locus_agent_queue_depth", "Placements the local queue holds at most.", l,
+        config.agent().queueDepth());
     counter(b, "locus_agent_input_bytes_total",
         "Input bytes of tasks, by where they were read (each input counted once).");
     b.append("locus_agent_input_bytes_total{").append(l).append(",source=\"local\"} ")

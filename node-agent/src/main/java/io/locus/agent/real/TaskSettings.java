@@ -1,5 +1,6 @@
 package io.locus.agent.real;
 
+import io.locus.agent.AgentConfig;
 import io.locus.agent.config.ByteSize;
 import io.locus.agent.config.InvalidSetting;
 import io.locus.agent.config.Setting;
@@ -20,11 +21,15 @@ import java.util.Map;
  * @param eventBatch [tasks.event-batch] events per process of an event-range task: the template
  *     runs once per batch; a suspend loses the batch in progress, a shrink lets it finish
  *     (default 1000)
+ * @param queueDepth [tasks.queue-depth] placements held beyond the slots in a local queue and
+ *     started as slots free (late binding); 0 (default): a placement finding every slot busy is
+ *     refused
  */
 public record TaskSettings(Duration timeout, Duration killGrace, ByteSize stderrTailBytes,
-    Boolean inheritEnv, Map<String, String> env, Integer eventBatch) {
+    Boolean inheritEnv, Map<String, String> env, Integer eventBatch, Integer queueDepth) {
   public static final int DEFAULT_EVENT_BATCH = 1000;
-  public static final TaskSettings DEFAULTS = new TaskSettings(null, null, null, null, null, null);
+  public static final TaskSettings DEFAULTS = new TaskSettings(null, null, null, null, null, null,
+      null);
 
   public TaskSettings {
     timeout = Setting.positive("timeout", Setting.orDefault(timeout, Duration.ofHours(1)));
@@ -39,13 +44,15 @@ public record TaskSettings(Duration timeout, Duration killGrace, ByteSize stderr
     env = Setting.values("env", env);
     eventBatch = Setting.atLeast("event-batch", Setting.orDefault(eventBatch, DEFAULT_EVENT_BATCH),
         1);
+    queueDepth = Setting.between("queue-depth", Setting.orDefault(queueDepth, 0), 0,
+        AgentConfig.MAX_QUEUE_DEPTH);
   }
 
   public TaskSettings withKillGrace(Duration d) {
-    return new TaskSettings(timeout, d, stderrTailBytes, inheritEnv, env, eventBatch);
+    return new TaskSettings(timeout, d, stderrTailBytes, inheritEnv, env, eventBatch, queueDepth);
   }
 
   public TaskSettings withEventBatch(int n) {
-    return new TaskSettings(timeout, killGrace, stderrTailBytes, inheritEnv, env, n);
+    return new TaskSettings(timeout, killGrace, stderrTailBytes, inheritEnv, env, n, queueDepth);
   }
 }

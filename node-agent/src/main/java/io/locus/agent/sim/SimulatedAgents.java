@@ -21,6 +21,7 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
   private final AgentConfig template;
   private final LocalPeerDirectory peers;
   private final Function<String, AgentIdentity> identities;
+  private final Preload preload;
 
   /** Agents with {@code template}'s settings (its node id is replaced), peers of each other. */
   public SimulatedAgents(AgentConfig template) {
@@ -38,9 +39,20 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
    */
   public SimulatedAgents(AgentConfig template, LocalPeerDirectory peers,
       Function<String, AgentIdentity> identities) {
+    this(template, peers, identities, Preload.NONE);
+  }
+
+  /**
+   * @param preload files each agent holds in its cache from the start (reported by its REGISTER)
+   * @throws IllegalArgumentException when they do not fit the template's cache
+   */
+  public SimulatedAgents(AgentConfig template, LocalPeerDirectory peers,
+      Function<String, AgentIdentity> identities, Preload preload) {
     this.template = Objects.requireNonNull(template, "template");
     this.peers = Objects.requireNonNull(peers, "peers");
     this.identities = Objects.requireNonNull(identities, "identities");
+    this.preload = Objects.requireNonNull(preload, "preload")
+        .fitting(template.cacheCapacityBytes());
   }
 
   /** The endpoint a simulated agent reports: there is nothing to connect to. */
@@ -80,6 +92,9 @@ public final class SimulatedAgents implements AgentFactory<NodeAgent> {
   public NodeAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output) {
     NodeAgent agent = create(template.withNodeId(nodeId), scheduler, output, peers,
         identities.apply(nodeId));
+    for (int i = 0; i < preload.files(); i++) {
+      agent.preload(preload.fileId(i), preload.bytes());
+    }
     peers.register(agent);
     return agent;
   }

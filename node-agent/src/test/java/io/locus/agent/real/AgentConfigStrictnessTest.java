@@ -93,6 +93,12 @@ class AgentConfigStrictnessTest {
     refused("cache: {quota: -5}\n")
         .hasMessage("line 4: cache.quota: a size must not be negative, got '-5'");
     refused("slots: 0\n").hasMessage("line 4: slots: must be >= 1, got 0");
+    refused("tasks: {queue-depth: -1}\n")
+        .hasMessage("line 4: tasks.queue-depth: must be 0..1024, got -1");
+    refused("tasks: {queue-depth: 5000}\n")
+        .hasMessage("line 4: tasks.queue-depth: must be 0..1024, got 5000");
+    assertThat(parse("tasks: {queue-depth: 3}\n").agent().agent().queueDepth()).isEqualTo(3);
+    assertThat(parse("slots: 2\n").agent().agent().queueDepth()).isZero();
     refused("work: {keep: -3}\n").hasMessage("line 4: work.keep: must be >= 0, got -3");
     refused("http:\n  bind: 0.0.0.0\n  port: 70000\n")
         .hasMessage("line 6: http.port: must be 0..65535, got 70000");

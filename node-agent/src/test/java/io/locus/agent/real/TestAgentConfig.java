@@ -49,6 +49,10 @@ final class TestAgentConfig {
     return set("slots", n);
   }
 
+  TestAgentConfig queueDepth(int n) {
+    return set("tasks.queue-depth", n);
+  }
+
   TestAgentConfig heartbeatMs(long ms) {
     return set("heartbeat", ms + "ms");
   }

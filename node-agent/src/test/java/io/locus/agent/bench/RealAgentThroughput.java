@@ -1,0 +1,124 @@
+package io.locus.agent.bench;
+
+import io.locus.agent.AgentHost;
+import io.locus.agent.AgentStats;
+import io.locus.agent.real.AgentConfigFile;
+import io.locus.agent.real.RealAgent;
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.TopicAdmin;
+import io.locus.kafka.Topics;
+import io.locus.schemas.Decision;
+import io.locus.schemas.PlaceTask;
+import io.locus.schemas.PlacementReason;
+import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What one real agent ({@code locus-agent real}) costs per task: N PlaceTask decisions with a
+ * {@code /bin/true} template and no inputs are published to an embedded broker for one node, then
+ * the agent (4 slots, a local queue holding the rest) starts reading them from the beginning; the
+ * run ends when every COMPLETED event is on the task-events topic. Not a test (speed is never
+ * asserted): run it with JFR for a profile. Arguments: tasks (default 1000, at most 1024 + slots),
+ * slots (default 4).
+ */
+public final class RealAgentThroughput {
+  private static final String POOL = "rbench";
+  private static final String NODE = "r0";
+
+  private RealAgentThroughput() {}
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    Path dir = Files.createTempDirectory("real-agent-bench");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      TopicAdmin.ensureTopics(kafka.bootstrapServers(), Topics.ALL);
+      publish(kafka.bootstrapServers(), n);
+      Path yaml = Files.writeString(dir.resolve("agent.yaml"), String.join("\n",
+          "pool: " + POOL,
+          "node-id: " + NODE,
+          "slots: " + slots,
+          "data-dir: " + dir.resolve("data"),
+          "http: {bind: 127.0.0.1, port: 0}",
+          "tasks: {queue-depth: " + Math.max(0, Math.min(1024, n - slots)) + "}",
+          "templates:",
+          "  true: {command: [/bin/true]}",
+          "default-template: 'true'",
+          "kafka: {start-from: earliest, read-committed: false, create-topics: false}",
+          ""));
+      AgentConfigFile cfg = AgentConfigFile.load(yaml, null);
+      TopicPartition events = new TopicPartition(Topics.TASK_EVENTS.name(),
+          Topics.partitionOf(POOL, Topics.TASK_EVENTS.partitions()));
+      try (KafkaConsumer<byte[], byte[]> counter =
+          new KafkaConsumer<>(ClientConfigs.consumer(kafka.bootstrapServers(), null, false))) {
+        counter.assign(List.of(events));
+        counter.seekToEnd(List.of(events));
+        counter.position(events);
+        long t0 = System.nanoTime();
+        AgentStats stats;
+        long completed = 0;
+        try (AgentHost<RealAgent> host = AgentHost.start(
+            cfg.hostConfig(kafka.bootstrapServers()), cfg.agents())) {
+          long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+          while (completed < n && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> rec : counter.poll(Duration.ofMillis(50))) {
+              TaskEvent e = Topics.TASK_EVENTS.decode(rec.value());
+              if (e.getType() == TaskEventType.COMPLETED) {
+                completed++;
+              } else if (e.getType() != TaskEventType.STARTED) {
+                System.out.println("unexpected " + e);
+              }
+            }
+          }
+          stats = host.stats();
+          System.out.printf("agent threads CPU: %.3f ms per task%n", AgentCpu.nanos() / 1e6 / n);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("real agent, %d slots, /bin/true: %d COMPLETED in %d ms from agent"
+            + " start (%.0f tasks/s)%n", slots, completed, ms, completed * 1000.0 / ms);
+        System.out.println(stats);
+      }
+    }
+  }
+
+  static void publish(String bootstrap, int n) {
+    var p = ClientConfigs.producer(bootstrap);
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+    p.put(ProducerConfig.ACKS_CONFIG, "1");
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+      for (int i = 0; i < n; i++) {
+        Decision d = Decision.newBuilder()
+            .setDecisionId(POOL + "/place/" + i)
+            .setEpoch(1)
+            .setPool(POOL)
+            .setNode(NODE)
+            .setTimeMs(0)
+            .setAction(PlaceTask.newBuilder()
+                .setTaskId("t" + i)
+                .setJobId("j")
+                .setAttempt(0)
+                .setInputs(List.of())
+                .setComputeSeconds(0)
+                .setReason(PlacementReason.newBuilder().setPolicy("FA").build())
+                .build())
+            .build();
+        producer.send(new ProducerRecord<>(Topics.DECISIONS.name(),
+            Topics.partitionOf(NODE, Topics.DECISIONS.partitions()),
+            Topics.DECISIONS.key(NODE), Topics.DECISIONS.value(d)));
+      }
+      producer.flush();
+    }
+  }
+}
