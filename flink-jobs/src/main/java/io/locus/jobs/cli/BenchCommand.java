@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
         "job in this JVM, simulated agents in a separate process per pool, and a rising arrival",
         "rate in steps; per step: placements/s, completions/s and the arrival → decision-visible",
         "latency (p50/p99/max) read by the bench's own consumer; rates are measured over the",
-        "last 4/5 of each step. A step is kept up when placements/s ≥ 95 % of the offered rate",
+        "last 4/5 of each step. A step is kept up when placements/s ≥ 95 %% of the offered rate",
         "and the backlog (published − placed) stays under --backlog-cap. One run per combination of",
         "--policy, --delivery, --state-backend, --workload and --pools. Writes a table, DIR/bench.csv",
         "and DIR/bench.png. With --real-agents: 4 real agent processes x 4 slots run --tasks tasks",

@@ -30,6 +30,23 @@ class LocusCliTest {
   }
 
   @Test
+  void everyCommandsHelpFormatsWithoutAPicocliWarning() throws Exception {
+    // picocli formats descriptions with String.format: a bare '%' garbles the help and warns
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      CommandLine cl = LocusCli.commandLine();
+      for (CommandLine sub : cl.getSubcommands().values()) {
+        assertThat(sub.getUsageMessage()).isNotBlank();
+      }
+    } finally {
+      System.setErr(old);
+    }
+    assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+  }
+
+  @Test
   void unknownPolicyIsRejectedWithTheValidOnes() {
     Run r = run("demo", "--policy", "FA,BOGUS");
     assertThat(r.code()).isEqualTo(2);
