@@ -26,8 +26,17 @@ final class ScaleFixture {
 
   private ScaleFixture() {}
 
+  /** Node ids, built once: lookups in the benchmarks should not pay for String.format. */
+  private static final String[] NODE_IDS = new String[NODES];
+
+  static {
+    for (int i = 0; i < NODES; i++) {
+      NODE_IDS[i] = String.format("n%04d", i);
+    }
+  }
+
   static String node(int i) {
-    return String.format("n%04d", i);
+    return NODE_IDS[i];
   }
 
   static String file(int f) {
