@@ -4,7 +4,6 @@ import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -12,7 +11,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * An index of the wait queue by cached data, for the data-aware policies (MCU, MCH, GCC), so that a
@@ -38,7 +36,6 @@ import java.util.TreeSet;
  * maxCached changes.
  */
 public final class DispatchIndex {
-  private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(e -> e.seq);
 
   /** One queued task. Its position in the per-file lists is kept for O(1) removal. */
   private abstract static class Entry {
@@ -199,11 +196,139 @@ public final class DispatchIndex {
 
   private static final NodeView[] NO_NODES = new NodeView[0];
   private static final long[] NO_LONGS = new long[0];
+  private static final Entry[] NO_ENTRIES = new Entry[0];
+
+  /**
+   * A set of entries in queue order, smaller and faster than a red-black tree for this use:
+   * a sorted array of queue positions with lazy deletion. Arrivals come in queue order, so an add
+   * is almost always an append; a removal clears its slot (found by binary search on the
+   * positions, which removed slots keep) and the array is compacted when half of it is holes.
+   * Add and remove are idempotent, as the {@code TreeSet} they replace.
+   */
+  private static final class SeqList {
+    private Entry[] slots = NO_ENTRIES;
+    private long[] seqs = NO_LONGS;
+    /** Slots in use (live or cleared); every slot before {@code head} is cleared. */
+    private int end;
+    private int head;
+    private int live;
+
+    boolean isEmpty() {
+      return live == 0;
+    }
+
+    Entry first() {
+      while (slots[head] == null) {
+        head++;
+      }
+      return slots[head];
+    }
+
+    void add(Entry e) {
+      long q = e.seq;
+      if (end > 0 && seqs[end - 1] >= q) {
+        int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
+        if (i >= 0) {
+          if (slots[i] == null) {
+            slots[i] = e; // a cleared slot of the same position comes back
+            live++;
+            head = Math.min(head, i);
+          }
+          return;
+        }
+        insert(-i - 1, e);
+        return;
+      }
+      insert(end, e);
+    }
+
+    private void insert(int at, Entry e) {
+      if (end == slots.length) {
+        if (live < end / 2) {
+          compact();
+          at = insertionPoint(e.seq);
+        }
+        if (end == slots.length) {
+          int cap = Math.max(4, end * 2);
+          slots = java.util.Arrays.copyOf(slots, cap);
+          seqs = java.util.Arrays.copyOf(seqs, cap);
+        }
+      }
+      System.arraycopy(slots, at, slots, at + 1, end - at);
+      System.arraycopy(seqs, at, seqs, at + 1, end - at);
+      slots[at] = e;
+      seqs[at] = e.seq;
+      end++;
+      live++;
+      if (at <= head) {
+        head = at;
+      }
+    }
+
+    private int insertionPoint(long q) {
+      int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
+      return i >= 0 ? i : -i - 1;
+    }
+
+    void remove(Entry e) {
+      if (live == 0) {
+        return;
+      }
+      int i = java.util.Arrays.binarySearch(seqs, 0, end, e.seq);
+      if (i < 0 || slots[i] == null) {
+        return;
+      }
+      slots[i] = null;
+      live--;
+      if (live == 0) {
+        java.util.Arrays.fill(slots, 0, end, null);
+        end = 0;
+        head = 0;
+      } else if (live < (end - head) / 4 && end > 16) {
+        compact();
+      }
+    }
+
+    private void compact() {
+      int w = 0;
+      for (int r = head; r < end; r++) {
+        if (slots[r] != null) {
+          slots[w] = slots[r];
+          seqs[w++] = seqs[r];
+        }
+      }
+      java.util.Arrays.fill(slots, w, end, null);
+      end = w;
+      head = 0;
+    }
+
+    Iterator<Task> iterator() {
+      return new Iterator<>() {
+        private int i = head;
+
+        @Override
+        public boolean hasNext() {
+          while (i < end && slots[i] == null) {
+            i++;
+          }
+          return i < end;
+        }
+
+        @Override
+        public Task next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          return slots[i++].task;
+        }
+      };
+    }
+  }
 
   /** Per node: the queued tasks it is a best holder of, and those it holds only part of. */
   private static final class NodeSets {
-    final TreeSet<Entry> best = new TreeSet<>(BY_SEQ);
-    final TreeSet<Entry> partial = new TreeSet<>(BY_SEQ);
+    final SeqList best = new SeqList();
+    final SeqList partial = new SeqList();
 
     boolean isEmpty() {
       return best.isEmpty() && partial.isEmpty();
@@ -216,9 +341,9 @@ public final class DispatchIndex {
   private final Map<String, ArrayList<Entry>> byFile = new HashMap<>();
   private final Map<String, NodeSets> byNode = new HashMap<>();
   /** maxCached(t) = 0 and bytes(t) > 0: hit 0 on every node, every node qualifies under MCH. */
-  private final TreeSet<Entry> uncached = new TreeSet<>(BY_SEQ);
+  private final SeqList uncached = new SeqList();
   /** bytes(t) = 0 (no inputs, or empty files): hit 1.0 on every node, maxCached 0. */
-  private final TreeSet<Entry> zeroBytes = new TreeSet<>(BY_SEQ);
+  private final SeqList zeroBytes = new SeqList();
 
   /** The window size the boundary below is kept for (0: none yet). */
   private int window;
@@ -297,19 +422,8 @@ public final class DispatchIndex {
     return tasks(zeroBytes);
   }
 
-  private static Iterator<Task> tasks(TreeSet<Entry> set) {
-    Iterator<Entry> it = set.iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Task next() {
-        return it.next().task;
-      }
-    };
+  private static Iterator<Task> tasks(SeqList set) {
+    return set.iterator();
   }
 
   // ---------------------------------------------------------------- upkeep (PoolState calls)
