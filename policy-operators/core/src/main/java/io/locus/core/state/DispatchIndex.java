@@ -33,7 +33,11 @@ import java.util.TreeMap;
  * task's best holders are exactly the file's holders, so the event adds or removes that one node.
  * A multi-input task keeps cached(t, e) for each node holding some of its bytes and maxCached(t);
  * the event updates that node's figure, and nodes move between best and partial only when
- * maxCached changes.
+ * maxCached changes. The sets are {@link SeqList}s, sorted arrays with lazy deletion, not trees.
+ *
+ * <p>Longer than 700 lines on purpose: the entry kinds, the set type and the increments share
+ * private invariants (an entry is in exactly the sets its holder figures say) that one reader
+ * should check in one place; {@code DispatchIndexIncrementalTest} checks them after every step.
  */
 public final class DispatchIndex {
 
