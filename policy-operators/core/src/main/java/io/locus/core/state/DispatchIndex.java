@@ -3,8 +3,7 @@ package io.locus.core.state;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -12,67 +11,328 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * An index of the wait queue by cached data, for the data-aware policies (MCU, MCH, GCC), so that a
  * decision visits the few queued tasks that can matter instead of scanning the window (spec §2.2).
  *
  * <p>For every queued task it keeps the nodes that hold some of its bytes, split into those with
- * cached(t, e) = maxCached(t) > 0 ({@link #best}: the task's best holders) and the others
- * ({@link #partial}); per node, the tasks of each kind in queue order. Tasks with maxCached(t) = 0
- * are kept apart, and so are those with no bytes at all (hit 1.0 everywhere). It also tracks the
- * last queue position of the scheduling window.
+ * cached(t, e) = maxCached(t) > 0 (the task's best holders) and the others (partial holders); per
+ * node, the tasks of each kind in queue order. Tasks with maxCached(t) = 0 are kept apart, and so
+ * are those with no bytes at all (hit 1.0 everywhere). It also tracks the last queue position of
+ * the scheduling window.
  *
  * <p>It is only a cache of {@link PoolState}: built from the queue and the holder index on first
  * use ({@link PoolState#dispatchIndex()}), kept in step by PoolState's own changes (enqueue, assign,
  * cache add and evict, node removal), and dropped by the restore methods, so a state rebuilt from
- * durable storage rebuilds it on its next decision. A task's entry is recomputed whenever a holder
- * set of one of its files changes, the only thing maxCached and cached depend on.
+ * durable storage rebuilds it on its next decision.
+ *
+ * <p>Cache events are incremental (issue 13: re-placing every task of the file on every event cost
+ * queued-tasks-of-the-file × holders² and took 87 % of a 1,000-node run): a holder added to or
+ * removed from file f changes only that node's relation to the queued tasks reading f. A one-input
+ * task's best holders are exactly the file's holders, so the event adds or removes that one node.
+ * A multi-input task keeps cached(t, e) for each node holding some of its bytes and maxCached(t);
+ * the event updates that node's figure, and nodes move between best and partial only when
+ * maxCached changes. The sets are {@link SeqList}s, sorted arrays with lazy deletion, not trees.
+ *
+ * <p>Longer than 700 lines on purpose: the entry kinds, the set type and the increments share
+ * private invariants (an entry is in exactly the sets its holder figures say) that one reader
+ * should check in one place; {@code DispatchIndexIncrementalTest} checks them after every step.
  */
 public final class DispatchIndex {
-  private static final NodeView[] NONE = new NodeView[0];
-  private static final Comparator<Entry> BY_SEQ = Comparator.comparingLong(e -> e.seq);
 
-  /** One queued task and where its data is. */
-  private static final class Entry {
+  /** One queued task. Its position in the per-file lists is kept for O(1) removal. */
+  private abstract static class Entry {
     final Task task;
     final long seq;
-    final long bytes;
-    /** Distinct file ids of the task's inputs. */
-    final String[] files;
-    /** This entry's position in each file's list (same order as {@link #files}). */
-    final int[] filePos;
-    NodeView[] best = NONE;
-    NodeView[] partial = NONE;
 
     Entry(Task task) {
       this.task = task;
       this.seq = task.seq();
-      this.bytes = task.totalBytes();
-      List<InputFile> in = task.inputs();
-      if (in.size() == 1) {
-        files = new String[] {in.get(0).id()};
-      } else {
-        files = in.stream().map(InputFile::id).distinct().toArray(String[]::new);
-      }
-      filePos = new int[files.length];
     }
 
-    int indexOf(String file) {
-      for (int i = 0; i < files.length; i++) {
-        if (files[i].equals(file)) {
-          return i;
+    abstract int fileCount();
+
+    abstract String file(int i);
+
+    abstract void setPos(int i, int pos);
+
+    abstract int pos(int i);
+
+    /** Sets the position in the list of {@code file}, which this task reads. */
+    final void setPos(String file, int pos) {
+      for (int i = 0; i < fileCount(); i++) {
+        if (file(i).equals(file)) {
+          setPos(i, pos);
+          return;
         }
       }
       throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
     }
   }
 
+  /**
+   * A task with one input (the common case): every holder of the file holds all of its bytes, so
+   * its best holders are the file's holders (none when the file is empty) and it has no partial
+   * holder. Nothing per holder is stored here: the holder set is PoolState's.
+   */
+  private static final class Single extends Entry {
+    final String file;
+    final long bytes;
+    int pos;
+
+    Single(Task task, InputFile u) {
+      super(task);
+      this.file = u.id();
+      this.bytes = u.bytes();
+    }
+
+    @Override
+    int fileCount() {
+      return 1;
+    }
+
+    @Override
+    String file(int i) {
+      return file;
+    }
+
+    @Override
+    void setPos(int i, int p) {
+      pos = p;
+    }
+
+    @Override
+    int pos(int i) {
+      return pos;
+    }
+  }
+
+  /**
+   * A task with zero or several inputs: per distinct file its weight (the bytes of the task's
+   * inputs with that id, so a file read twice counts twice, as in {@link PoolState#cached}), and
+   * cached(t, e) of every node holding some of its bytes (c > 0), in small parallel arrays.
+   */
+  private static final class Multi extends Entry {
+    final String[] files;
+    final long[] weight;
+    final int[] pos;
+    final long bytes;
+    NodeView[] nodes = NO_NODES;
+    long[] cached = NO_LONGS;
+    int size;
+    /** maxCached(t). */
+    long max;
+
+    Multi(Task task) {
+      super(task);
+      List<InputFile> in = task.inputs();
+      Map<String, Long> w = new java.util.LinkedHashMap<>();
+      long sum = 0;
+      for (InputFile u : in) {
+        w.merge(u.id(), u.bytes(), Long::sum);
+        sum += u.bytes();
+      }
+      files = w.keySet().toArray(new String[0]);
+      weight = new long[files.length];
+      for (int i = 0; i < files.length; i++) {
+        weight[i] = w.get(files[i]);
+      }
+      pos = new int[files.length];
+      bytes = sum;
+    }
+
+    @Override
+    int fileCount() {
+      return files.length;
+    }
+
+    @Override
+    String file(int i) {
+      return files[i];
+    }
+
+    @Override
+    void setPos(int i, int p) {
+      pos[i] = p;
+    }
+
+    @Override
+    int pos(int i) {
+      return pos[i];
+    }
+
+    long weightOf(String file) {
+      for (int i = 0; i < files.length; i++) {
+        if (files[i].equals(file)) {
+          return weight[i];
+        }
+      }
+      throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
+    }
+
+    int find(NodeView n) {
+      for (int i = 0; i < size; i++) {
+        if (nodes[i] == n) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    void append(NodeView n, long c) {
+      if (size == nodes.length) {
+        int cap = Math.max(4, size * 2);
+        nodes = java.util.Arrays.copyOf(nodes, cap);
+        cached = java.util.Arrays.copyOf(cached, cap);
+      }
+      nodes[size] = n;
+      cached[size++] = c;
+    }
+
+    void removeAt(int i) {
+      size--;
+      nodes[i] = nodes[size];
+      cached[i] = cached[size];
+      nodes[size] = null;
+    }
+  }
+
+  private static final NodeView[] NO_NODES = new NodeView[0];
+  private static final long[] NO_LONGS = new long[0];
+  private static final Entry[] NO_ENTRIES = new Entry[0];
+
+  /**
+   * A set of entries in queue order, smaller and faster than a red-black tree for this use:
+   * a sorted array of queue positions with lazy deletion. Arrivals come in queue order, so an add
+   * is almost always an append; a removal clears its slot (found by binary search on the
+   * positions, which removed slots keep) and the array is compacted when half of it is holes.
+   * Add and remove are idempotent, as the {@code TreeSet} they replace.
+   */
+  private static final class SeqList {
+    private Entry[] slots = NO_ENTRIES;
+    private long[] seqs = NO_LONGS;
+    /** Slots in use (live or cleared); every slot before {@code head} is cleared. */
+    private int end;
+    private int head;
+    private int live;
+
+    boolean isEmpty() {
+      return live == 0;
+    }
+
+    Entry first() {
+      while (slots[head] == null) {
+        head++;
+      }
+      return slots[head];
+    }
+
+    void add(Entry e) {
+      long q = e.seq;
+      if (end > 0 && seqs[end - 1] >= q) {
+        int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
+        if (i >= 0) {
+          if (slots[i] == null) {
+            slots[i] = e; // a cleared slot of the same position comes back
+            live++;
+            head = Math.min(head, i);
+          }
+          return;
+        }
+        insert(-i - 1, e);
+        return;
+      }
+      insert(end, e);
+    }
+
+    private void insert(int at, Entry e) {
+      if (end == slots.length) {
+        if (live < end / 2) {
+          compact();
+          at = insertionPoint(e.seq);
+        }
+        if (end == slots.length) {
+          int cap = Math.max(4, end * 2);
+          slots = java.util.Arrays.copyOf(slots, cap);
+          seqs = java.util.Arrays.copyOf(seqs, cap);
+        }
+      }
+      System.arraycopy(slots, at, slots, at + 1, end - at);
+      System.arraycopy(seqs, at, seqs, at + 1, end - at);
+      slots[at] = e;
+      seqs[at] = e.seq;
+      end++;
+      live++;
+      if (at <= head) {
+        head = at;
+      }
+    }
+
+    private int insertionPoint(long q) {
+      int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
+      return i >= 0 ? i : -i - 1;
+    }
+
+    void remove(Entry e) {
+      if (live == 0) {
+        return;
+      }
+      int i = java.util.Arrays.binarySearch(seqs, 0, end, e.seq);
+      if (i < 0 || slots[i] == null) {
+        return;
+      }
+      slots[i] = null;
+      live--;
+      if (live == 0) {
+        java.util.Arrays.fill(slots, 0, end, null);
+        end = 0;
+        head = 0;
+      } else if (live < (end - head) / 4 && end > 16) {
+        compact();
+      }
+    }
+
+    private void compact() {
+      int w = 0;
+      for (int r = head; r < end; r++) {
+        if (slots[r] != null) {
+          slots[w] = slots[r];
+          seqs[w++] = seqs[r];
+        }
+      }
+      java.util.Arrays.fill(slots, w, end, null);
+      end = w;
+      head = 0;
+    }
+
+    Iterator<Task> iterator() {
+      return new Iterator<>() {
+        private int i = head;
+
+        @Override
+        public boolean hasNext() {
+          while (i < end && slots[i] == null) {
+            i++;
+          }
+          return i < end;
+        }
+
+        @Override
+        public Task next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          return slots[i++].task;
+        }
+      };
+    }
+  }
+
   /** Per node: the queued tasks it is a best holder of, and those it holds only part of. */
   private static final class NodeSets {
-    final TreeSet<Entry> best = new TreeSet<>(BY_SEQ);
-    final TreeSet<Entry> partial = new TreeSet<>(BY_SEQ);
+    final SeqList best = new SeqList();
+    final SeqList partial = new SeqList();
 
     boolean isEmpty() {
       return best.isEmpty() && partial.isEmpty();
@@ -85,9 +345,9 @@ public final class DispatchIndex {
   private final Map<String, ArrayList<Entry>> byFile = new HashMap<>();
   private final Map<String, NodeSets> byNode = new HashMap<>();
   /** maxCached(t) = 0 and bytes(t) > 0: hit 0 on every node, every node qualifies under MCH. */
-  private final TreeSet<Entry> uncached = new TreeSet<>(BY_SEQ);
+  private final SeqList uncached = new SeqList();
   /** bytes(t) = 0 (no inputs, or empty files): hit 1.0 on every node, maxCached 0. */
-  private final TreeSet<Entry> zeroBytes = new TreeSet<>(BY_SEQ);
+  private final SeqList zeroBytes = new SeqList();
 
   /** The window size the boundary below is kept for (0: none yet). */
   private int window;
@@ -147,13 +407,13 @@ public final class DispatchIndex {
   /** Queued tasks, in queue order, with cached(t, node) = maxCached(t) > 0. */
   public Iterator<Task> best(NodeView node) {
     NodeSets ns = byNode.get(node.id());
-    return ns == null ? emptyIterator() : tasks(ns.best);
+    return ns == null ? Collections.emptyIterator() : tasks(ns.best);
   }
 
   /** Queued tasks, in queue order, with 0 < cached(t, node) < maxCached(t). */
   public Iterator<Task> partial(NodeView node) {
     NodeSets ns = byNode.get(node.id());
-    return ns == null ? emptyIterator() : tasks(ns.partial);
+    return ns == null ? Collections.emptyIterator() : tasks(ns.partial);
   }
 
   /** Queued tasks, in queue order, with maxCached(t) = 0 and bytes(t) > 0. */
@@ -166,42 +426,28 @@ public final class DispatchIndex {
     return tasks(zeroBytes);
   }
 
-  private static Iterator<Task> tasks(TreeSet<Entry> set) {
-    Iterator<Entry> it = set.iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Task next() {
-        return it.next().task;
-      }
-    };
-  }
-
-  private static Iterator<Task> emptyIterator() {
-    return java.util.Collections.emptyIterator();
+  private static Iterator<Task> tasks(SeqList set) {
+    return set.iterator();
   }
 
   // ---------------------------------------------------------------- upkeep (PoolState calls)
 
   /** A task entered the queue (already in {@code queue}). */
   void added(Task t) {
-    Entry e = new Entry(t);
+    Entry e = t.inputs().size() == 1 ? new Single(t, t.inputs().get(0)) : new Multi(t);
     if (bySeq.put(e.seq, e) != null) {
       throw new IllegalStateException("queue position " + e.seq + " indexed twice");
     }
-    for (int i = 0; i < e.files.length; i++) {
-      ArrayList<Entry> list = byFile.computeIfAbsent(e.files[i], f -> new ArrayList<>(2));
-      e.filePos[i] = list.size();
+    for (int i = 0; i < e.fileCount(); i++) {
+      ArrayList<Entry> list = byFile.computeIfAbsent(e.file(i), f -> new ArrayList<>(2));
+      e.setPos(i, list.size());
       list.add(e);
     }
-    if (e.bytes == 0) {
-      zeroBytes.add(e);
+    if (e instanceof Single s) {
+      placeSingle(s);
+    } else {
+      placeMulti((Multi) e);
     }
-    place(e);
     if (window > 0) {
       int after = queue.size();
       if (after - 1 < window) {
@@ -221,22 +467,33 @@ public final class DispatchIndex {
     if (e == null) {
       throw new NoSuchElementException("queue position " + seq + " is not indexed");
     }
-    for (int i = 0; i < e.files.length; i++) {
-      ArrayList<Entry> list = byFile.get(e.files[i]);
-      int pos = e.filePos[i];
+    for (int i = 0; i < e.fileCount(); i++) {
+      String f = e.file(i);
+      ArrayList<Entry> list = byFile.get(f);
+      int pos = e.pos(i);
       Entry last = list.remove(list.size() - 1);
       if (last != e) {
         list.set(pos, last);
-        last.filePos[last.indexOf(e.files[i])] = pos;
+        last.setPos(f, pos);
       }
       if (list.isEmpty()) {
-        byFile.remove(e.files[i]);
+        byFile.remove(f);
       }
     }
-    move(e, e.best, NONE, true);
-    move(e, e.partial, NONE, false);
-    e.best = NONE;
-    e.partial = NONE;
+    if (e instanceof Single s) {
+      if (s.bytes > 0) {
+        // the index is in step with the holder set: the task is in exactly its holders' best sets
+        for (String id : state.holders(s.file)) {
+          sets(id).best.remove(s);
+        }
+      }
+    } else {
+      Multi m = (Multi) e;
+      for (int i = 0; i < m.size; i++) {
+        NodeSets ns = sets(m.nodes[i].id());
+        (m.cached[i] == m.max ? ns.best : ns.partial).remove(m);
+      }
+    }
     uncached.remove(e);
     zeroBytes.remove(e);
     if (window > 0) {
@@ -249,14 +506,50 @@ public final class DispatchIndex {
     }
   }
 
-  /** The holders of {@code file} changed: every queued task reading it is placed again. */
-  void holdersChanged(String file) {
+  /** {@code node} became a holder of {@code file} (already in PoolState's holder set). */
+  void holderAdded(String file, NodeView node) {
     ArrayList<Entry> list = byFile.get(file);
     if (list == null) {
       return;
     }
+    NodeSets ns = byNode.computeIfAbsent(node.id(), k -> new NodeSets());
+    boolean firstHolder = state.holders(file).size() == 1;
     for (Entry e : list) {
-      place(e);
+      if (e instanceof Single s) {
+        if (s.bytes > 0) {
+          ns.best.add(s);
+          if (firstHolder) {
+            uncached.remove(s);
+          }
+        }
+      } else {
+        multiAdded((Multi) e, node, ns, file);
+      }
+    }
+  }
+
+  /** {@code node} stopped holding {@code file} (already out of PoolState's holder set). */
+  void holderRemoved(String file, NodeView node) {
+    ArrayList<Entry> list = byFile.get(file);
+    if (list == null) {
+      return;
+    }
+    NodeSets ns = byNode.get(node.id());
+    if (ns == null) {
+      return; // indexed for no task yet, so for none of this file's
+    }
+    boolean lastHolder = state.holders(file).isEmpty();
+    for (Entry e : list) {
+      if (e instanceof Single s) {
+        if (s.bytes > 0) {
+          ns.best.remove(s);
+          if (lastHolder) {
+            uncached.add(s);
+          }
+        }
+      } else {
+        multiRemoved((Multi) e, node, ns, file);
+      }
     }
   }
 
@@ -268,104 +561,167 @@ public final class DispatchIndex {
     }
   }
 
-  /** Recomputes maxCached and the best and partial holders of a queued task. */
-  private void place(Entry e) {
-    Task t = e.task;
-    if (t.inputs().size() == 1) {
-      placeSingle(e, t.inputs().get(0));
+  // ---------------------------------------------------------------- placement from scratch
+
+  private void placeSingle(Single s) {
+    if (s.bytes == 0) {
+      zeroBytes.add(s);
       return;
     }
-    long max = state.maxCached(t);
-    NodeView[] best = NONE;
-    NodeView[] partial = NONE;
-    int nb = 0;
-    int np = 0;
-    for (String f : e.files) {
-      Set<String> hs = state.holders(f);
-      for (String id : hs) {
-        NodeView n = state.node(id);
-        if (n == null || contains(best, nb, n) || contains(partial, np, n)) {
-          continue;
-        }
-        long c = state.cached(t, n);
-        if (c <= 0) {
-          continue; // holds only empty files of t
-        }
-        if (c == max) {
-          if (nb == best.length) {
-            best = Arrays.copyOf(best, Math.max(4, nb * 2));
+    Set<String> hs = state.holders(s.file);
+    if (hs.isEmpty()) {
+      uncached.add(s);
+      return;
+    }
+    for (String id : hs) {
+      byNode.computeIfAbsent(id, k -> new NodeSets()).best.add(s);
+    }
+  }
+
+  /** cached(t, e) of every holder from the holder index, then the best and partial sets. */
+  private void placeMulti(Multi m) {
+    if (m.bytes == 0) {
+      zeroBytes.add(m);
+      return; // no holder holds any of its bytes: nothing else to index
+    }
+    Map<String, Integer> at = m.files.length > 1 ? new HashMap<>() : null;
+    for (int i = 0; i < m.files.length; i++) {
+      long w = m.weight[i];
+      if (w == 0) {
+        continue; // holding an empty file counts for nothing
+      }
+      for (String id : state.holders(m.files[i])) {
+        Integer j = at == null ? null : at.get(id);
+        if (j == null) {
+          if (at != null) {
+            at.put(id, m.size);
           }
-          best[nb++] = n;
+          m.append(state.node(id), w);
         } else {
-          if (np == partial.length) {
-            partial = Arrays.copyOf(partial, Math.max(4, np * 2));
+          m.cached[j] += w;
+        }
+      }
+    }
+    long max = 0;
+    for (int i = 0; i < m.size; i++) {
+      max = Math.max(max, m.cached[i]);
+    }
+    m.max = max;
+    for (int i = 0; i < m.size; i++) {
+      NodeSets ns = byNode.computeIfAbsent(m.nodes[i].id(), k -> new NodeSets());
+      (m.cached[i] == max ? ns.best : ns.partial).add(m);
+    }
+    if (max == 0) {
+      uncached.add(m);
+    }
+  }
+
+  // ---------------------------------------------------------------- multi-input increments
+
+  private void multiAdded(Multi m, NodeView node, NodeSets ns, String file) {
+    long w = m.weightOf(file);
+    if (w == 0) {
+      return;
+    }
+    int i = m.find(node);
+    long before = i < 0 ? 0 : m.cached[i];
+    long now = before + w;
+    if (i < 0) {
+      m.append(node, now);
+    } else {
+      m.cached[i] = now;
+    }
+    long max = m.max;
+    if (now > max) {
+      // a new maximum: the old best holders (other than this node) become partial
+      if (max > 0) {
+        for (int j = 0; j < m.size; j++) {
+          if (m.nodes[j] != node && m.cached[j] == max) {
+            NodeSets o = sets(m.nodes[j].id());
+            o.best.remove(m);
+            o.partial.add(m);
           }
-          partial[np++] = n;
         }
+      } else {
+        uncached.remove(m);
       }
+      m.max = now;
+      if (before > 0 && before < max) {
+        ns.partial.remove(m);
+      }
+      ns.best.add(m); // no-op when it was a best holder already
+    } else if (now == max) {
+      if (before > 0) {
+        ns.partial.remove(m);
+      }
+      ns.best.add(m);
+    } else if (before == 0) {
+      ns.partial.add(m);
     }
-    best = nb == best.length ? best : Arrays.copyOf(best, nb);
-    partial = np == partial.length ? partial : Arrays.copyOf(partial, np);
-    move(e, e.best, best, true);
-    move(e, e.partial, partial, false);
-    e.best = best;
-    e.partial = partial;
-    if (max == 0 && e.bytes > 0) {
-      uncached.add(e);
+  }
+
+  private void multiRemoved(Multi m, NodeView node, NodeSets ns, String file) {
+    long w = m.weightOf(file);
+    if (w == 0) {
+      return;
+    }
+    int i = m.find(node);
+    if (i < 0) {
+      throw new IllegalStateException("dispatch index out of step: " + node.id()
+          + " held nothing of " + m.task.taskId());
+    }
+    long before = m.cached[i];
+    long now = before - w;
+    if (now == 0) {
+      m.removeAt(i);
     } else {
-      uncached.remove(e);
+      m.cached[i] = now;
+    }
+    long max = m.max;
+    if (before < max) {
+      if (now == 0) {
+        ns.partial.remove(m);
+      }
+      return; // a partial holder stays partial (or holds nothing now): maxCached is unchanged
+    }
+    ns.best.remove(m);
+    long newMax = 0;
+    boolean otherBest = false;
+    for (int j = 0; j < m.size; j++) {
+      if (m.nodes[j] != node && m.cached[j] == max) {
+        otherBest = true;
+        break;
+      }
+      newMax = Math.max(newMax, m.cached[j]);
+    }
+    if (otherBest) {
+      if (now > 0) {
+        ns.partial.add(m);
+      }
+      return;
+    }
+    // it was the only best holder: maxCached drops to the next highest figure
+    m.max = newMax;
+    for (int j = 0; j < m.size; j++) {
+      if (m.cached[j] == newMax && m.nodes[j] != node) {
+        NodeSets o = sets(m.nodes[j].id());
+        o.partial.remove(m);
+        o.best.add(m);
+      }
+    }
+    if (now > 0) {
+      (now == newMax ? ns.best : ns.partial).add(m);
+    }
+    if (newMax == 0) {
+      uncached.add(m);
     }
   }
 
-  /**
-   * The common case, one input: every holder has all of the task's bytes, so each is a best
-   * holder (none when the file is empty), and maxCached is 0 exactly when nobody holds it.
-   */
-  private void placeSingle(Entry e, InputFile u) {
-    Set<String> hs = state.holders(u.id());
-    NodeView[] best = NONE;
-    if (u.bytes() > 0 && !hs.isEmpty()) {
-      best = new NodeView[hs.size()];
-      int nb = 0;
-      for (String id : hs) {
-        NodeView n = state.node(id);
-        if (n != null) {
-          best[nb++] = n;
-        }
-      }
-      best = nb == best.length ? best : Arrays.copyOf(best, nb);
+  private NodeSets sets(String node) {
+    NodeSets ns = byNode.get(node);
+    if (ns == null) {
+      throw new IllegalStateException("dispatch index out of step: " + node + " not indexed");
     }
-    move(e, e.best, best, true);
-    e.best = best;
-    if (hs.isEmpty() && u.bytes() > 0) {
-      uncached.add(e);
-    } else {
-      uncached.remove(e);
-    }
-  }
-
-  /** Moves the entry out of the sets of nodes only in {@code from}, into those only in {@code to}. */
-  private void move(Entry e, NodeView[] from, NodeView[] to, boolean bestSets) {
-    for (NodeView n : from) {
-      if (!contains(to, to.length, n)) {
-        NodeSets ns = byNode.get(n.id());
-        (bestSets ? ns.best : ns.partial).remove(e);
-      }
-    }
-    for (NodeView n : to) {
-      if (!contains(from, from.length, n)) {
-        NodeSets ns = byNode.computeIfAbsent(n.id(), k -> new NodeSets());
-        (bestSets ? ns.best : ns.partial).add(e);
-      }
-    }
-  }
-
-  private static boolean contains(NodeView[] a, int n, NodeView x) {
-    for (int i = 0; i < n; i++) {
-      if (a[i] == x) {
-        return true;
-      }
-    }
-    return false;
+    return ns;
   }
 }

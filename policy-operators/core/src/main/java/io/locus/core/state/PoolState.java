@@ -785,7 +785,7 @@ public final class PoolState {
     Long old = n.cached.put(file, bytes);
     n.cachedBytes += bytes - (old == null ? 0 : old);
     if (holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(n.id()) && index != null) {
-      index.holdersChanged(file);
+      index.holderAdded(file, n);
     }
     journal.cacheAdded(n.id(), file, bytes);
   }
@@ -804,7 +804,7 @@ public final class PoolState {
       }
     }
     if (index != null) {
-      index.holdersChanged(file);
+      index.holderRemoved(file, n);
     }
     journal.cacheRemoved(n.id(), file);
   }

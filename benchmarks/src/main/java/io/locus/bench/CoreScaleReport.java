@@ -1,0 +1,149 @@
+package io.locus.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The figures of {@link CoreScaleBenchmark} and {@link CacheIndexBenchmark} in CPU time of the
+ * measuring thread rather than wall time: on a machine shared with other builds (this one often
+ * runs at a load average of 5 to 25 on 2 cores) wall-clock throughput mostly measures the other
+ * processes. Same fixture and operations; each figure is the median of {@code --reps} rounds of
+ * {@code --seconds} CPU seconds, after one round of warm-up. GC and JIT threads are not counted.
+ *
+ * <pre>
+ * java -Xmx3g -cp ... io.locus.bench.CoreScaleReport [--policies FA,MCU,MCH,GCC] [--seconds 2] [--reps 3]
+ *     [--no-cache] [--small]
+ * </pre>
+ */
+public final class CoreScaleReport {
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
+  private CoreScaleReport() {}
+
+  public static void main(String[] args) throws Exception {
+    String policies = "FA,MCU,MCH,GCC";
+    double seconds = 2;
+    int reps = 3;
+    boolean cache = true;
+    boolean small = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--policies" -> policies = args[++i];
+        case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+        case "--reps" -> reps = Integer.parseInt(args[++i]);
+        case "--no-cache" -> cache = false;
+        case "--small" -> small = true; // DispatchBenchmark's 64 nodes and 5,000 queued instead
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    long budget = (long) (seconds * 1e9);
+    for (String p : policies.split(",")) {
+      Runnable op;
+      Placements c = new Placements();
+      if (small) {
+        DispatchBenchmark b = new DispatchBenchmark();
+        b.policy = p;
+        b.backlog = 5_000;
+        b.setup();
+        op = () -> b.completeAndArrive(c);
+      } else {
+        CoreScaleBenchmark b = new CoreScaleBenchmark();
+        b.policy = p;
+        b.backlog = 100_000;
+        b.setup();
+        op = () -> b.completeAndArrive(c);
+      }
+      List<Double> rates = new ArrayList<>();
+      for (int r = 0; r <= reps; r++) {
+        c.placements = 0;
+        long ops = 0;
+        long t0 = CPU.getCurrentThreadCpuTime();
+        long t;
+        do {
+          for (int k = 0; k < 256; k++) {
+            op.run();
+          }
+          ops += 256;
+          t = CPU.getCurrentThreadCpuTime() - t0;
+        } while (t < budget);
+        if (r > 0) {
+          rates.add(c.placements / (t / 1e9));
+        }
+      }
+      System.out.printf("%-4s placements per CPU second: median %,.0f (rounds %s)%n", p,
+          median(rates), fmt(rates));
+    }
+    if (!cache || small) {
+      return;
+    }
+    for (int readers : new int[] {0, 1000}) {
+      CacheIndexBenchmark b = new CacheIndexBenchmark();
+      b.readers = readers;
+      b.holders = 100;
+      b.setup();
+      List<Double> ns = new ArrayList<>();
+      for (int r = 0; r <= reps; r++) {
+        long ops = 0;
+        long t0 = CPU.getCurrentThreadCpuTime();
+        long t;
+        do {
+          for (int k = 0; k < 64; k++) {
+            b.cacheAddThenEvict();
+          }
+          ops += 64;
+          t = CPU.getCurrentThreadCpuTime() - t0;
+        } while (t < budget);
+        if (r > 0) {
+          ns.add(t / (2.0 * ops)); // two events per operation
+        }
+      }
+      System.out.printf("cache event (%s): median %,.0f ns of CPU per event (rounds %s)%n",
+          readers == 0 ? "uniform file, ~1 queued reader, 3 holders"
+              : "hot file, 1,000 queued readers, 100 holders", median(ns), fmt(ns));
+      if (readers == 0) {
+        lookup("holders of a file", b::holdersOfFile, budget, reps);
+        lookup("maxCached of a queued task", b::maxCached, budget, reps);
+        lookup("cached(t, e) of a queued task", b::cachedOnNode, budget, reps);
+      }
+    }
+  }
+
+  private static void lookup(String what, java.util.function.LongSupplier op, long budget,
+      int reps) {
+    List<Double> ns = new ArrayList<>();
+    long sink = 0;
+    for (int r = 0; r <= reps; r++) {
+      long ops = 0;
+      long t0 = CPU.getCurrentThreadCpuTime();
+      long t;
+      do {
+        for (int k = 0; k < 1024; k++) {
+          sink += op.getAsLong();
+        }
+        ops += 1024;
+        t = CPU.getCurrentThreadCpuTime() - t0;
+      } while (t < budget);
+      if (r > 0) {
+        ns.add((double) t / ops);
+      }
+    }
+    System.out.printf("lookup, %s: median %,.0f ns of CPU (rounds %s)%s%n", what, median(ns),
+        fmt(ns), sink == 42 ? " " : "");
+  }
+
+  private static double median(List<Double> a) {
+    List<Double> b = new ArrayList<>(a);
+    b.sort(null);
+    return b.get(b.size() / 2);
+  }
+
+  private static String fmt(List<Double> a) {
+    StringBuilder sb = new StringBuilder();
+    for (double d : a) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(String.format("%,.0f", d));
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,79 @@
+package io.locus.bench;
+
+import io.locus.core.Scheduler;
+import io.locus.core.model.InputFile;
+import io.locus.core.model.Task;
+import io.locus.core.policy.Policies;
+import io.locus.core.state.PoolState;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The core at issue 13's scale: 1,000 nodes × 4 slots, 100,000 cached files of 10 MB with three
+ * holders each (300,000 cache-index entries, 300 per node, spread so that every node holds files
+ * of every part of the name space), W = 2,500, and one-file tasks over those files. Deterministic:
+ * file f is held by nodes f, f + 337 and f + 674 (mod 1,000).
+ */
+final class ScaleFixture {
+  static final int NODES = 1_000;
+  static final int SLOTS = 4;
+  static final int FILES = 100_000;
+  static final int HOLDERS = 3;
+  static final int STRIDE = 337;
+  static final long FILE_BYTES = 10_000_000L;
+
+  private ScaleFixture() {}
+
+  /** Node ids, built once: lookups in the benchmarks should not pay for String.format. */
+  private static final String[] NODE_IDS = new String[NODES];
+
+  static {
+    for (int i = 0; i < NODES; i++) {
+      NODE_IDS[i] = String.format("n%04d", i);
+    }
+  }
+
+  static String node(int i) {
+    return NODE_IDS[i];
+  }
+
+  static String file(int f) {
+    return "f" + f;
+  }
+
+  static int holder(int file, int k) {
+    return (file + k * STRIDE) % NODES;
+  }
+
+  /** A scheduler for {@code policy} with every node registered and its cache reported. */
+  static Scheduler pool(String policy) {
+    PoolState s = new PoolState();
+    Scheduler sched = new Scheduler("scale", s, Policies.create(policy, Map.of()));
+    List<Map<String, Long>> caches = new java.util.ArrayList<>();
+    for (int i = 0; i < NODES; i++) {
+      caches.add(new HashMap<>());
+    }
+    for (int f = 0; f < FILES; f++) {
+      for (int k = 0; k < HOLDERS; k++) {
+        caches.get(holder(f, k)).put(file(f), FILE_BYTES);
+      }
+    }
+    for (int i = 0; i < NODES; i++) {
+      sched.onNodeRegistered(node(i), SLOTS, 4_000_000_000L, null, 0);
+      s.applyCacheSnapshot(node(i), 1, caches.get(i));
+    }
+    return sched;
+  }
+
+  static Task task(long seq, SplittableRandom rnd) {
+    return task(seq, file(rnd.nextInt(FILES)));
+  }
+
+  static Task task(long seq, String file) {
+    String id = "t" + seq;
+    return new Task(id, id, 0, seq, List.of(InputFile.of(file, FILE_BYTES)), 0.01, seq * 0.001,
+        null, List.of(), 0);
+  }
+}
