@@ -40,6 +40,7 @@ public final class DemoCommand implements Callable<Integer> {
   static final double SPLIT_RATE = 2;
   /** Options that only file policies use: rejected if given while every policy is a split one. */
   private static final List<String> FILE_ONLY = List.of("--tasks", "--files", "--slots",
+      "--queue-depth",
       "--cache-gb", "--window", "--theta");
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -68,6 +69,12 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--slots", defaultValue = "2",
       description = "Task slots per node (file policies; a split pool runs one subjob per node). Default: ${DEFAULT-VALUE}.")
   int slots;
+
+  @Option(names = "--queue-depth",
+      description = "Placements each agent holds beyond its slots and starts as slots free "
+          + "(late binding: no scheduler round trip between a task and the next); 0 turns it "
+          + "off. Default: the --slots value.")
+  Integer queueDepth;
 
   @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
   long seed;
@@ -146,7 +153,7 @@ public final class DemoCommand implements Callable<Integer> {
             realAgents ? DemoWorkload.Spec.real(tasks, files, seed)
                 : DemoWorkload.Spec.demo(tasks, files, seed),
             rate == null ? FILE_RATE : rate, timeScale, 50e6, 100e6, 400e6, true, timeout,
-            storage);
+            storage, queueDepth == null ? slots : queueDepth);
         results.add(DemoRun.run(locus, tracker, rc, out));
       }
     }
@@ -245,6 +252,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     if (slots < 1) {
       problems.add("--slots must be ≥ 1");
+    }
+    if (queueDepth != null && (queueDepth < 0 || queueDepth > 1024)) {
+      problems.add("--queue-depth must be between 0 and 1024");
     }
     if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
       problems.add("--rate must be > 0");
@@ -353,6 +363,11 @@ public final class DemoCommand implements Callable<Integer> {
       if (s.duplicateCompletions > 0 || s.refused > 0 || s.failed > 0) {
         out.printf(Locale.ROOT, "           duplicates %d, refused %d, failed %d%n",
             s.duplicateCompletions, s.refused, s.failed);
+      }
+      if (s.withdrawn > 0 || s.withdrawsRefused > 0) {
+        out.printf(Locale.ROOT, "           late binding: %d withdrawn from a local queue for a "
+            + "free slot, %d withdraws came too late (already started)%n", s.withdrawn,
+            s.withdrawsRefused);
       }
     }
   }

@@ -31,12 +31,21 @@ public final class DemoRun {
    * Settings of one run. Rates are real (wall-clock) tasks per second. With {@code realStorage} set,
    * the agents are real: they stage real files from that directory (written by
    * {@link DemoWorkload#writeStorage}) and peers, and run {@code sha256sum} over each task's inputs;
-   * otherwise they are simulated with modelled times.
+   * otherwise they are simulated with modelled times. {@code queueDepth}: placements each agent
+   * holds beyond its slots (late binding; 0: none).
    */
   public record Config(String pool, int nodes, int slots, long cacheBytes,
       DemoWorkload.Spec workload, double arrivalRate, double timeScale, double storageBandwidth,
       double peerBandwidth, double localBandwidth, boolean readCommitted, Duration timeout,
-      java.nio.file.Path realStorage) {
+      java.nio.file.Path realStorage, int queueDepth) {
+
+    public Config(String pool, int nodes, int slots, long cacheBytes, DemoWorkload.Spec workload,
+        double arrivalRate, double timeScale, double storageBandwidth, double peerBandwidth,
+        double localBandwidth, boolean readCommitted, Duration timeout,
+        java.nio.file.Path realStorage) {
+      this(pool, nodes, slots, cacheBytes, workload, arrivalRate, timeScale, storageBandwidth,
+          peerBandwidth, localBandwidth, readCommitted, timeout, realStorage, 0);
+    }
 
     public Config(String pool, int nodes, int slots, long cacheBytes, DemoWorkload.Spec workload,
         double arrivalRate, double timeScale, double storageBandwidth, double peerBandwidth,
@@ -47,7 +56,8 @@ public final class DemoRun {
 
     public Config withSlots(int n) {
       return new Config(pool, nodes, n, cacheBytes, workload, arrivalRate, timeScale,
-          storageBandwidth, peerBandwidth, localBandwidth, readCommitted, timeout, realStorage);
+          storageBandwidth, peerBandwidth, localBandwidth, readCommitted, timeout, realStorage,
+          queueDepth);
     }
   }
 
@@ -141,6 +151,7 @@ public final class DemoRun {
   private static Agents startAgents(String bootstrap, Config cfg) {
     AgentConfig template = AgentConfig.builder(cfg.pool())
         .slots(cfg.slots())
+        .queueDepth(cfg.queueDepth())
         .cacheCapacityBytes(cfg.cacheBytes())
         .storageBandwidth(cfg.storageBandwidth())
         .peerBandwidth(cfg.peerBandwidth())

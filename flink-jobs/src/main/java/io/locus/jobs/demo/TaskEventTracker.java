@@ -5,6 +5,7 @@ import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.TaskEventType;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
@@ -36,6 +37,13 @@ public final class TaskEventTracker implements AutoCloseable {
     public long duplicateCompletions;
     public long failed;
     public long refused;
+    /**
+     * Late binding: attempts withdrawn from an agent's local queue (WITHDRAWN), and withdraws the
+     * agent refused because the attempt had started (a REFUSED answering a cancel decision). Neither
+     * is a refused placement.
+     */
+    public long withdrawn;
+    public long withdrawsRefused;
     /** Event-range subjobs suspended (SUSPENDED) and shrink acknowledgements (SHRUNK). */
     public long suspended;
     public long shrunk;
@@ -63,6 +71,8 @@ public final class TaskEventTracker implements AutoCloseable {
       s.duplicateCompletions = duplicateCompletions;
       s.failed = failed;
       s.refused = refused;
+      s.withdrawn = withdrawn;
+      s.withdrawsRefused = withdrawsRefused;
       s.suspended = suspended;
       s.shrunk = shrunk;
       s.bytesLocal = bytesLocal;
@@ -80,8 +90,11 @@ public final class TaskEventTracker implements AutoCloseable {
   private final Map<String, Stats> pools = new HashMap<>();
   private final Map<String, Integer> completions = new HashMap<>();
   private final Map<String, Integer> runningOnNode = new HashMap<>();
+  /** Attempts seen STARTED and not ended yet (pool/node/task#attempt). */
+  private final java.util.Set<String> startedAttempts = new java.util.HashSet<>();
   private final Map<String, Long> submitTimes = new ConcurrentHashMap<>();
   private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
+  private final Map<String, Long> maxLocallyQueued = new ConcurrentHashMap<>();
   private final Map<String, EventRangeLedger> ledgers = new ConcurrentHashMap<>();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final AtomicLong undecodable = new AtomicLong();
@@ -98,6 +111,14 @@ public final class TaskEventTracker implements AutoCloseable {
   /** Lets the tracker compute response times: completion time − this submit time. */
   public void submitted(String taskId, long submitTimeMs) {
     submitTimes.put(taskId, submitTimeMs);
+  }
+
+  /**
+   * The most placed attempts the scheduler's metrics ever showed waiting in the pool's agents'
+   * local queues (placed − busy slots); 0 without late binding.
+   */
+  public long maxLocallyQueued(String pool) {
+    return maxLocallyQueued.getOrDefault(pool, 0L);
   }
 
   /** The latest metrics the scheduler published for the pool, or null. */
@@ -163,6 +184,8 @@ public final class TaskEventTracker implements AutoCloseable {
     if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
       SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
       metrics.put(m.getPool(), m);
+      // placed attempts beyond the busy slots wait in agents' local queues (late binding)
+      maxLocallyQueued.merge(m.getPool(), m.getRunningTasks() - m.getBusySlots(), Math::max);
     } else if (r.topic().equals(Topics.DECISIONS.name())) {
       Decision d = Topics.DECISIONS.decode(r.value());
       if (isEventRange(d)) {
@@ -184,14 +207,26 @@ public final class TaskEventTracker implements AutoCloseable {
     }
     Stats s = pools.computeIfAbsent(e.getPool(), p -> new Stats());
     String nodeKey = e.getPool() + "/" + e.getNode();
+    String attemptKey = nodeKey + "/" + e.getTaskId() + "#" + e.getAttempt();
+    // Only an attempt that STARTED ran on the node: with local queues an attempt can end (cancel,
+    // agent stop) while it only waited, without a STARTED.
+    TaskEventType type = e.getType();
+    boolean ends = type == TaskEventType.COMPLETED || type == TaskEventType.FAILED
+        || type == TaskEventType.SUSPENDED;
+    boolean ran = ends && startedAttempts.remove(attemptKey);
     switch (e.getType()) {
       case STARTED -> {
+        if (!startedAttempts.add(attemptKey)) {
+          return; // a repeated STARTED (an agent answering a duplicate decision)
+        }
         int now = runningOnNode.merge(nodeKey, 1, Integer::sum);
         s.maxConcurrent.merge(e.getNode(), now, Math::max);
         s.maxConcurrentOnANode = Math.max(s.maxConcurrentOnANode, now);
       }
       case COMPLETED -> {
-        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        if (ran) {
+          runningOnNode.merge(nodeKey, -1, Integer::sum);
+        }
         int n = completions.merge(e.getPool() + "/" + e.getTaskId(), 1, Integer::sum);
         if (n > 1) {
           s.duplicateCompletions++;
@@ -208,16 +243,25 @@ public final class TaskEventTracker implements AutoCloseable {
         }
       }
       case FAILED -> {
-        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        if (ran) {
+          runningOnNode.merge(nodeKey, -1, Integer::sum);
+        }
         s.failed++;
       }
       case SUSPENDED -> {
         // a suspended subjob's attempt ended: its slot is free
-        runningOnNode.merge(nodeKey, -1, Integer::sum);
+        if (ran) {
+          runningOnNode.merge(nodeKey, -1, Integer::sum);
+        }
         s.suspended++;
       }
       case SHRUNK -> s.shrunk++;
+      case WITHDRAWN -> s.withdrawn++;
       case REFUSED -> {
+        if (e.getDecisionId() != null && e.getDecisionId().contains("/cancel/")) {
+          s.withdrawsRefused++; // the answer to a withdraw (or cancel), not to a placement
+          return;
+        }
         s.refused++;
         if (s.refusals.size() < 20) {
           s.refusals.add(e.getTaskId() + " on " + e.getNode() + ": " + e.getMessage());

@@ -47,6 +47,13 @@ class LocusCliTest {
   }
 
   @Test
+  void aNegativeQueueDepthIsRejected() {
+    Run r = run("demo", "--queue-depth", "-1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--queue-depth must be between 0 and 1024");
+  }
+
+  @Test
   void unknownPolicyIsRejectedWithTheValidOnes() {
     Run r = run("demo", "--policy", "FA,BOGUS");
     assertThat(r.code()).isEqualTo(2);
