@@ -47,6 +47,8 @@ public final class AgentCli implements Runnable {
     if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
       System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
     }
+    // Before any process starts: the JDK reads the launch mechanism once.
+    io.locus.agent.real.ProcessLaunch.apply();
     System.exit(new CommandLine(new AgentCli()).execute(args));
   }
 

@@ -29,14 +29,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * decision-visible and arrival → COMPLETED latency. Template {@code true}: {@code /bin/true}, its
  * one small input already in every node's cache (the orchestration's own cost). Template
  * {@code sha256}: {@code sha256sum} over 1–3 inputs staged from a generated storage directory and
- * from peers (the demo's real workload).
+ * from peers (the demo's real workload). Each agent holds {@code queueDepth} placements beyond its
+ * slots in its local queue ({@code tasks.queue-depth}), so a slot starts its next task without
+ * waiting for a scheduler round trip.
  */
 public final class RealAgentsBench {
   private static final int TRUE_FILES = 16;
   private static final int SHA_FILES = 100;
 
   public record Config(String policy, DeliveryMode delivery, List<Integer> tasks,
-      String template, int agents, int slots, long seed, Duration timeout) {}
+      String template, int agents, int slots, int queueDepth, long seed, Duration timeout) {}
 
   /** One run's figures. */
   public record Row(String policy, String delivery, String template, int tasks, long completed,
@@ -61,20 +63,21 @@ public final class RealAgentsBench {
     }
     o.println();
     o.println("== locus bench --real-agents: " + cfg.agents() + " agents x " + cfg.slots()
-        + " slots ==");
+        + " slots, queue depth " + cfg.queueDepth() + " ==");
     o.printf(Locale.ROOT, "%-6s %-14s %-8s %7s %9s %8s %9s %11s %11s %10s %10s %10s%n", "policy",
         "delivery", "template", "tasks", "completed", "wall s", "tasks/s", "place p50", "place p99",
         "done p50", "done p99", "done max");
     List<String> csv = new ArrayList<>();
-    csv.add("policy,delivery,template,agents,slots,tasks,completed,seconds,tasks_per_s,"
-        + "place_p50_ms,place_p99_ms,done_p50_ms,done_p99_ms,done_max_ms");
+    csv.add("policy,delivery,template,agents,slots,queue_depth,tasks,completed,seconds,"
+        + "tasks_per_s,place_p50_ms,place_p99_ms,done_p50_ms,done_p99_ms,done_max_ms");
     for (Row r : rows) {
       o.printf(Locale.ROOT, "%-6s %-14s %-8s %7d %9d %8.2f %9.1f %9.1fms %9.1fms %8.1fms "
               + "%8.1fms %8.1fms%n", r.policy(), r.delivery(), r.template(), r.tasks(),
           r.completed(), r.seconds(), r.tasksPerSecond(), r.placeP50Ms(), r.placeP99Ms(),
           r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs());
-      csv.add(String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f",
-          r.policy(), r.delivery(), r.template(), cfg.agents(), cfg.slots(), r.tasks(),
+      csv.add(String.format(Locale.ROOT,
+          "%s,%s,%s,%d,%d,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f", r.policy(), r.delivery(),
+          r.template(), cfg.agents(), cfg.slots(), cfg.queueDepth(), r.tasks(),
           r.completed(), r.seconds(), r.tasksPerSecond(), r.placeP50Ms(), r.placeP99Ms(),
           r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs()));
     }
@@ -99,8 +102,8 @@ public final class RealAgentsBench {
     boolean eo = cfg.delivery() == DeliveryMode.EXACTLY_ONCE;
     Duration cp = eo ? Duration.ofMillis(500) : Duration.ofSeconds(5);
     o.printf(Locale.ROOT, "%n== real agents: %s %s, %d tasks of template %s, %d agents x %d "
-        + "slots ==%n", cfg.policy(), cfg.delivery().cliName(), n, cfg.template(), cfg.agents(),
-        cfg.slots());
+        + "slots, queue depth %d ==%n", cfg.policy(), cfg.delivery().cliName(), n, cfg.template(),
+        cfg.agents(), cfg.slots(), cfg.queueDepth());
     List<AgentProcess> agents = new ArrayList<>();
     try (EmbeddedLocus locus = EmbeddedLocus.start(sc, cfg.delivery(), cp);
         PlacementWatcher watcher = new PlacementWatcher(locus.bootstrapServers(), Set.of(pool),
@@ -113,7 +116,7 @@ public final class RealAgentsBench {
             preloadTrueInputs(data.resolve("cache"));
           }
           Path yaml = dir.resolve(node + ".yaml");
-          Files.writeString(yaml, yaml(pool, node, cfg.slots(), data, storage,
+          Files.writeString(yaml, yaml(pool, node, cfg.slots(), cfg.queueDepth(), data, storage,
               locus.bootstrapServers(), eo));
           agents.add(AgentProcess.start("real agent " + node, List.of("-Xmx512m"),
               List.of("real", "--config", yaml.toString(), "--stats-interval", "PT0S"),
@@ -211,7 +214,8 @@ public final class RealAgentsBench {
     }
   }
 
-  static String yaml(String pool, String node, int slots, Path data, Path storage,
+  /** One agent's config file; {@code queueDepth} becomes {@code tasks.queue-depth}. */
+  static String yaml(String pool, String node, int slots, int queueDepth, Path data, Path storage,
       String bootstrap, boolean readCommitted) {
     return String.join("\n",
         "pool: " + pool,
@@ -230,6 +234,8 @@ public final class RealAgentsBench {
         "http:",
         "  bind: 127.0.0.1",
         "  port: 0",
+        "tasks:",
+        "  queue-depth: " + queueDepth,
         "templates:",
         "  noop:",
         "    command: [/bin/true]",

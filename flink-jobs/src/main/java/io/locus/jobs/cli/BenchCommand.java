@@ -37,12 +37,15 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
   static final List<Double> RATES = List.of(1000.0, 2000.0, 5000.0, 10000.0, 20000.0, 40000.0);
   static final List<Double> QUICK_RATES = List.of(500.0, 1000.0, 2000.0);
+  static final int REAL_AGENTS = 4;
+  static final int REAL_SLOTS = 4;
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH,GCC",
       paramLabel = "POLICY[,POLICY...]",
-      description = "File policies to measure (FA, FCA, MCU, MCH, GCC). Default: ${DEFAULT-VALUE}.")
+      description = "File policies to measure (FA, FCA, MCU, MCH, GCC). Default: ${DEFAULT-VALUE} "
+          + "(--real-agents: FA).")
   List<String> policies;
 
   @Option(names = "--delivery", split = ",", defaultValue = "at-least-once",
@@ -79,7 +82,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--queue-depth", defaultValue = "0",
       description = "Local queue positions per agent beyond its slots (passed as --queue-depth "
-          + "when > 0). Default: ${DEFAULT-VALUE}.")
+          + "when > 0; --real-agents: tasks.queue-depth). Default: ${DEFAULT-VALUE}; with "
+          + "--real-agents: " + REAL_SLOTS + ", the slots per agent.")
   int queueDepth;
 
   @Option(names = "--time-scale", defaultValue = "0.001",
@@ -192,14 +196,22 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   RealAgentsBench.Config realConfig() {
+    var parsed = spec.commandLine().getParseResult();
+    boolean depthGiven = parsed != null && parsed.hasMatchedOption("--queue-depth");
+    // Without a local queue every slot waits a scheduler round trip for its next task.
     return new RealAgentsBench.Config(policies.get(0).toUpperCase(Locale.ROOT),
-        DeliveryMode.parse(deliveries.get(0)), tasks, template, 4, 4, seed, timeout);
+        DeliveryMode.parse(deliveries.get(0)), tasks, template, REAL_AGENTS, REAL_SLOTS,
+        depthGiven ? queueDepth : REAL_SLOTS, seed, timeout);
   }
 
   /** Every argument checked at once; the configurations to run, in order. */
   List<BenchConfig> validate() {
     List<String> problems = new ArrayList<>();
     var parsed = spec.commandLine().getParseResult();
+    if (realAgents && (parsed == null || !parsed.hasMatchedOption("--policy"))) {
+      // A real-agents run measures one policy: without this default the bare command is refused.
+      policies = List.of("FA");
+    }
     boolean nodesGiven = parsed != null && parsed.hasMatchedOption("--nodes");
     int n = quick && !nodesGiven ? 100 : nodes;
     List<Double> r = rates != null ? rates : quick ? QUICK_RATES : RATES;
@@ -309,6 +321,10 @@ public final class BenchCommand implements Callable<Integer> {
         if (t < 1 || t > 1_000_000) {
           problems.add("--tasks: " + t + " is not between 1 and 1000000");
         }
+      }
+      if (queueDepth > io.locus.agent.AgentConfig.MAX_QUEUE_DEPTH) {
+        problems.add("--queue-depth must be at most " + io.locus.agent.AgentConfig.MAX_QUEUE_DEPTH
+            + " with --real-agents (tasks.queue-depth)");
       }
       if (!template.equals("true") && !template.equals("sha256")) {
         problems.add("--template must be true or sha256, not '" + template + "'");

@@ -80,6 +80,35 @@ class BenchCommandTest {
   }
 
   @Test
+  void realAgentsHoldALocalQueueOfTheirSlotsUnlessTold() {
+    CommandLine cl = LocusCli.commandLine();
+    cl.parseArgs("bench", "--real-agents");
+    BenchCommand byDefault = cl.getSubcommands().get("bench").getCommand();
+    assertThat(byDefault.realConfig().queueDepth()).isEqualTo(byDefault.realConfig().slots())
+        .isEqualTo(4);
+    CommandLine c2 = LocusCli.commandLine();
+    c2.parseArgs("bench", "--real-agents", "--queue-depth", "0");
+    BenchCommand none = c2.getSubcommands().get("bench").getCommand();
+    assertThat(none.realConfig().queueDepth()).isZero();
+    Run r = run("--real-agents", "--queue-depth", "1025");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--queue-depth must be at most 1024 with --real-agents")
+        .doesNotContain("one --policy");
+  }
+
+  @Test
+  void realAgentsMeasureFaUnlessTold() {
+    CommandLine cl = LocusCli.commandLine();
+    cl.parseArgs("bench", "--real-agents");
+    BenchCommand c = cl.getSubcommands().get("bench").getCommand();
+    c.validate();
+    assertThat(c.realConfig().policy()).isEqualTo("FA");
+    Run r = run("--real-agents", "--policy", "FA,MCH");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--real-agents runs one --policy and one --delivery at a time");
+  }
+
+  @Test
   void aTypoGetsASuggestion() {
     Run r = run("--polcy", "FA");
     assertThat(r.code()).isEqualTo(2);

@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * no data for the range: the process reads its own events.
  *
  * <p>The last {@code work.keep} finished work directories are kept for inspection (older ones,
- * including those of a previous run of the agent, are deleted; see {@link WorkDirs}).
+ * including those of a previous run of the agent, are deleted, or renamed for a later run when
+ * clean; see {@link WorkDirs}).
  */
 public final class ProcessTaskExecutor implements TaskExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessTaskExecutor.class);
@@ -75,7 +76,8 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     this.disk = disk;
     this.launcher = launcher;
     this.scheduler = scheduler;
-    this.workDirs = new WorkDirs(config.work().dir(), config.work().keep());
+    this.workDirs = new WorkDirs(config.work().dir(), config.work().keep(),
+        config.work().recycle());
     this.processes = new ProcessTrees(scheduler, config.tasks().killGrace());
   }
 
@@ -143,6 +145,11 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       return Optional.of(b.workDir);
     }
     return workDirs.ofFinished(taskKey);
+  }
+
+  /** How many runs got a recycled work directory (see {@link WorkDirs}). */
+  public long recycledWorkDirs() {
+    return workDirs.recycled();
   }
 
   public TaskTemplate templateFor(PlaceTask task) {

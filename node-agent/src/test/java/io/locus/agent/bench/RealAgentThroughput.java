@@ -40,6 +40,8 @@ public final class RealAgentThroughput {
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
+    // As locus-agent does at its start (-Djdk.lang.Process.launchMechanism=... to compare).
+    io.locus.agent.real.ProcessLaunch.apply();
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;
     Path dir = Files.createTempDirectory("real-agent-bench");
