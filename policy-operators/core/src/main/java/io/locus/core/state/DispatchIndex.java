@@ -34,300 +34,11 @@ import java.util.TreeMap;
  * A multi-input task keeps cached(t, e) for each node holding some of its bytes and maxCached(t);
  * the event updates that node's figure, and nodes move between best and partial only when
  * maxCached changes. The sets are {@link SeqList}s, sorted arrays with lazy deletion, not trees.
- *
- * <p>Longer than 700 lines on purpose: the entry kinds, the set type and the increments share
- * private invariants (an entry is in exactly the sets its holder figures say) that one reader
- * should check in one place; {@code DispatchIndexIncrementalTest} checks them after every step.
+ * The entries are {@link SingleEntry} and {@link MultiEntry}; the invariant that an entry is in
+ * exactly the sets its holder figures say is kept here, and {@code DispatchIndexIncrementalTest}
+ * checks it after every step.
  */
 public final class DispatchIndex {
-
-  /** One queued task. Its position in the per-file lists is kept for O(1) removal. */
-  private abstract static class Entry {
-    final Task task;
-    final long seq;
-
-    Entry(Task task) {
-      this.task = task;
-      this.seq = task.seq();
-    }
-
-    abstract int fileCount();
-
-    abstract String file(int i);
-
-    abstract void setPos(int i, int pos);
-
-    abstract int pos(int i);
-
-    /** Sets the position in the list of {@code file}, which this task reads. */
-    final void setPos(String file, int pos) {
-      for (int i = 0; i < fileCount(); i++) {
-        if (file(i).equals(file)) {
-          setPos(i, pos);
-          return;
-        }
-      }
-      throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
-    }
-  }
-
-  /**
-   * A task with one input (the common case): every holder of the file holds all of its bytes, so
-   * its best holders are the file's holders (none when the file is empty) and it has no partial
-   * holder. Nothing per holder is stored here: the holder set is PoolState's.
-   */
-  private static final class Single extends Entry {
-    final String file;
-    final long bytes;
-    int pos;
-
-    Single(Task task, InputFile u) {
-      super(task);
-      this.file = u.id();
-      this.bytes = u.bytes();
-    }
-
-    @Override
-    int fileCount() {
-      return 1;
-    }
-
-    @Override
-    String file(int i) {
-      return file;
-    }
-
-    @Override
-    void setPos(int i, int p) {
-      pos = p;
-    }
-
-    @Override
-    int pos(int i) {
-      return pos;
-    }
-  }
-
-  /**
-   * A task with zero or several inputs: per distinct file its weight (the bytes of the task's
-   * inputs with that id, so a file read twice counts twice, as in {@link PoolState#cached}), and
-   * cached(t, e) of every node holding some of its bytes (c > 0), in small parallel arrays.
-   */
-  private static final class Multi extends Entry {
-    final String[] files;
-    final long[] weight;
-    final int[] pos;
-    final long bytes;
-    NodeView[] nodes = NO_NODES;
-    long[] cached = NO_LONGS;
-    int size;
-    /** maxCached(t). */
-    long max;
-
-    Multi(Task task) {
-      super(task);
-      List<InputFile> in = task.inputs();
-      Map<String, Long> w = new java.util.LinkedHashMap<>();
-      long sum = 0;
-      for (InputFile u : in) {
-        w.merge(u.id(), u.bytes(), Long::sum);
-        sum += u.bytes();
-      }
-      files = w.keySet().toArray(new String[0]);
-      weight = new long[files.length];
-      for (int i = 0; i < files.length; i++) {
-        weight[i] = w.get(files[i]);
-      }
-      pos = new int[files.length];
-      bytes = sum;
-    }
-
-    @Override
-    int fileCount() {
-      return files.length;
-    }
-
-    @Override
-    String file(int i) {
-      return files[i];
-    }
-
-    @Override
-    void setPos(int i, int p) {
-      pos[i] = p;
-    }
-
-    @Override
-    int pos(int i) {
-      return pos[i];
-    }
-
-    long weightOf(String file) {
-      for (int i = 0; i < files.length; i++) {
-        if (files[i].equals(file)) {
-          return weight[i];
-        }
-      }
-      throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
-    }
-
-    int find(NodeView n) {
-      for (int i = 0; i < size; i++) {
-        if (nodes[i] == n) {
-          return i;
-        }
-      }
-      return -1;
-    }
-
-    void append(NodeView n, long c) {
-      if (size == nodes.length) {
-        int cap = Math.max(4, size * 2);
-        nodes = java.util.Arrays.copyOf(nodes, cap);
-        cached = java.util.Arrays.copyOf(cached, cap);
-      }
-      nodes[size] = n;
-      cached[size++] = c;
-    }
-
-    void removeAt(int i) {
-      size--;
-      nodes[i] = nodes[size];
-      cached[i] = cached[size];
-      nodes[size] = null;
-    }
-  }
-
-  private static final NodeView[] NO_NODES = new NodeView[0];
-  private static final long[] NO_LONGS = new long[0];
-  private static final Entry[] NO_ENTRIES = new Entry[0];
-
-  /**
-   * A set of entries in queue order, smaller and faster than a red-black tree for this use:
-   * a sorted array of queue positions with lazy deletion. Arrivals come in queue order, so an add
-   * is almost always an append; a removal clears its slot (found by binary search on the
-   * positions, which removed slots keep) and the array is compacted when half of it is holes.
-   * Add and remove are idempotent, as the {@code TreeSet} they replace.
-   */
-  private static final class SeqList {
-    private Entry[] slots = NO_ENTRIES;
-    private long[] seqs = NO_LONGS;
-    /** Slots in use (live or cleared); every slot before {@code head} is cleared. */
-    private int end;
-    private int head;
-    private int live;
-
-    boolean isEmpty() {
-      return live == 0;
-    }
-
-    Entry first() {
-      while (slots[head] == null) {
-        head++;
-      }
-      return slots[head];
-    }
-
-    void add(Entry e) {
-      long q = e.seq;
-      if (end > 0 && seqs[end - 1] >= q) {
-        int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
-        if (i >= 0) {
-          if (slots[i] == null) {
-            slots[i] = e; // a cleared slot of the same position comes back
-            live++;
-            head = Math.min(head, i);
-          }
-          return;
-        }
-        insert(-i - 1, e);
-        return;
-      }
-      insert(end, e);
-    }
-
-    private void insert(int at, Entry e) {
-      if (end == slots.length) {
-        if (live < end / 2) {
-          compact();
-          at = insertionPoint(e.seq);
-        }
-        if (end == slots.length) {
-          int cap = Math.max(4, end * 2);
-          slots = java.util.Arrays.copyOf(slots, cap);
-          seqs = java.util.Arrays.copyOf(seqs, cap);
-        }
-      }
-      System.arraycopy(slots, at, slots, at + 1, end - at);
-      System.arraycopy(seqs, at, seqs, at + 1, end - at);
-      slots[at] = e;
-      seqs[at] = e.seq;
-      end++;
-      live++;
-      if (at <= head) {
-        head = at;
-      }
-    }
-
-    private int insertionPoint(long q) {
-      int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
-      return i >= 0 ? i : -i - 1;
-    }
-
-    void remove(Entry e) {
-      if (live == 0) {
-        return;
-      }
-      int i = java.util.Arrays.binarySearch(seqs, 0, end, e.seq);
-      if (i < 0 || slots[i] == null) {
-        return;
-      }
-      slots[i] = null;
-      live--;
-      if (live == 0) {
-        java.util.Arrays.fill(slots, 0, end, null);
-        end = 0;
-        head = 0;
-      } else if (live < (end - head) / 4 && end > 16) {
-        compact();
-      }
-    }
-
-    private void compact() {
-      int w = 0;
-      for (int r = head; r < end; r++) {
-        if (slots[r] != null) {
-          slots[w] = slots[r];
-          seqs[w++] = seqs[r];
-        }
-      }
-      java.util.Arrays.fill(slots, w, end, null);
-      end = w;
-      head = 0;
-    }
-
-    Iterator<Task> iterator() {
-      return new Iterator<>() {
-        private int i = head;
-
-        @Override
-        public boolean hasNext() {
-          while (i < end && slots[i] == null) {
-            i++;
-          }
-          return i < end;
-        }
-
-        @Override
-        public Task next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          return slots[i++].task;
-        }
-      };
-    }
-  }
 
   /** Per node: the queued tasks it is a best holder of, and those it holds only part of. */
   private static final class NodeSets {
@@ -341,8 +52,8 @@ public final class DispatchIndex {
 
   private final PoolState state;
   private final TreeMap<Long, Task> queue;
-  private final Map<Long, Entry> bySeq = new HashMap<>();
-  private final Map<String, ArrayList<Entry>> byFile = new HashMap<>();
+  private final Map<Long, IndexEntry> bySeq = new HashMap<>();
+  private final Map<String, ArrayList<IndexEntry>> byFile = new HashMap<>();
   private final Map<String, NodeSets> byNode = new HashMap<>();
   /** maxCached(t) = 0 and bytes(t) > 0: hit 0 on every node, every node qualifies under MCH. */
   private final SeqList uncached = new SeqList();
@@ -434,19 +145,21 @@ public final class DispatchIndex {
 
   /** A task entered the queue (already in {@code queue}). */
   void added(Task t) {
-    Entry e = t.inputs().size() == 1 ? new Single(t, t.inputs().get(0)) : new Multi(t);
+    IndexEntry e = t.inputs().size() == 1
+        ? new SingleEntry(t, t.inputs().get(0))
+        : new MultiEntry(t);
     if (bySeq.put(e.seq, e) != null) {
       throw new IllegalStateException("queue position " + e.seq + " indexed twice");
     }
     for (int i = 0; i < e.fileCount(); i++) {
-      ArrayList<Entry> list = byFile.computeIfAbsent(e.file(i), f -> new ArrayList<>(2));
+      ArrayList<IndexEntry> list = byFile.computeIfAbsent(e.file(i), f -> new ArrayList<>(2));
       e.setPos(i, list.size());
       list.add(e);
     }
-    if (e instanceof Single s) {
+    if (e instanceof SingleEntry s) {
       placeSingle(s);
     } else {
-      placeMulti((Multi) e);
+      placeMulti((MultiEntry) e);
     }
     if (window > 0) {
       int after = queue.size();
@@ -463,15 +176,15 @@ public final class DispatchIndex {
 
   /** A task left the queue (already removed from {@code queue}). */
   void removed(long seq) {
-    Entry e = bySeq.remove(seq);
+    IndexEntry e = bySeq.remove(seq);
     if (e == null) {
       throw new NoSuchElementException("queue position " + seq + " is not indexed");
     }
     for (int i = 0; i < e.fileCount(); i++) {
       String f = e.file(i);
-      ArrayList<Entry> list = byFile.get(f);
+      ArrayList<IndexEntry> list = byFile.get(f);
       int pos = e.pos(i);
-      Entry last = list.remove(list.size() - 1);
+      IndexEntry last = list.remove(list.size() - 1);
       if (last != e) {
         list.set(pos, last);
         last.setPos(f, pos);
@@ -480,7 +193,7 @@ public final class DispatchIndex {
         byFile.remove(f);
       }
     }
-    if (e instanceof Single s) {
+    if (e instanceof SingleEntry s) {
       if (s.bytes > 0) {
         // the index is in step with the holder set: the task is in exactly its holders' best sets
         for (String id : state.holders(s.file)) {
@@ -488,7 +201,7 @@ public final class DispatchIndex {
         }
       }
     } else {
-      Multi m = (Multi) e;
+      MultiEntry m = (MultiEntry) e;
       for (int i = 0; i < m.size; i++) {
         NodeSets ns = sets(m.nodes[i].id());
         (m.cached[i] == m.max ? ns.best : ns.partial).remove(m);
@@ -508,14 +221,14 @@ public final class DispatchIndex {
 
   /** {@code node} became a holder of {@code file} (already in PoolState's holder set). */
   void holderAdded(String file, NodeView node) {
-    ArrayList<Entry> list = byFile.get(file);
+    ArrayList<IndexEntry> list = byFile.get(file);
     if (list == null) {
       return;
     }
     NodeSets ns = byNode.computeIfAbsent(node.id(), k -> new NodeSets());
     boolean firstHolder = state.holders(file).size() == 1;
-    for (Entry e : list) {
-      if (e instanceof Single s) {
+    for (IndexEntry e : list) {
+      if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
           ns.best.add(s);
           if (firstHolder) {
@@ -523,14 +236,14 @@ public final class DispatchIndex {
           }
         }
       } else {
-        multiAdded((Multi) e, node, ns, file);
+        multiAdded((MultiEntry) e, node, ns, file);
       }
     }
   }
 
   /** {@code node} stopped holding {@code file} (already out of PoolState's holder set). */
   void holderRemoved(String file, NodeView node) {
-    ArrayList<Entry> list = byFile.get(file);
+    ArrayList<IndexEntry> list = byFile.get(file);
     if (list == null) {
       return;
     }
@@ -539,8 +252,8 @@ public final class DispatchIndex {
       return; // indexed for no task yet, so for none of this file's
     }
     boolean lastHolder = state.holders(file).isEmpty();
-    for (Entry e : list) {
-      if (e instanceof Single s) {
+    for (IndexEntry e : list) {
+      if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
           ns.best.remove(s);
           if (lastHolder) {
@@ -548,7 +261,7 @@ public final class DispatchIndex {
           }
         }
       } else {
-        multiRemoved((Multi) e, node, ns, file);
+        multiRemoved((MultiEntry) e, node, ns, file);
       }
     }
   }
@@ -563,7 +276,7 @@ public final class DispatchIndex {
 
   // ---------------------------------------------------------------- placement from scratch
 
-  private void placeSingle(Single s) {
+  private void placeSingle(SingleEntry s) {
     if (s.bytes == 0) {
       zeroBytes.add(s);
       return;
@@ -579,7 +292,7 @@ public final class DispatchIndex {
   }
 
   /** cached(t, e) of every holder from the holder index, then the best and partial sets. */
-  private void placeMulti(Multi m) {
+  private void placeMulti(MultiEntry m) {
     if (m.bytes == 0) {
       zeroBytes.add(m);
       return; // no holder holds any of its bytes: nothing else to index
@@ -618,7 +331,7 @@ public final class DispatchIndex {
 
   // ---------------------------------------------------------------- multi-input increments
 
-  private void multiAdded(Multi m, NodeView node, NodeSets ns, String file) {
+  private void multiAdded(MultiEntry m, NodeView node, NodeSets ns, String file) {
     long w = m.weightOf(file);
     if (w == 0) {
       return;
@@ -660,7 +373,7 @@ public final class DispatchIndex {
     }
   }
 
-  private void multiRemoved(Multi m, NodeView node, NodeSets ns, String file) {
+  private void multiRemoved(MultiEntry m, NodeView node, NodeSets ns, String file) {
     long w = m.weightOf(file);
     if (w == 0) {
       return;
