@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <pre>
  * java -Xmx3g -cp ... io.locus.bench.CoreScaleReport [--policies FA,MCU,MCH,GCC] [--seconds 2] [--reps 3]
- *     [--no-cache] [--small]
+ *     [--no-cache] [--small] [--queue-depth N]
  * </pre>
  */
 public final class CoreScaleReport {
@@ -28,6 +28,7 @@ public final class CoreScaleReport {
     int reps = 3;
     boolean cache = true;
     boolean small = false;
+    int queueDepth = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--policies" -> policies = args[++i];
@@ -35,6 +36,7 @@ public final class CoreScaleReport {
         case "--reps" -> reps = Integer.parseInt(args[++i]);
         case "--no-cache" -> cache = false;
         case "--small" -> small = true; // DispatchBenchmark's 64 nodes and 5,000 queued instead
+        case "--queue-depth" -> queueDepth = Integer.parseInt(args[++i]); // at scale only
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -52,6 +54,7 @@ public final class CoreScaleReport {
         CoreScaleBenchmark b = new CoreScaleBenchmark();
         b.policy = p;
         b.backlog = 100_000;
+        b.queueDepth = queueDepth;
         b.setup();
         op = () -> b.completeAndArrive(c);
       }
@@ -72,8 +75,9 @@ public final class CoreScaleReport {
           rates.add(c.placements / (t / 1e9));
         }
       }
-      System.out.printf("%-4s placements per CPU second: median %,.0f (rounds %s)%n", p,
-          median(rates), fmt(rates));
+      System.out.printf("%-4s placements per CPU second%s: median %,.0f (rounds %s)%n", p,
+          queueDepth > 0 && !small ? " (queue depth " + queueDepth + ")" : "", median(rates),
+          fmt(rates));
     }
     if (!cache || small) {
       return;

@@ -40,21 +40,40 @@ import java.util.TreeMap;
  */
 public final class DispatchIndex {
 
-  /** Per node: the queued tasks it is a best holder of, and those it holds only part of. */
+  /**
+   * Per node: the queued tasks it is a best holder of, and those it holds only part of; whether the
+   * node is in the free pool, and then the queue position its first best task is counted under in
+   * {@link #freeFirsts} ({@link #NONE}: not counted).
+   */
   private static final class NodeSets {
     final SeqList best = new SeqList();
     final SeqList partial = new SeqList();
+    boolean free;
+    long counted = NONE;
+
+    NodeSets(boolean free) {
+      this.free = free;
+    }
 
     boolean isEmpty() {
       return best.isEmpty() && partial.isEmpty();
     }
   }
 
+  private static final long NONE = Long.MIN_VALUE;
+
   private final PoolState state;
   private final TreeMap<Long, Task> queue;
   private final Map<Long, IndexEntry> bySeq = new HashMap<>();
   private final Map<String, ArrayList<IndexEntry>> byFile = new HashMap<>();
   private final Map<String, NodeSets> byNode = new HashMap<>();
+  /**
+   * The notify step's candidates (MCH, GCC): for each queue position, how many free nodes have the
+   * task there as their first best task. Its first key is the earliest task with a free best
+   * holder, found in O(log n) instead of a walk over the free pool, which with local queues holds
+   * nearly every node.
+   */
+  private final TreeMap<Long, int[]> freeFirsts = new TreeMap<>();
   /** maxCached(t) = 0 and bytes(t) > 0: hit 0 on every node, every node qualifies under MCH. */
   private final SeqList uncached = new SeqList();
   /** bytes(t) = 0 (no inputs, or empty files): hit 1.0 on every node, maxCached 0. */
@@ -103,6 +122,14 @@ public final class DispatchIndex {
   public Task firstBest(NodeView node) {
     NodeSets ns = byNode.get(node.id());
     return ns == null || ns.best.isEmpty() ? null : ns.best.first().task;
+  }
+
+  /**
+   * The first queued task among the free nodes' first best tasks (the free pool's nodes, both
+   * tiers): the earliest task with a free best holder, or null.
+   */
+  public Task firstBestOfFree() {
+    return freeFirsts.isEmpty() ? null : bySeq.get(freeFirsts.firstKey()).task;
   }
 
   /** The first queued task with maxCached 0 and some bytes, or null. */
@@ -197,14 +224,18 @@ public final class DispatchIndex {
       if (s.bytes > 0) {
         // the index is in step with the holder set: the task is in exactly its holders' best sets
         for (String id : state.holders(s.file)) {
-          sets(id).best.remove(s);
+          removeBest(sets(id), s);
         }
       }
     } else {
       MultiEntry m = (MultiEntry) e;
       for (int i = 0; i < m.size; i++) {
         NodeSets ns = sets(m.nodes[i].id());
-        (m.cached[i] == m.max ? ns.best : ns.partial).remove(m);
+        if (m.cached[i] == m.max) {
+          removeBest(ns, m);
+        } else {
+          ns.partial.remove(m);
+        }
       }
     }
     uncached.remove(e);
@@ -225,12 +256,12 @@ public final class DispatchIndex {
     if (list == null) {
       return;
     }
-    NodeSets ns = byNode.computeIfAbsent(node.id(), k -> new NodeSets());
+    NodeSets ns = sets(node);
     boolean firstHolder = state.holders(file).size() == 1;
     for (IndexEntry e : list) {
       if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
-          ns.best.add(s);
+          addBest(ns, s);
           if (firstHolder) {
             uncached.remove(s);
           }
@@ -255,7 +286,7 @@ public final class DispatchIndex {
     for (IndexEntry e : list) {
       if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
-          ns.best.remove(s);
+          removeBest(ns, s);
           if (lastHolder) {
             uncached.add(s);
           }
@@ -274,6 +305,16 @@ public final class DispatchIndex {
     }
   }
 
+  /** {@code node} entered ({@code free}) or left the free pool. */
+  void freeChanged(NodeView node, boolean free) {
+    NodeSets ns = byNode.get(node.id());
+    if (ns == null || ns.free == free) {
+      return; // a node without sets has no best task to count
+    }
+    ns.free = free;
+    recount(ns);
+  }
+
   // ---------------------------------------------------------------- placement from scratch
 
   private void placeSingle(SingleEntry s) {
@@ -287,7 +328,7 @@ public final class DispatchIndex {
       return;
     }
     for (String id : hs) {
-      byNode.computeIfAbsent(id, k -> new NodeSets()).best.add(s);
+      addBest(sets(state.node(id)), s);
     }
   }
 
@@ -321,8 +362,12 @@ public final class DispatchIndex {
     }
     m.max = max;
     for (int i = 0; i < m.size; i++) {
-      NodeSets ns = byNode.computeIfAbsent(m.nodes[i].id(), k -> new NodeSets());
-      (m.cached[i] == max ? ns.best : ns.partial).add(m);
+      NodeSets ns = sets(m.nodes[i]);
+      if (m.cached[i] == max) {
+        addBest(ns, m);
+      } else {
+        ns.partial.add(m);
+      }
     }
     if (max == 0) {
       uncached.add(m);
@@ -351,7 +396,7 @@ public final class DispatchIndex {
         for (int j = 0; j < m.size; j++) {
           if (m.nodes[j] != node && m.cached[j] == max) {
             NodeSets o = sets(m.nodes[j].id());
-            o.best.remove(m);
+            removeBest(o, m);
             o.partial.add(m);
           }
         }
@@ -362,12 +407,12 @@ public final class DispatchIndex {
       if (before > 0 && before < max) {
         ns.partial.remove(m);
       }
-      ns.best.add(m); // no-op when it was a best holder already
+      addBest(ns, m); // no-op when it was a best holder already
     } else if (now == max) {
       if (before > 0) {
         ns.partial.remove(m);
       }
-      ns.best.add(m);
+      addBest(ns, m);
     } else if (before == 0) {
       ns.partial.add(m);
     }
@@ -397,7 +442,7 @@ public final class DispatchIndex {
       }
       return; // a partial holder stays partial (or holds nothing now): maxCached is unchanged
     }
-    ns.best.remove(m);
+    removeBest(ns, m);
     long newMax = 0;
     boolean otherBest = false;
     for (int j = 0; j < m.size; j++) {
@@ -419,15 +464,63 @@ public final class DispatchIndex {
       if (m.cached[j] == newMax && m.nodes[j] != node) {
         NodeSets o = sets(m.nodes[j].id());
         o.partial.remove(m);
-        o.best.add(m);
+        addBest(o, m);
       }
     }
     if (now > 0) {
-      (now == newMax ? ns.best : ns.partial).add(m);
+      if (now == newMax) {
+        addBest(ns, m);
+      } else {
+        ns.partial.add(m);
+      }
     }
     if (newMax == 0) {
       uncached.add(m);
     }
+  }
+
+  // ---------------------------------------------------------------- best sets and free nodes
+
+  private void addBest(NodeSets ns, IndexEntry e) {
+    ns.best.add(e);
+    if (ns.free && (ns.counted == NONE || e.seq < ns.counted)) {
+      recount(ns); // a new first best task
+    }
+  }
+
+  private void removeBest(NodeSets ns, IndexEntry e) {
+    ns.best.remove(e);
+    if (ns.free && e.seq == ns.counted) {
+      recount(ns); // the first best task left
+    }
+  }
+
+  /** Counts the node under its first best task while it is free, and under nothing otherwise. */
+  private void recount(NodeSets ns) {
+    long first = ns.free && !ns.best.isEmpty() ? ns.best.first().seq : NONE;
+    if (first == ns.counted) {
+      return;
+    }
+    if (ns.counted != NONE) {
+      int[] c = freeFirsts.get(ns.counted);
+      if (--c[0] == 0) {
+        freeFirsts.remove(ns.counted);
+      }
+    }
+    if (first != NONE) {
+      freeFirsts.computeIfAbsent(first, k -> new int[1])[0]++;
+    }
+    ns.counted = first;
+  }
+
+  /** The node's sets, created on first use (free as the pool says). */
+  private NodeSets sets(NodeView node) {
+    NodeSets ns = byNode.get(node.id());
+    if (ns == null) {
+      ns = new NodeSets(state.isFree(node));
+      byNode.put(node.id(), ns);
+    }
+    return ns;
   }
 
   private NodeSets sets(String node) {

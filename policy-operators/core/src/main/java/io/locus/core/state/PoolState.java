@@ -321,7 +321,9 @@ public final class PoolState {
     }
     List<Task> requeued = requeueRunningOn(id);
     cacheIndex.reset(n);
-    free.remove(n);
+    if (free.remove(n) && index != null) {
+      index.freeChanged(n, false);
+    }
     registeredSlots -= n.slots;
     nodes.remove(id);
     if (index != null) {
@@ -678,11 +680,14 @@ public final class PoolState {
 
   /**
    * Keeps the free pool's two tiers in sync with a node's load (a node that just entered a tier
-   * goes last in it).
+   * goes last in it), and tells the dispatch index when the node enters or leaves the pool.
    */
   private void refreshFree(NodeView n) {
     boolean live = !n.draining && nodes.containsKey(n.id());
-    free.refresh(n, live);
+    int change = free.refresh(n, live);
+    if (change != 0 && index != null) {
+      index.freeChanged(n, change > 0);
+    }
   }
 
   /** Counts (+1) or uncounts (-1) the attempt's reads from its peers' caches (spec D9). */
