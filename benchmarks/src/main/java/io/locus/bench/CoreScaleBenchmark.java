@@ -62,6 +62,12 @@ public class CoreScaleBenchmark {
     }
   }
 
+  /** Nodes in the free pool now (both tiers), and of them those with a free slot. */
+  public int[] freeNodes() {
+    return new int[] {scheduler.state().freePool().size(),
+        scheduler.state().freeSlotPool().size()};
+  }
+
   /** Remembers the placements among {@code cmds}; returns how many there were. */
   private int record(List<Command> cmds) {
     int n = 0;
