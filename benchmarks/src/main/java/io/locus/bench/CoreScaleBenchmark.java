@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Decisions per second of the policy core at issue 13's scale ({@link ScaleFixture}: 1,000 nodes
  * × 4 slots, 100,000 cached files with 3 holders each, W = 2,500) with a backlog of 100,000 queued
- * one-file tasks. One operation is one completion (the oldest running task) plus one arrival, as
+ * one-file tasks ({@code queueDepth}: local-queue positions per node). One operation is one completion (the oldest running task) plus one arrival, as
  * in {@link DispatchBenchmark}; {@code placements} counts the tasks placed.
  */
 @State(Scope.Thread)
@@ -39,6 +39,10 @@ public class CoreScaleBenchmark {
   @Param({"100000"})
   public int backlog;
 
+  /** Local-queue positions per node beyond its 4 slots (0: no late binding). */
+  @Param({"0"})
+  public int queueDepth;
+
   private Scheduler scheduler;
   private SplittableRandom rnd;
   private long seq;
@@ -47,15 +51,21 @@ public class CoreScaleBenchmark {
   @Setup(Level.Trial)
   public void setup() {
     rnd = new SplittableRandom(1);
-    scheduler = ScaleFixture.pool(policy);
-    // every slot busy, then the backlog
-    int slots = ScaleFixture.NODES * ScaleFixture.SLOTS;
+    scheduler = ScaleFixture.pool(policy, queueDepth);
+    // every slot (and local-queue position) busy, then the backlog
+    int slots = ScaleFixture.NODES * (ScaleFixture.SLOTS + queueDepth);
     while (scheduler.state().queueLength() < backlog) {
       record(scheduler.onJobArrival(ScaleFixture.task(++seq, rnd), seq * 0.001));
       if (seq > backlog + 10L * slots) {
         throw new IllegalStateException("backlog does not build up under " + policy);
       }
     }
+  }
+
+  /** Nodes in the free pool now (both tiers), and of them those with a free slot. */
+  public int[] freeNodes() {
+    return new int[] {scheduler.state().freePool().size(),
+        scheduler.state().freeSlotPool().size()};
   }
 
   /** Remembers the placements among {@code cmds}; returns how many there were. */

@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <pre>
  * java -Xmx3g -cp ... io.locus.bench.CoreScaleReport [--policies FA,MCU,MCH,GCC] [--seconds 2] [--reps 3]
- *     [--no-cache] [--small]
+ *     [--no-cache] [--small] [--queue-depth N] [--backlog N]
  * </pre>
  */
 public final class CoreScaleReport {
@@ -28,6 +28,8 @@ public final class CoreScaleReport {
     int reps = 3;
     boolean cache = true;
     boolean small = false;
+    int queueDepth = 0;
+    int backlog = 100_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--policies" -> policies = args[++i];
@@ -35,12 +37,16 @@ public final class CoreScaleReport {
         case "--reps" -> reps = Integer.parseInt(args[++i]);
         case "--no-cache" -> cache = false;
         case "--small" -> small = true; // DispatchBenchmark's 64 nodes and 5,000 queued instead
+        case "--queue-depth" -> queueDepth = Integer.parseInt(args[++i]); // at scale only
+        // at scale only; 0: nothing queued, every arrival finds the whole pool free
+        case "--backlog" -> backlog = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     long budget = (long) (seconds * 1e9);
     for (String p : policies.split(",")) {
       Runnable op;
+      java.util.function.Supplier<int[]> free;
       Placements c = new Placements();
       if (small) {
         DispatchBenchmark b = new DispatchBenchmark();
@@ -48,12 +54,15 @@ public final class CoreScaleReport {
         b.backlog = 5_000;
         b.setup();
         op = () -> b.completeAndArrive(c);
+        free = b::freeNodes;
       } else {
         CoreScaleBenchmark b = new CoreScaleBenchmark();
         b.policy = p;
-        b.backlog = 100_000;
+        b.backlog = backlog;
+        b.queueDepth = queueDepth;
         b.setup();
         op = () -> b.completeAndArrive(c);
+        free = b::freeNodes;
       }
       List<Double> rates = new ArrayList<>();
       for (int r = 0; r <= reps; r++) {
@@ -72,8 +81,11 @@ public final class CoreScaleReport {
           rates.add(c.placements / (t / 1e9));
         }
       }
-      System.out.printf("%-4s placements per CPU second: median %,.0f (rounds %s)%n", p,
-          median(rates), fmt(rates));
+      int[] f = free.get();
+      System.out.printf("%-4s placements per CPU second%s: median %,.0f (rounds %s); free pool at"
+          + " the end: %,d nodes, %,d with a free slot%n", p,
+          queueDepth > 0 && !small ? " (queue depth " + queueDepth + ")" : "", median(rates),
+          fmt(rates), f[0], f[1]);
     }
     if (!cache || small) {
       return;

@@ -61,6 +61,12 @@ public class DispatchBenchmark {
     }
   }
 
+  /** Nodes in the free pool now (both tiers), and of them those with a free slot. */
+  public int[] freeNodes() {
+    return new int[] {scheduler.state().freePool().size(),
+        scheduler.state().freeSlotPool().size()};
+  }
+
   private void record(List<Command> cmds) {
     for (Command c : cmds) {
       if (c instanceof Command.Run r) {

@@ -49,6 +49,14 @@ final class ScaleFixture {
 
   /** A scheduler for {@code policy} with every node registered and its cache reported. */
   static Scheduler pool(String policy) {
+    return pool(policy, 0);
+  }
+
+  /**
+   * As above, every node with {@code queueDepth} local-queue positions beyond its slots (late
+   * binding: a node stays in the free pool's second tier until slots + queueDepth are placed).
+   */
+  static Scheduler pool(String policy, int queueDepth) {
     PoolState s = new PoolState();
     Scheduler sched = new Scheduler("scale", s, Policies.create(policy, Map.of()));
     List<Map<String, Long>> caches = new java.util.ArrayList<>();
@@ -61,7 +69,7 @@ final class ScaleFixture {
       }
     }
     for (int i = 0; i < NODES; i++) {
-      sched.onNodeRegistered(node(i), SLOTS, 4_000_000_000L, null, 0);
+      sched.applyNodeRegistered(node(i), SLOTS, queueDepth, 4_000_000_000L, null, 0);
       s.applyCacheSnapshot(node(i), 1, caches.get(i));
     }
     return sched;

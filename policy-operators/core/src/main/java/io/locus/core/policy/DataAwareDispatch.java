@@ -15,8 +15,8 @@ import java.util.List;
  *
  * <p>Both parts decide exactly as the spec's scan of the first W queued tasks, but find their
  * candidates in the pool's {@link DispatchIndex} (queued tasks by the nodes holding their data), so
- * a decision costs about the number of free nodes plus the candidates visited, not W. The scan
- * itself is kept in test code, and a randomized test checks that both decide alike.
+ * a decision costs about the candidates visited (plus a logarithm of the free nodes), not W. The
+ * scan itself is kept in test code, and a randomized test checks that both decide alike.
  */
 final class DataAwareDispatch {
   enum Mode {
@@ -54,7 +54,7 @@ final class DataAwareDispatch {
    * Part 1: which free executor to notify. MCU looks at the head task only. MCH wants the first
    * window task that can go now: one nobody caches (every executor qualifies) or one with a free
    * best holder. Instead of scanning the window task by task, it takes the first such task from
-   * the index: the first uncached task, and each free node's first task it is a best holder of.
+   * the index: the first uncached task, and the earliest of the free nodes' first best tasks.
    */
   static NodeView notifyTarget(PoolState s, Mode mode, int window) {
     if (mode == Mode.MCU) {
@@ -65,10 +65,9 @@ final class DataAwareDispatch {
       return best != null ? best : first;
     }
     DispatchIndex ix = s.dispatchIndex();
-    Task first = earlier(ix.firstUncached(), ix.firstZeroBytes());
-    for (NodeView n : s.freePool()) {
-      first = earlier(first, ix.firstBest(n));
-    }
+    // the earliest of: the first uncached task, the first without bytes, and the first best task
+    // of any free node (kept ordered by the index, so the free pool is not walked)
+    Task first = earlier(earlier(ix.firstUncached(), ix.firstZeroBytes()), ix.firstBestOfFree());
     if (first == null || first.seq() > ix.windowLast(window)) {
       return null; // every window task's best holders are busy: all deferred (spec D6)
     }

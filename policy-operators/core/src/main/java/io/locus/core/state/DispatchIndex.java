@@ -34,316 +34,46 @@ import java.util.TreeMap;
  * A multi-input task keeps cached(t, e) for each node holding some of its bytes and maxCached(t);
  * the event updates that node's figure, and nodes move between best and partial only when
  * maxCached changes. The sets are {@link SeqList}s, sorted arrays with lazy deletion, not trees.
- *
- * <p>Longer than 700 lines on purpose: the entry kinds, the set type and the increments share
- * private invariants (an entry is in exactly the sets its holder figures say) that one reader
- * should check in one place; {@code DispatchIndexIncrementalTest} checks them after every step.
+ * The entries are {@link SingleEntry} and {@link MultiEntry}; the invariant that an entry is in
+ * exactly the sets its holder figures say is kept here, and {@code DispatchIndexIncrementalTest}
+ * checks it after every step.
  */
 public final class DispatchIndex {
 
-  /** One queued task. Its position in the per-file lists is kept for O(1) removal. */
-  private abstract static class Entry {
-    final Task task;
-    final long seq;
-
-    Entry(Task task) {
-      this.task = task;
-      this.seq = task.seq();
-    }
-
-    abstract int fileCount();
-
-    abstract String file(int i);
-
-    abstract void setPos(int i, int pos);
-
-    abstract int pos(int i);
-
-    /** Sets the position in the list of {@code file}, which this task reads. */
-    final void setPos(String file, int pos) {
-      for (int i = 0; i < fileCount(); i++) {
-        if (file(i).equals(file)) {
-          setPos(i, pos);
-          return;
-        }
-      }
-      throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
-    }
-  }
-
   /**
-   * A task with one input (the common case): every holder of the file holds all of its bytes, so
-   * its best holders are the file's holders (none when the file is empty) and it has no partial
-   * holder. Nothing per holder is stored here: the holder set is PoolState's.
+   * Per node: the queued tasks it is a best holder of, and those it holds only part of; whether the
+   * node is in the free pool, and then the queue position its first best task is counted under in
+   * {@link #freeFirsts} ({@link #NONE}: not counted).
    */
-  private static final class Single extends Entry {
-    final String file;
-    final long bytes;
-    int pos;
-
-    Single(Task task, InputFile u) {
-      super(task);
-      this.file = u.id();
-      this.bytes = u.bytes();
-    }
-
-    @Override
-    int fileCount() {
-      return 1;
-    }
-
-    @Override
-    String file(int i) {
-      return file;
-    }
-
-    @Override
-    void setPos(int i, int p) {
-      pos = p;
-    }
-
-    @Override
-    int pos(int i) {
-      return pos;
-    }
-  }
-
-  /**
-   * A task with zero or several inputs: per distinct file its weight (the bytes of the task's
-   * inputs with that id, so a file read twice counts twice, as in {@link PoolState#cached}), and
-   * cached(t, e) of every node holding some of its bytes (c > 0), in small parallel arrays.
-   */
-  private static final class Multi extends Entry {
-    final String[] files;
-    final long[] weight;
-    final int[] pos;
-    final long bytes;
-    NodeView[] nodes = NO_NODES;
-    long[] cached = NO_LONGS;
-    int size;
-    /** maxCached(t). */
-    long max;
-
-    Multi(Task task) {
-      super(task);
-      List<InputFile> in = task.inputs();
-      Map<String, Long> w = new java.util.LinkedHashMap<>();
-      long sum = 0;
-      for (InputFile u : in) {
-        w.merge(u.id(), u.bytes(), Long::sum);
-        sum += u.bytes();
-      }
-      files = w.keySet().toArray(new String[0]);
-      weight = new long[files.length];
-      for (int i = 0; i < files.length; i++) {
-        weight[i] = w.get(files[i]);
-      }
-      pos = new int[files.length];
-      bytes = sum;
-    }
-
-    @Override
-    int fileCount() {
-      return files.length;
-    }
-
-    @Override
-    String file(int i) {
-      return files[i];
-    }
-
-    @Override
-    void setPos(int i, int p) {
-      pos[i] = p;
-    }
-
-    @Override
-    int pos(int i) {
-      return pos[i];
-    }
-
-    long weightOf(String file) {
-      for (int i = 0; i < files.length; i++) {
-        if (files[i].equals(file)) {
-          return weight[i];
-        }
-      }
-      throw new IllegalStateException("task " + task.taskId() + " does not read " + file);
-    }
-
-    int find(NodeView n) {
-      for (int i = 0; i < size; i++) {
-        if (nodes[i] == n) {
-          return i;
-        }
-      }
-      return -1;
-    }
-
-    void append(NodeView n, long c) {
-      if (size == nodes.length) {
-        int cap = Math.max(4, size * 2);
-        nodes = java.util.Arrays.copyOf(nodes, cap);
-        cached = java.util.Arrays.copyOf(cached, cap);
-      }
-      nodes[size] = n;
-      cached[size++] = c;
-    }
-
-    void removeAt(int i) {
-      size--;
-      nodes[i] = nodes[size];
-      cached[i] = cached[size];
-      nodes[size] = null;
-    }
-  }
-
-  private static final NodeView[] NO_NODES = new NodeView[0];
-  private static final long[] NO_LONGS = new long[0];
-  private static final Entry[] NO_ENTRIES = new Entry[0];
-
-  /**
-   * A set of entries in queue order, smaller and faster than a red-black tree for this use:
-   * a sorted array of queue positions with lazy deletion. Arrivals come in queue order, so an add
-   * is almost always an append; a removal clears its slot (found by binary search on the
-   * positions, which removed slots keep) and the array is compacted when half of it is holes.
-   * Add and remove are idempotent, as the {@code TreeSet} they replace.
-   */
-  private static final class SeqList {
-    private Entry[] slots = NO_ENTRIES;
-    private long[] seqs = NO_LONGS;
-    /** Slots in use (live or cleared); every slot before {@code head} is cleared. */
-    private int end;
-    private int head;
-    private int live;
-
-    boolean isEmpty() {
-      return live == 0;
-    }
-
-    Entry first() {
-      while (slots[head] == null) {
-        head++;
-      }
-      return slots[head];
-    }
-
-    void add(Entry e) {
-      long q = e.seq;
-      if (end > 0 && seqs[end - 1] >= q) {
-        int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
-        if (i >= 0) {
-          if (slots[i] == null) {
-            slots[i] = e; // a cleared slot of the same position comes back
-            live++;
-            head = Math.min(head, i);
-          }
-          return;
-        }
-        insert(-i - 1, e);
-        return;
-      }
-      insert(end, e);
-    }
-
-    private void insert(int at, Entry e) {
-      if (end == slots.length) {
-        if (live < end / 2) {
-          compact();
-          at = insertionPoint(e.seq);
-        }
-        if (end == slots.length) {
-          int cap = Math.max(4, end * 2);
-          slots = java.util.Arrays.copyOf(slots, cap);
-          seqs = java.util.Arrays.copyOf(seqs, cap);
-        }
-      }
-      System.arraycopy(slots, at, slots, at + 1, end - at);
-      System.arraycopy(seqs, at, seqs, at + 1, end - at);
-      slots[at] = e;
-      seqs[at] = e.seq;
-      end++;
-      live++;
-      if (at <= head) {
-        head = at;
-      }
-    }
-
-    private int insertionPoint(long q) {
-      int i = java.util.Arrays.binarySearch(seqs, 0, end, q);
-      return i >= 0 ? i : -i - 1;
-    }
-
-    void remove(Entry e) {
-      if (live == 0) {
-        return;
-      }
-      int i = java.util.Arrays.binarySearch(seqs, 0, end, e.seq);
-      if (i < 0 || slots[i] == null) {
-        return;
-      }
-      slots[i] = null;
-      live--;
-      if (live == 0) {
-        java.util.Arrays.fill(slots, 0, end, null);
-        end = 0;
-        head = 0;
-      } else if (live < (end - head) / 4 && end > 16) {
-        compact();
-      }
-    }
-
-    private void compact() {
-      int w = 0;
-      for (int r = head; r < end; r++) {
-        if (slots[r] != null) {
-          slots[w] = slots[r];
-          seqs[w++] = seqs[r];
-        }
-      }
-      java.util.Arrays.fill(slots, w, end, null);
-      end = w;
-      head = 0;
-    }
-
-    Iterator<Task> iterator() {
-      return new Iterator<>() {
-        private int i = head;
-
-        @Override
-        public boolean hasNext() {
-          while (i < end && slots[i] == null) {
-            i++;
-          }
-          return i < end;
-        }
-
-        @Override
-        public Task next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          return slots[i++].task;
-        }
-      };
-    }
-  }
-
-  /** Per node: the queued tasks it is a best holder of, and those it holds only part of. */
   private static final class NodeSets {
     final SeqList best = new SeqList();
     final SeqList partial = new SeqList();
+    boolean free;
+    long counted = NONE;
+
+    NodeSets(boolean free) {
+      this.free = free;
+    }
 
     boolean isEmpty() {
       return best.isEmpty() && partial.isEmpty();
     }
   }
 
+  private static final long NONE = Long.MIN_VALUE;
+
   private final PoolState state;
   private final TreeMap<Long, Task> queue;
-  private final Map<Long, Entry> bySeq = new HashMap<>();
-  private final Map<String, ArrayList<Entry>> byFile = new HashMap<>();
+  private final Map<Long, IndexEntry> bySeq = new HashMap<>();
+  private final Map<String, ArrayList<IndexEntry>> byFile = new HashMap<>();
   private final Map<String, NodeSets> byNode = new HashMap<>();
+  /**
+   * The notify step's candidates (MCH, GCC): for each queue position, how many free nodes have the
+   * task there as their first best task. Its first key is the earliest task with a free best
+   * holder, found in O(log n) instead of a walk over the free pool, which with local queues holds
+   * nearly every node.
+   */
+  private final TreeMap<Long, int[]> freeFirsts = new TreeMap<>();
   /** maxCached(t) = 0 and bytes(t) > 0: hit 0 on every node, every node qualifies under MCH. */
   private final SeqList uncached = new SeqList();
   /** bytes(t) = 0 (no inputs, or empty files): hit 1.0 on every node, maxCached 0. */
@@ -394,6 +124,14 @@ public final class DispatchIndex {
     return ns == null || ns.best.isEmpty() ? null : ns.best.first().task;
   }
 
+  /**
+   * The first queued task among the free nodes' first best tasks (the free pool's nodes, both
+   * tiers): the earliest task with a free best holder, or null.
+   */
+  public Task firstBestOfFree() {
+    return freeFirsts.isEmpty() ? null : bySeq.get(freeFirsts.firstKey()).task;
+  }
+
   /** The first queued task with maxCached 0 and some bytes, or null. */
   public Task firstUncached() {
     return uncached.isEmpty() ? null : uncached.first().task;
@@ -434,19 +172,21 @@ public final class DispatchIndex {
 
   /** A task entered the queue (already in {@code queue}). */
   void added(Task t) {
-    Entry e = t.inputs().size() == 1 ? new Single(t, t.inputs().get(0)) : new Multi(t);
+    IndexEntry e = t.inputs().size() == 1
+        ? new SingleEntry(t, t.inputs().get(0))
+        : new MultiEntry(t);
     if (bySeq.put(e.seq, e) != null) {
       throw new IllegalStateException("queue position " + e.seq + " indexed twice");
     }
     for (int i = 0; i < e.fileCount(); i++) {
-      ArrayList<Entry> list = byFile.computeIfAbsent(e.file(i), f -> new ArrayList<>(2));
+      ArrayList<IndexEntry> list = byFile.computeIfAbsent(e.file(i), f -> new ArrayList<>(2));
       e.setPos(i, list.size());
       list.add(e);
     }
-    if (e instanceof Single s) {
+    if (e instanceof SingleEntry s) {
       placeSingle(s);
     } else {
-      placeMulti((Multi) e);
+      placeMulti((MultiEntry) e);
     }
     if (window > 0) {
       int after = queue.size();
@@ -463,15 +203,15 @@ public final class DispatchIndex {
 
   /** A task left the queue (already removed from {@code queue}). */
   void removed(long seq) {
-    Entry e = bySeq.remove(seq);
+    IndexEntry e = bySeq.remove(seq);
     if (e == null) {
       throw new NoSuchElementException("queue position " + seq + " is not indexed");
     }
     for (int i = 0; i < e.fileCount(); i++) {
       String f = e.file(i);
-      ArrayList<Entry> list = byFile.get(f);
+      ArrayList<IndexEntry> list = byFile.get(f);
       int pos = e.pos(i);
-      Entry last = list.remove(list.size() - 1);
+      IndexEntry last = list.remove(list.size() - 1);
       if (last != e) {
         list.set(pos, last);
         last.setPos(f, pos);
@@ -480,18 +220,22 @@ public final class DispatchIndex {
         byFile.remove(f);
       }
     }
-    if (e instanceof Single s) {
+    if (e instanceof SingleEntry s) {
       if (s.bytes > 0) {
         // the index is in step with the holder set: the task is in exactly its holders' best sets
         for (String id : state.holders(s.file)) {
-          sets(id).best.remove(s);
+          removeBest(sets(id), s);
         }
       }
     } else {
-      Multi m = (Multi) e;
+      MultiEntry m = (MultiEntry) e;
       for (int i = 0; i < m.size; i++) {
         NodeSets ns = sets(m.nodes[i].id());
-        (m.cached[i] == m.max ? ns.best : ns.partial).remove(m);
+        if (m.cached[i] == m.max) {
+          removeBest(ns, m);
+        } else {
+          ns.partial.remove(m);
+        }
       }
     }
     uncached.remove(e);
@@ -508,29 +252,29 @@ public final class DispatchIndex {
 
   /** {@code node} became a holder of {@code file} (already in PoolState's holder set). */
   void holderAdded(String file, NodeView node) {
-    ArrayList<Entry> list = byFile.get(file);
+    ArrayList<IndexEntry> list = byFile.get(file);
     if (list == null) {
       return;
     }
-    NodeSets ns = byNode.computeIfAbsent(node.id(), k -> new NodeSets());
+    NodeSets ns = sets(node);
     boolean firstHolder = state.holders(file).size() == 1;
-    for (Entry e : list) {
-      if (e instanceof Single s) {
+    for (IndexEntry e : list) {
+      if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
-          ns.best.add(s);
+          addBest(ns, s);
           if (firstHolder) {
             uncached.remove(s);
           }
         }
       } else {
-        multiAdded((Multi) e, node, ns, file);
+        multiAdded((MultiEntry) e, node, ns, file);
       }
     }
   }
 
   /** {@code node} stopped holding {@code file} (already out of PoolState's holder set). */
   void holderRemoved(String file, NodeView node) {
-    ArrayList<Entry> list = byFile.get(file);
+    ArrayList<IndexEntry> list = byFile.get(file);
     if (list == null) {
       return;
     }
@@ -539,16 +283,16 @@ public final class DispatchIndex {
       return; // indexed for no task yet, so for none of this file's
     }
     boolean lastHolder = state.holders(file).isEmpty();
-    for (Entry e : list) {
-      if (e instanceof Single s) {
+    for (IndexEntry e : list) {
+      if (e instanceof SingleEntry s) {
         if (s.bytes > 0) {
-          ns.best.remove(s);
+          removeBest(ns, s);
           if (lastHolder) {
             uncached.add(s);
           }
         }
       } else {
-        multiRemoved((Multi) e, node, ns, file);
+        multiRemoved((MultiEntry) e, node, ns, file);
       }
     }
   }
@@ -561,9 +305,19 @@ public final class DispatchIndex {
     }
   }
 
+  /** {@code node} entered ({@code free}) or left the free pool. */
+  void freeChanged(NodeView node, boolean free) {
+    NodeSets ns = byNode.get(node.id());
+    if (ns == null || ns.free == free) {
+      return; // a node without sets has no best task to count
+    }
+    ns.free = free;
+    recount(ns);
+  }
+
   // ---------------------------------------------------------------- placement from scratch
 
-  private void placeSingle(Single s) {
+  private void placeSingle(SingleEntry s) {
     if (s.bytes == 0) {
       zeroBytes.add(s);
       return;
@@ -574,12 +328,12 @@ public final class DispatchIndex {
       return;
     }
     for (String id : hs) {
-      byNode.computeIfAbsent(id, k -> new NodeSets()).best.add(s);
+      addBest(sets(state.node(id)), s);
     }
   }
 
   /** cached(t, e) of every holder from the holder index, then the best and partial sets. */
-  private void placeMulti(Multi m) {
+  private void placeMulti(MultiEntry m) {
     if (m.bytes == 0) {
       zeroBytes.add(m);
       return; // no holder holds any of its bytes: nothing else to index
@@ -608,8 +362,12 @@ public final class DispatchIndex {
     }
     m.max = max;
     for (int i = 0; i < m.size; i++) {
-      NodeSets ns = byNode.computeIfAbsent(m.nodes[i].id(), k -> new NodeSets());
-      (m.cached[i] == max ? ns.best : ns.partial).add(m);
+      NodeSets ns = sets(m.nodes[i]);
+      if (m.cached[i] == max) {
+        addBest(ns, m);
+      } else {
+        ns.partial.add(m);
+      }
     }
     if (max == 0) {
       uncached.add(m);
@@ -618,7 +376,7 @@ public final class DispatchIndex {
 
   // ---------------------------------------------------------------- multi-input increments
 
-  private void multiAdded(Multi m, NodeView node, NodeSets ns, String file) {
+  private void multiAdded(MultiEntry m, NodeView node, NodeSets ns, String file) {
     long w = m.weightOf(file);
     if (w == 0) {
       return;
@@ -638,7 +396,7 @@ public final class DispatchIndex {
         for (int j = 0; j < m.size; j++) {
           if (m.nodes[j] != node && m.cached[j] == max) {
             NodeSets o = sets(m.nodes[j].id());
-            o.best.remove(m);
+            removeBest(o, m);
             o.partial.add(m);
           }
         }
@@ -649,18 +407,18 @@ public final class DispatchIndex {
       if (before > 0 && before < max) {
         ns.partial.remove(m);
       }
-      ns.best.add(m); // no-op when it was a best holder already
+      addBest(ns, m); // no-op when it was a best holder already
     } else if (now == max) {
       if (before > 0) {
         ns.partial.remove(m);
       }
-      ns.best.add(m);
+      addBest(ns, m);
     } else if (before == 0) {
       ns.partial.add(m);
     }
   }
 
-  private void multiRemoved(Multi m, NodeView node, NodeSets ns, String file) {
+  private void multiRemoved(MultiEntry m, NodeView node, NodeSets ns, String file) {
     long w = m.weightOf(file);
     if (w == 0) {
       return;
@@ -684,7 +442,7 @@ public final class DispatchIndex {
       }
       return; // a partial holder stays partial (or holds nothing now): maxCached is unchanged
     }
-    ns.best.remove(m);
+    removeBest(ns, m);
     long newMax = 0;
     boolean otherBest = false;
     for (int j = 0; j < m.size; j++) {
@@ -706,15 +464,63 @@ public final class DispatchIndex {
       if (m.cached[j] == newMax && m.nodes[j] != node) {
         NodeSets o = sets(m.nodes[j].id());
         o.partial.remove(m);
-        o.best.add(m);
+        addBest(o, m);
       }
     }
     if (now > 0) {
-      (now == newMax ? ns.best : ns.partial).add(m);
+      if (now == newMax) {
+        addBest(ns, m);
+      } else {
+        ns.partial.add(m);
+      }
     }
     if (newMax == 0) {
       uncached.add(m);
     }
+  }
+
+  // ---------------------------------------------------------------- best sets and free nodes
+
+  private void addBest(NodeSets ns, IndexEntry e) {
+    ns.best.add(e);
+    if (ns.free && (ns.counted == NONE || e.seq < ns.counted)) {
+      recount(ns); // a new first best task
+    }
+  }
+
+  private void removeBest(NodeSets ns, IndexEntry e) {
+    ns.best.remove(e);
+    if (ns.free && e.seq == ns.counted) {
+      recount(ns); // the first best task left
+    }
+  }
+
+  /** Counts the node under its first best task while it is free, and under nothing otherwise. */
+  private void recount(NodeSets ns) {
+    long first = ns.free && !ns.best.isEmpty() ? ns.best.first().seq : NONE;
+    if (first == ns.counted) {
+      return;
+    }
+    if (ns.counted != NONE) {
+      int[] c = freeFirsts.get(ns.counted);
+      if (--c[0] == 0) {
+        freeFirsts.remove(ns.counted);
+      }
+    }
+    if (first != NONE) {
+      freeFirsts.computeIfAbsent(first, k -> new int[1])[0]++;
+    }
+    ns.counted = first;
+  }
+
+  /** The node's sets, created on first use (free as the pool says). */
+  private NodeSets sets(NodeView node) {
+    NodeSets ns = byNode.get(node.id());
+    if (ns == null) {
+      ns = new NodeSets(state.isFree(node));
+      byNode.put(node.id(), ns);
+    }
+    return ns;
   }
 
   private NodeSets sets(String node) {

@@ -1,16 +1,11 @@
 package io.locus.core.state;
 
-import io.locus.core.model.InputFile;
-import io.locus.core.model.InputSource;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
-import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +27,6 @@ public final class PoolState {
   public static final int DEFAULT_MAX_RETRIES = 3;
 
   private final Map<String, NodeView> nodes = new LinkedHashMap<>();
-  private final Map<String, Set<String>> holders = new HashMap<>();
   private final TreeMap<Long, Task> queue = new TreeMap<>();
   private final Map<String, Long> queuedSeq = new HashMap<>();
   private final Map<String, RunningTask> running = new HashMap<>();
@@ -41,29 +35,15 @@ public final class PoolState {
    * re-registered): they do not count toward {@code maxRetries}. Absent means none.
    */
   private final Map<String, Integer> spared = new HashMap<>();
-  /** Tier 1 of the free pool: nodes with a free slot, by freeSeq (FIFO). */
-  private final TreeMap<Long, NodeView> freePool = new TreeMap<>();
-  /**
-   * Tier 2 (late binding): nodes whose slots are all taken but with a free local-queue position
-   * (slots ≤ busy < slots + queueDepth), by freeSeq. Empty while every queueDepth is 0.
-   */
-  private final TreeMap<Long, NodeView> freeQueuePool = new TreeMap<>();
-  /** Placed attempts per node (task ids), for the node's own lookups (re-queue, withdraw). */
-  private final Map<String, Set<String>> placedOn = new HashMap<>();
-  /** Nodes with placements beyond their slots (busy > slots). */
-  private final Map<String, NodeView> overfull = new HashMap<>();
-  /**
-   * Attempts being withdrawn (task id → the node with a free slot the withdraw is for). Not
-   * persisted: after a restore a withdraw may be sent again, which the agent answers as the first.
-   */
-  private final Map<String, String> withdrawing = new HashMap<>();
-  private final Map<String, Integer> withdrawsTo = new HashMap<>();
+  /** Free nodes, two tiers (a free slot, then only a local-queue position free), FIFO each. */
+  private final FreePool free = new FreePool();
+  /** Placed attempts per node, overfull nodes, slots in use, withdraws in flight. */
+  private final PlacementBook book = new PlacementBook();
+  private final CacheIndex cacheIndex;
   private final StateJournal journal;
   private final int maxRetries;
 
-  private long freeCounter;
   private int registeredSlots;
-  private int busySlots;
   private final Counters counters = new Counters();
   /** The Khanna family's extra state; created on first use, so other pools pay nothing for it. */
   private StagingState staging;
@@ -99,6 +79,7 @@ public final class PoolState {
   public PoolState(StateJournal journal, int maxRetries) {
     this.journal = journal;
     this.maxRetries = maxRetries;
+    this.cacheIndex = new CacheIndex(this, nodes, journal);
   }
 
   // ---------------------------------------------------------------- queries
@@ -133,6 +114,11 @@ public final class PoolState {
     if (index == null) {
       index = new DispatchIndex(this, queue);
     }
+    return index;
+  }
+
+  /** The dispatch index if it is built, else null (it is kept in step only once built). */
+  DispatchIndex indexIfBuilt() {
     return index;
   }
 
@@ -178,34 +164,12 @@ public final class PoolState {
     return Collections.unmodifiableCollection(running.values());
   }
 
-  /** Nodes with a free slot and not draining, in the order they became free. */
+  /**
+   * Nodes that can take a placement (not draining), those with a free slot first, each tier in
+   * the order the nodes entered it.
+   */
   public Collection<NodeView> freePool() {
-    if (freeQueuePool.isEmpty()) {
-      return Collections.unmodifiableCollection(freePool.values());
-    }
-    return new AbstractCollection<>() {
-      @Override
-      public Iterator<NodeView> iterator() {
-        Iterator<NodeView> a = freePool.values().iterator();
-        Iterator<NodeView> b = freeQueuePool.values().iterator();
-        return new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return a.hasNext() || b.hasNext();
-          }
-
-          @Override
-          public NodeView next() {
-            return a.hasNext() ? a.next() : b.next();
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return freePool.size() + freeQueuePool.size();
-      }
-    };
+    return free.all();
   }
 
   /**
@@ -213,15 +177,12 @@ public final class PoolState {
    * free local-queue position; null when none.
    */
   public NodeView firstFree() {
-    if (!freePool.isEmpty()) {
-      return freePool.firstEntry().getValue();
-    }
-    return freeQueuePool.isEmpty() ? null : freeQueuePool.firstEntry().getValue();
+    return free.first();
   }
 
   /** Tier 1 only: nodes with a free slot and not draining, in the order they became free. */
   public Collection<NodeView> freeSlotPool() {
-    return Collections.unmodifiableCollection(freePool.values());
+    return free.slotTier();
   }
 
   /**
@@ -229,27 +190,27 @@ public final class PoolState {
    * position, then the order they became free).
    */
   public static boolean freeBefore(NodeView a, NodeView b) {
-    boolean slotA = a.freeSlots() > 0;
-    boolean slotB = b.freeSlots() > 0;
-    return slotA != slotB ? slotA : a.freeSeq < b.freeSeq;
+    return FreePool.before(a, b);
   }
 
   /** Whether the node can take a placement now (a free slot or local-queue position, not draining). */
   public static boolean canTake(NodeView n) {
-    return n.freePositions() > 0 && !n.draining;
+    return FreePool.canTake(n);
+  }
+
+  /** Whether the node is in the free pool (either tier). */
+  boolean isFree(NodeView n) {
+    return free.contains(n);
   }
 
   /** Nodes with placements beyond their slots (some may wait in the agent's local queue). */
   public Collection<NodeView> overfull() {
-    return Collections.unmodifiableCollection(overfull.values());
+    return book.overfull();
   }
 
   /** The attempts placed on a node (running or in its local queue), in no particular order. */
   public List<RunningTask> placedOn(String node) {
-    Set<String> ids = placedOn.get(node);
-    if (ids == null) {
-      return List.of();
-    }
+    Set<String> ids = book.on(node);
     List<RunningTask> out = new ArrayList<>(ids.size());
     for (String id : ids) {
       out.add(running.get(id));
@@ -259,28 +220,21 @@ public final class PoolState {
 
   /** Whether a withdraw of the task's placed attempt is in flight. */
   public boolean isWithdrawing(String taskId) {
-    return withdrawing.containsKey(taskId);
+    return book.isWithdrawing(taskId);
   }
 
   /** Withdraws in flight on behalf of {@code node}'s free slots. */
   public int withdrawsTo(String node) {
-    return withdrawsTo.getOrDefault(node, 0);
+    return book.withdrawsTo(node);
   }
 
   /** Withdraws in flight of attempts placed on {@code node}. */
   public int withdrawsFrom(String node) {
-    int n = 0;
-    for (String id : placedOn.getOrDefault(node, Set.of())) {
-      if (withdrawing.containsKey(id)) {
-        n++;
-      }
-    }
-    return n;
+    return book.withdrawsFrom(node);
   }
 
   public Set<String> holders(String file) {
-    Set<String> h = holders.get(file);
-    return h == null ? Set.of() : Collections.unmodifiableSet(h);
+    return cacheIndex.holders(file);
   }
 
   public int registeredSlots() {
@@ -288,7 +242,7 @@ public final class PoolState {
   }
 
   public int busySlots() {
-    return busySlots;
+    return book.busySlots();
   }
 
   /**
@@ -296,42 +250,17 @@ public final class PoolState {
    * attempts waiting in its local queue take no slot.
    */
   public double utilization() {
-    return registeredSlots == 0 ? 0.0 : (double) busySlots / registeredSlots;
+    return registeredSlots == 0 ? 0.0 : (double) book.busySlots() / registeredSlots;
   }
 
   /** cached(t, e): bytes of the task's inputs the node holds. */
   public long cached(Task t, NodeView n) {
-    long sum = 0;
-    for (InputFile u : t.inputs()) {
-      if (n.cached.containsKey(u.id())) {
-        sum += u.bytes();
-      }
-    }
-    return sum;
+    return CacheIndex.cached(t, n);
   }
 
   /** maxCached(t): the most bytes of the task any registered node (free or busy) holds. */
   public long maxCached(Task t) {
-    List<InputFile> in = t.inputs();
-    if (in.size() == 1) {
-      // The common case (one input per task): no per-holder accumulation needed.
-      InputFile u = in.get(0);
-      Set<String> h = holders.get(u.id());
-      return h == null || h.isEmpty() ? 0 : u.bytes();
-    }
-    Map<String, Long> acc = new HashMap<>();
-    long best = 0;
-    for (InputFile u : in) {
-      Set<String> h = holders.get(u.id());
-      if (h == null) {
-        continue;
-      }
-      for (String node : h) {
-        long v = acc.merge(node, u.bytes(), Long::sum);
-        best = Math.max(best, v);
-      }
-    }
-    return best;
+    return cacheIndex.maxCached(t);
   }
 
   /**
@@ -340,42 +269,7 @@ public final class PoolState {
    * Without {@code caching} (FA) every input is read from storage and not kept.
    */
   public List<InputFetch> plan(Task t, NodeView node, boolean caching) {
-    List<InputFetch> out = new ArrayList<>(t.inputs().size());
-    for (InputFile u : t.inputs()) {
-      if (!caching) {
-        out.add(new InputFetch(u, InputSource.STORAGE, null, false));
-      } else if (node.cached.containsKey(u.id())) {
-        out.add(new InputFetch(u, InputSource.LOCAL, null, true));
-      } else {
-        NodeView peer = leastBusyHolder(u.id(), node.id());
-        out.add(peer == null
-            ? new InputFetch(u, InputSource.STORAGE, null, true)
-            : new InputFetch(u, InputSource.PEER, peer.id(), true));
-      }
-    }
-    return out;
-  }
-
-  private NodeView leastBusyHolder(String file, String except) {
-    Set<String> h = holders.get(file);
-    if (h == null) {
-      return null;
-    }
-    NodeView best = null;
-    for (String id : h) {
-      if (id.equals(except)) {
-        continue;
-      }
-      NodeView n = nodes.get(id);
-      if (n == null) {
-        continue;
-      }
-      if (best == null || n.outbound < best.outbound
-          || (n.outbound == best.outbound && n.id().compareTo(best.id()) < 0)) {
-        best = n;
-      }
-    }
-    return best;
+    return cacheIndex.plan(t, node, caching);
   }
 
   // ---------------------------------------------------------------- nodes
@@ -392,10 +286,7 @@ public final class PoolState {
   /** As above, with the local-queue positions the pool uses on the node beyond its slots. */
   public List<Task> registerNode(String id, int slots, int queueDepth, long cacheCapacity,
       String endpoint, double now) {
-    if (queueDepth < 0) {
-      throw new IllegalArgumentException("node " + id + " queue depth must be ≥ 0, got "
-          + queueDepth);
-    }
+    checkQueueDepth(id, queueDepth);
     if (slots < 1) {
       throw new IllegalArgumentException("node " + id + " must have at least one slot");
     }
@@ -429,9 +320,10 @@ public final class PoolState {
       return List.of();
     }
     List<Task> requeued = requeueRunningOn(id);
-    resetCache(n);
-    freePool.remove(n.freeSeq);
-    freeQueuePool.remove(n.freeSeq);
+    cacheIndex.reset(n);
+    if (free.remove(n) && index != null) {
+      index.freeChanged(n, false);
+    }
     registeredSlots -= n.slots;
     nodes.remove(id);
     if (index != null) {
@@ -446,10 +338,7 @@ public final class PoolState {
 
   /** The node's local-queue depth changed (a heartbeat advertised another one). */
   public void setQueueDepth(String id, int queueDepth) {
-    if (queueDepth < 0) {
-      throw new IllegalArgumentException("node " + id + " queue depth must be ≥ 0, got "
-          + queueDepth);
-    }
+    checkQueueDepth(id, queueDepth);
     NodeView n = require(id);
     if (n.queueDepth == queueDepth) {
       return;
@@ -534,13 +423,8 @@ public final class PoolState {
     }
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, RunningTask.peersOf(plan));
     running.put(t.taskId(), r);
-    placed(n, t.taskId(), +1);
-    for (String p : r.peers()) {
-      NodeView peer = nodes.get(p);
-      if (peer != null) {
-        peer.outbound++;
-      }
-    }
+    book.placed(n, t.taskId(), +1);
+    peerReads(r, +1);
     counters.placements++;
     refreshFree(n);
     journal.taskUpdated(t, r);
@@ -581,7 +465,7 @@ public final class PoolState {
     // adopted from its STARTED: it runs, so it is never withdrawn
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of(), true);
     running.put(taskId, r);
-    placed(n, taskId, +1);
+    book.placed(n, taskId, +1);
     counters.placements++;
     refreshFree(n);
     journal.taskUpdated(t, r);
@@ -647,16 +531,11 @@ public final class PoolState {
     clearWithdrawing(r.task().taskId());
     NodeView n = nodes.get(r.node());
     if (n != null) {
-      placed(n, r.task().taskId(), -1);
+      book.placed(n, r.task().taskId(), -1);
       refreshFree(n);
       journal.nodeUpdated(n);
     }
-    for (String p : r.peers()) {
-      NodeView peer = nodes.get(p);
-      if (peer != null && peer.outbound > 0) {
-        peer.outbound--;
-      }
-    }
+    peerReads(r, -1);
     journal.taskRemoved(r.task().taskId());
     if (staging != null) {
       staging.taskEnded(r.node(), r.task().taskId());
@@ -706,17 +585,12 @@ public final class PoolState {
     if (r == null) {
       throw new NoSuchElementException("task " + taskId + " is not placed");
     }
-    if (withdrawing.putIfAbsent(taskId, forNode) == null) {
-      withdrawsTo.merge(forNode, 1, Integer::sum);
-    }
+    book.markWithdrawing(taskId, forNode);
   }
 
   /** The withdraw of the task's attempt is answered (or moot): the in-flight mark goes. */
   public void clearWithdrawing(String taskId) {
-    String to = withdrawing.remove(taskId);
-    if (to != null) {
-      withdrawsTo.computeIfPresent(to, (k, v) -> v > 1 ? v - 1 : null);
-    }
+    book.clearWithdrawing(taskId);
   }
 
   /**
@@ -749,64 +623,13 @@ public final class PoolState {
     if (n == null || seq <= n.lastCacheSeq) {
       return false;
     }
-    for (String f : removed) {
-      uncache(n, f);
-    }
-    for (Map.Entry<String, Long> e : added.entrySet()) {
-      cache(n, e.getKey(), e.getValue());
-    }
-    n.lastCacheSeq = seq;
-    journal.nodeUpdated(n);
+    cacheIndex.applyDelta(n, seq, added, removed);
     return true;
   }
 
   /** Replaces the node's cache view with a full snapshot. */
   public void applyCacheSnapshot(String nodeId, long seq, Map<String, Long> files) {
-    NodeView n = require(nodeId);
-    Set<String> gone = new HashSet<>(n.cached.keySet());
-    gone.removeAll(files.keySet());
-    for (String f : gone) {
-      uncache(n, f);
-    }
-    for (Map.Entry<String, Long> e : files.entrySet()) {
-      cache(n, e.getKey(), e.getValue());
-    }
-    n.lastCacheSeq = seq;
-    journal.nodeUpdated(n);
-  }
-
-  private void resetCache(NodeView n) {
-    for (Iterator<String> it = new ArrayList<>(n.cached.keySet()).iterator(); it.hasNext(); ) {
-      uncache(n, it.next());
-    }
-  }
-
-  private void cache(NodeView n, String file, long bytes) {
-    Long old = n.cached.put(file, bytes);
-    n.cachedBytes += bytes - (old == null ? 0 : old);
-    if (holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(n.id()) && index != null) {
-      index.holderAdded(file, n);
-    }
-    journal.cacheAdded(n.id(), file, bytes);
-  }
-
-  private void uncache(NodeView n, String file) {
-    Long old = n.cached.remove(file);
-    if (old == null) {
-      return;
-    }
-    n.cachedBytes -= old;
-    Set<String> h = holders.get(file);
-    if (h != null) {
-      h.remove(n.id());
-      if (h.isEmpty()) {
-        holders.remove(file);
-      }
-    }
-    if (index != null) {
-      index.holderRemoved(file, n);
-    }
-    journal.cacheRemoved(n.id(), file);
+    cacheIndex.applySnapshot(require(nodeId), seq, files);
   }
 
   // ---------------------------------------------------------------- restore (driver use)
@@ -816,15 +639,12 @@ public final class PoolState {
     index = null;
     nodes.put(n.id(), n);
     registeredSlots += n.slots;
-    freeCounter = Math.max(freeCounter, n.freeSeq);
+    free.restoreCounter(n.freeSeq);
   }
 
   public void restoreCacheEntry(String nodeId, String file, long bytes) {
     index = null;
-    NodeView n = require(nodeId);
-    n.cached.put(file, bytes);
-    n.cachedBytes += bytes;
-    holders.computeIfAbsent(file, f -> new HashSet<>(4)).add(nodeId);
+    cacheIndex.restoreEntry(require(nodeId), file, bytes);
   }
 
   public void restoreQueued(Task t) {
@@ -846,76 +666,44 @@ public final class PoolState {
   public void restoreRunning(RunningTask r) {
     running.put(r.task().taskId(), r);
     NodeView n = require(r.node());
-    placed(n, r.task().taskId(), +1);
-    for (String p : r.peers()) {
-      NodeView peer = nodes.get(p);
-      if (peer != null) {
-        peer.outbound++;
-      }
-    }
+    book.placed(n, r.task().taskId(), +1);
+    peerReads(r, +1);
   }
 
   /** Call once after every restore* call: rebuilds the free pool from the persisted free order. */
   public void finishRestore() {
     index = null; // rebuilt from the restored queue and holders on the next decision
-    freePool.clear();
-    freeQueuePool.clear();
-    for (NodeView n : nodes.values()) {
-      if (n.freeSlots() > 0 && !n.draining) {
-        freePool.put(n.freeSeq, n);
-      } else if (canTake(n)) {
-        freeQueuePool.put(n.freeSeq, n);
-      }
-    }
+    free.rebuild(nodes.values());
   }
 
   // ---------------------------------------------------------------- internals
 
   /**
-   * Keeps the free pool's two tiers in sync with a node's load; a node that just entered a tier
-   * (became free, or moved between a free slot and only a queue position) goes last in it.
+   * Keeps the free pool's two tiers in sync with a node's load (a node that just entered a tier
+   * goes last in it), and tells the dispatch index when the node enters or leaves the pool.
    */
   private void refreshFree(NodeView n) {
     boolean live = !n.draining && nodes.containsKey(n.id());
-    int should = !live ? 0 : n.freeSlots() > 0 ? 1 : n.freePositions() > 0 ? 2 : 0;
-    int is = freePool.get(n.freeSeq) == n ? 1 : freeQueuePool.get(n.freeSeq) == n ? 2 : 0;
-    if (should == is) {
-      return;
-    }
-    if (is == 1) {
-      freePool.remove(n.freeSeq);
-    } else if (is == 2) {
-      freeQueuePool.remove(n.freeSeq);
-    }
-    if (should > 0) {
-      n.freeSeq = ++freeCounter;
-      (should == 1 ? freePool : freeQueuePool).put(n.freeSeq, n);
+    int change = free.refresh(n, live);
+    if (change != 0 && index != null) {
+      index.freeChanged(n, change > 0);
     }
   }
 
-  /**
-   * One more (+1) or one fewer (-1) placed attempt on the node: busy, the slots in use (a node
-   * counts min(busy, slots)), the overfull nodes and the node's placed attempts.
-   */
-  private void placed(NodeView n, String taskId, int delta) {
-    busySlots -= Math.min(n.busy, n.slots);
-    n.busy += delta;
-    busySlots += Math.min(n.busy, n.slots);
-    if (n.busy > n.slots) {
-      overfull.put(n.id(), n);
-    } else {
-      overfull.remove(n.id());
-    }
-    if (delta > 0) {
-      placedOn.computeIfAbsent(n.id(), k -> new HashSet<>()).add(taskId);
-    } else {
-      Set<String> ids = placedOn.get(n.id());
-      if (ids != null) {
-        ids.remove(taskId);
-        if (ids.isEmpty()) {
-          placedOn.remove(n.id());
-        }
+  /** Counts (+1) or uncounts (-1) the attempt's reads from its peers' caches (spec D9). */
+  private void peerReads(RunningTask r, int delta) {
+    for (String p : r.peers()) {
+      NodeView peer = nodes.get(p);
+      if (peer != null && peer.outbound + delta >= 0) {
+        peer.outbound += delta;
       }
+    }
+  }
+
+  private static void checkQueueDepth(String id, int queueDepth) {
+    if (queueDepth < 0) {
+      throw new IllegalArgumentException("node " + id + " queue depth must be ≥ 0, got "
+          + queueDepth);
     }
   }
 

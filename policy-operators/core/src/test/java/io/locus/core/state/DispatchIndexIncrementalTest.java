@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The dispatch index updated event by event (cache adds and evictions change one node's relation
@@ -21,16 +21,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * scratch. Seeded random steps: arrivals of tasks with zero to four inputs (some read a file twice,
  * some files are empty, file sizes differ so multi-input tasks have several holder tiers),
  * placements, completions, failures, cache adds, evictions, snapshots, drains, nodes leaving and
- * joining.
+ * joining; with local queues (queueDepth > 0) also placements beyond the slots and queue-depth
+ * changes. It also checks the notify step's candidate ({@link DispatchIndex#firstBestOfFree}, kept
+ * ordered as nodes enter and leave the free pool) against the walk over the free pool it replaced.
  */
 class DispatchIndexIncrementalTest {
   private static final int STEPS = 4000;
   private static final int FILES = 30;
   private static final int NODES = 8;
 
-  @ParameterizedTest(name = "seed {0}")
-  @ValueSource(longs = {1, 2, 3, 4, 5, 6})
-  void theIncrementalIndexEqualsOneRebuiltFromScratchAfterEveryStep(long seed) {
+  @ParameterizedTest(name = "seed {0}, queue depth {1}")
+  @CsvSource({"1, 0", "2, 0", "3, 0", "4, 0", "5, 0", "6, 0", "1, 2", "2, 2", "3, 1", "4, 3"})
+  void theIncrementalIndexEqualsOneRebuiltFromScratchAfterEveryStep(long seed, int depth) {
     SplittableRandom rnd = new SplittableRandom(seed);
     PoolState s = new PoolState(StateJournal.NONE, 2);
     long[] sizes = new long[FILES];
@@ -38,12 +40,13 @@ class DispatchIndexIncrementalTest {
       sizes[f] = f % 7 == 0 ? 0 : 1 + rnd.nextInt(4) * 100L; // empty files and several sizes
     }
     for (int i = 0; i < NODES / 2; i++) {
-      s.registerNode(node(i), 1 + rnd.nextInt(2), 1000, null, 0);
+      s.registerNode(node(i), 1 + rnd.nextInt(2), depth, 1000, null, 0);
     }
     DispatchIndex ix = s.dispatchIndex();
     long seq = 0;
     int running = 0;
     int[] seen = new int[9];
+    int beyondSlots = 0;
     for (int step = 0; step < STEPS; step++) {
       int kind = rnd.nextInt(100);
       List<NodeView> nodes = new ArrayList<>(s.nodes());
@@ -101,11 +104,18 @@ class DispatchIndexIncrementalTest {
         s.removeNode(nodes.get(rnd.nextInt(nodes.size())).id());
         seen[7]++;
       } else if (kind < 99) {
-        s.registerNode(node(rnd.nextInt(NODES)), 1 + rnd.nextInt(2), 1000, null, step);
+        s.registerNode(node(rnd.nextInt(NODES)), 1 + rnd.nextInt(2), depth, 1000, null, step);
         seen[8]++;
       } else if (!nodes.isEmpty()) {
         NodeView n = nodes.get(rnd.nextInt(nodes.size()));
-        s.setDraining(n.id(), !n.draining());
+        if (depth > 0 && rnd.nextBoolean()) {
+          s.setQueueDepth(n.id(), rnd.nextInt(depth + 1)); // a heartbeat with another depth
+        } else {
+          s.setDraining(n.id(), !n.draining());
+        }
+      }
+      for (NodeView n : s.nodes()) {
+        beyondSlots += n.beyondSlots() > 0 ? 1 : 0;
       }
       assertMatches(s, ix, step);
       running = Math.max(running, s.running().size());
@@ -115,6 +125,9 @@ class DispatchIndexIncrementalTest {
       assertThat(v).as("every kind of step happened").isGreaterThan(5);
     }
     assertThat(running).isGreaterThan(0);
+    if (depth > 0) {
+      assertThat(beyondSlots).as("placements beyond the slots happened").isGreaterThan(50);
+    }
   }
 
   private static String node(int i) {
@@ -154,6 +167,15 @@ class DispatchIndexIncrementalTest {
       }
     }
     String at = "step " + step;
+    Task walk = null; // the notify step's walk: the earliest first best task of a free node
+    for (NodeView n : s.freePool()) {
+      Task f = ix.firstBest(n);
+      if (f != null && (walk == null || f.seq() < walk.seq())) {
+        walk = f;
+      }
+    }
+    assertThat(ix.firstBestOfFree()).as(at + " first best task of a free node").isEqualTo(walk)
+        .isEqualTo(fresh.firstBestOfFree());
     assertThat(list(ix.uncached())).as(at + " uncached").isEqualTo(uncached)
         .isEqualTo(list(fresh.uncached()));
     assertThat(list(ix.zeroBytes())).as(at + " zero bytes").isEqualTo(zero)
