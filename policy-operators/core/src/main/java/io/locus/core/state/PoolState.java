@@ -21,6 +21,10 @@ import java.util.TreeMap;
  * are explicit (sequence numbers), so a state rebuilt from durable storage decides identically.
  * The Khanna-family policies add a {@link StagingState} ({@link #staging()}), which this state
  * keeps in step with its queue, running tasks and nodes.
+ *
+ * <p>Parts of it live in their own classes: the free pool's two tiers ({@link FreePool}), the
+ * placed attempts per node and the withdraws in flight ({@link PlacementBook}), the cache index
+ * ({@link CacheIndex}), and the data-aware policies' queue index ({@link DispatchIndex}).
  */
 public final class PoolState {
   /** Spec "replay policy": a failed task is re-dispatched at most this many times. */
