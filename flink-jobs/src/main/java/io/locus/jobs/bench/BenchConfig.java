@@ -16,12 +16,25 @@ import java.util.Locale;
  * @param drain how long to wait after the last step for its tasks' decisions
  * @param files distinct input files of the zipf workload; preloaded files of the no-idle one
  * @param fileBytes the no-idle workload's file size (each preloaded on every node)
+ * @param warmup how long the first rate is offered before the first measured step (JIT, RocksDB
+ *     and Kafka warm up; not reported); zero for none
  */
 public record BenchConfig(String policy, DeliveryMode delivery, String stateBackend,
     Workload workload, int pools, int parallelism, int nodes, int slots, int queueDepth,
     double timeScale, Duration checkpointInterval, List<Double> rates, Duration step,
     long backlogCap, Duration drain, int files, long fileBytes, long seed, int window,
-    double theta) {
+    double theta, Duration warmup) {
+
+  /** Without a warm-up. */
+  public BenchConfig(String policy, DeliveryMode delivery, String stateBackend,
+      Workload workload, int pools, int parallelism, int nodes, int slots, int queueDepth,
+      double timeScale, Duration checkpointInterval, List<Double> rates, Duration step,
+      long backlogCap, Duration drain, int files, long fileBytes, long seed, int window,
+      double theta) {
+    this(policy, delivery, stateBackend, workload, pools, parallelism, nodes, slots, queueDepth,
+        timeScale, checkpointInterval, rates, step, backlogCap, drain, files, fileBytes, seed,
+        window, theta, Duration.ZERO);
+  }
 
   /** The two workloads: the demo's Zipf sharing, and one where every node holds every file. */
   public enum Workload {

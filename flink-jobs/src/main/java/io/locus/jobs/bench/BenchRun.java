@@ -62,10 +62,10 @@ public final class BenchRun {
     return names;
   }
 
-  /** The most jobs a configuration can publish: every step at its full rate, plus slack. */
+  /** The most jobs a configuration can publish: the warm-up and every step at full rate, plus slack. */
   static int capacity(BenchConfig cfg) {
     double secs = cfg.step().toNanos() / 1e9;
-    double total = 0;
+    double total = cfg.rates().get(0) * cfg.warmup().toNanos() / 1e9 + 1000;
     for (double r : cfg.rates()) {
       total += r * secs + 1000;
     }
@@ -171,6 +171,14 @@ public final class BenchRun {
     long seq = 0;
     long stepNanos = cfg.step().toNanos();
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+      if (!cfg.warmup().isZero()) {
+        double rate = cfg.rates().get(0);
+        seq = publish(cfg, pools, workload, locus, watcher, agents, producer, seq, rate,
+            cfg.warmup().toNanos());
+        drain(cfg, seq, watcher);
+        out.printf(Locale.ROOT, "   warm-up: %,d jobs at %,.0f/s over %d s (not reported)%n", seq,
+            rate, cfg.warmup().toSeconds());
+      }
       for (double rate : cfg.rates()) {
         long first = seq;
         long t0 = System.nanoTime();
@@ -243,6 +251,38 @@ public final class BenchRun {
           StepResult.quantileMs(lat, 1.0), (long) r[4], unplaced[0], keptUp));
     }
     return steps;
+  }
+
+  /** Publishes at {@code rate} for {@code nanos} (the warm-up); returns the next job number. */
+  private static long publish(BenchConfig cfg, List<String> pools, BenchWorkload workload,
+      EmbeddedLocus locus, PlacementWatcher watcher, List<AgentProcess> agents,
+      KafkaProducer<byte[], byte[]> producer, long seq, double rate, long nanos) {
+    long first = seq;
+    long t0 = System.nanoTime();
+    long nextCheck = t0 + 1_000_000_000L;
+    while (true) {
+      long now = System.nanoTime();
+      long elapsed = Math.min(now - t0, nanos);
+      long due = Math.min(first + (long) (elapsed / 1e9 * rate) + 1, watcher.capacity());
+      for (; seq < due; seq++) {
+        String pool = pools.get((int) (seq % pools.size()));
+        JobSubmitted j = workload.job(pool, seq);
+        j.setSubmitTimeMs(System.currentTimeMillis());
+        watcher.published(seq, System.nanoTime());
+        producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
+            Topics.JOB_ARRIVALS.key(pool), Topics.JOB_ARRIVALS.value(j)));
+      }
+      if (now - t0 >= nanos) {
+        producer.flush();
+        return seq;
+      }
+      if (now >= nextCheck) {
+        agents.forEach(AgentProcess::checkAlive);
+        locus.checkJobAlive();
+        nextCheck = now + 1_000_000_000L;
+      }
+      LockSupport.parkNanos(1_000_000L); // pacing: publish what is due every millisecond
+    }
   }
 
   /** Waits (up to the drain time) for the decisions of every published job. */

@@ -101,6 +101,12 @@ public final class BenchCommand implements Callable<Integer> {
           + "40000 (500,1000,2000 with --quick).")
   List<Double> rates;
 
+  @Option(names = "--warmup", paramLabel = "DURATION",
+      description = "Offer the first rate this long before the first measured step, unreported: "
+          + "the JIT, RocksDB and Kafka warm up (a fresh JVM spends a third of its CPU compiling "
+          + "in its first half minute). Default: PT30S (PT5S with --quick); PT0S for none.")
+  Duration warmup;
+
   @Option(names = "--step", paramLabel = "DURATION",
       description = "Length of each step (ISO-8601). Default: PT10S (PT3S with --quick).")
   Duration step;
@@ -216,6 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
     int n = quick && !nodesGiven ? 100 : nodes;
     List<Double> r = rates != null ? rates : quick ? QUICK_RATES : RATES;
     Duration st = step != null ? step : quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10);
+    Duration wu = warmup != null ? warmup : quick ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
     if (n < 1 || n > 100_000) {
       problems.add("--nodes must be between 1 and 100000");
     }
@@ -244,6 +251,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (drain.isNegative()) {
       problems.add("--drain must be ≥ 0");
+    }
+    if (wu.isNegative()) {
+      problems.add("--warmup must be ≥ 0");
     }
     if (backlogCap < 1) {
       problems.add("--backlog-cap must be ≥ 1");
@@ -347,7 +357,7 @@ public final class BenchCommand implements Callable<Integer> {
                   : m == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500) : Duration.ofSeconds(5);
               configs.add(new BenchConfig(p, m, b, w, k, parallelism == null ? k : parallelism,
                   n, slots, queueDepth, timeScale, cp, r, st, backlogCap, drain, files, fileBytes,
-                  seed, window, theta));
+                  seed, window, theta, wu));
             }
           }
         }

@@ -37,7 +37,7 @@ class BenchRunTest {
     try {
       code = cl.execute("bench", "--policy", "FA", "--state-backend", "hashmap",
           "--nodes", "20", "--slots", "2", "--rates", "100,200", "--step", "PT2S",
-          "--drain", "PT20S", "--out", tmp.toString());
+          "--drain", "PT20S", "--warmup", "PT1S", "--out", tmp.toString());
     } finally {
       System.setOut(saved);
     }
@@ -60,7 +60,8 @@ class BenchRunTest {
       assertThat(p50).isPositive().isLessThanOrEqualTo(p99);
       assertThat(p99).isLessThanOrEqualTo(max);
     }
-    assertThat(rows).as("table rows in:%n%s", out).isEqualTo(2);
+    assertThat(rows).as("table rows in:%n%s", out).isEqualTo(2); // the warm-up is not a row
+    assertThat(out).containsPattern("warm-up: \\d+ jobs at 100/s over 1 s \\(not reported\\)");
     assertThat(out).contains("sustained");
 
     // the CSV: the same rows
