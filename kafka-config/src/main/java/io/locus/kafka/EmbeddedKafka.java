@@ -289,6 +289,10 @@ public final class EmbeddedKafka implements AutoCloseable, SecuredBroker {
     // Flink's exactly-once KafkaSink uses transactions of up to 1 h by default; the broker's
     // default maximum (15 min) would reject them.
     c.put("transaction.max.timeout.ms", "3600000");
+    // The log cleaner's dedupe buffer is 128 MiB of heap by default, allocated at start: in a JVM
+    // that hosts the scheduler too (demo, bench, tests) and starts a broker per run, that was the
+    // allocation that ran out of heap. The embedded broker's compacted topics are small.
+    c.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
     return c;
   }
 

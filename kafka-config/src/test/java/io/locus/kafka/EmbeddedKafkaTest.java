@@ -26,6 +26,14 @@ class EmbeddedKafkaTest {
       new TopicSpec<>("notes", 1, "none", Codecs.JOB_SUBMITTED, Map.of());
 
   @Test
+  void theBrokerKeepsItsHeapSmallForAJvmThatHostsMore(@TempDir Path dir) {
+    // 128 MiB of dedupe buffer per broker start ran the bench's JVM out of heap on its second run
+    Map<String, String> c = EmbeddedKafka.brokerConfig(dir, 9092, 9093);
+    assertThat(Long.parseLong(c.get("log.cleaner.dedupe.buffer.size")))
+        .isLessThanOrEqualTo(16L * 1024 * 1024);
+  }
+
+  @Test
   void freePortsAreDistinctSoTheTwoListenersNeverCollide() {
     for (int i = 0; i < 200; i++) {
       int[] ports = EmbeddedKafka.freePorts(2);
