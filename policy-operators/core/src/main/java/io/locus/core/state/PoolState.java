@@ -25,6 +25,11 @@ import java.util.TreeMap;
  * <p>Parts of it live in their own classes: the free pool's two tiers ({@link FreePool}), the
  * placed attempts per node and the withdraws in flight ({@link PlacementBook}), the cache index
  * ({@link CacheIndex}), and the data-aware policies' queue index ({@link DispatchIndex}).
+ *
+ * <p>Why it is still ~720 lines: what remains are one-line queries and the transitions that must
+ * move those parts together in one step (a placement changes the queue, the index, the book, the
+ * free pool and the journal at once). The next cut, if it grows, is one class per transition
+ * family (arrival and placement, endings, late binding), not more queries elsewhere.
  */
 public final class PoolState {
   /** Spec "replay policy": a failed task is re-dispatched at most this many times. */
@@ -442,8 +447,8 @@ public final class PoolState {
   /** A task finished well. Only the running attempt on the reported node counts (duplicates are ignored). */
   public EndOutcome complete(String taskId, int attempt, String node, long bytesLocal,
       long bytesPeer, long bytesStorage) {
-    RunningTask r = running.get(taskId);
-    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+    RunningTask r = placed(taskId, attempt, node);
+    if (r == null) {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
@@ -520,8 +525,8 @@ public final class PoolState {
 
   /** A task failed or was refused: re-queued at its original position, unless out of retries. */
   public EndOutcome fail(String taskId, int attempt, String node) {
-    RunningTask r = running.get(taskId);
-    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+    RunningTask r = placed(taskId, attempt, node);
+    if (r == null) {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
@@ -565,8 +570,8 @@ public final class PoolState {
    * be withdrawn. False if that attempt is not placed on that node.
    */
   public boolean markStarted(String taskId, int attempt, String node) {
-    RunningTask r = running.get(taskId);
-    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+    RunningTask r = placed(taskId, attempt, node);
+    if (r == null) {
       return false;
     }
     if (!r.started()) {
@@ -585,8 +590,7 @@ public final class PoolState {
 
   /** A withdraw of the placed attempt is sent on behalf of {@code forNode}'s free slot. */
   public void markWithdrawing(String taskId, String forNode) {
-    RunningTask r = running.get(taskId);
-    if (r == null) {
+    if (!running.containsKey(taskId)) {
       throw new NoSuchElementException("task " + taskId + " is not placed");
     }
     book.markWithdrawing(taskId, forNode);
@@ -603,8 +607,8 @@ public final class PoolState {
    * nor a retry). IGNORED if that attempt is not placed on that node.
    */
   public EndOutcome withdrawn(String taskId, int attempt, String node) {
-    RunningTask r = running.get(taskId);
-    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)) {
+    RunningTask r = placed(taskId, attempt, node);
+    if (r == null) {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
@@ -681,6 +685,12 @@ public final class PoolState {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** The task's placed attempt if it is {@code attempt} on {@code node}, else null. */
+  private RunningTask placed(String taskId, int attempt, String node) {
+    RunningTask r = running.get(taskId);
+    return r == null || r.task().attempt() != attempt || !r.node().equals(node) ? null : r;
+  }
 
   /**
    * Keeps the free pool's two tiers in sync with a node's load (a node that just entered a tier
