@@ -199,15 +199,7 @@ public final class BenchRun {
           long elapsed = Math.min(now - t0, stepNanos);
           long due = first + (long) (elapsed / 1e9 * rate) + 1;
           due = Math.min(due, watcher.capacity());
-          for (; seq < due; seq++) {
-            String pool = pools.get((int) (seq % pools.size()));
-            JobSubmitted j = workload.job(pool, seq);
-            long at = System.nanoTime();
-            j.setSubmitTimeMs(System.currentTimeMillis());
-            watcher.published(seq, at);
-            producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
-                Topics.JOB_ARRIVALS.key(pool), Topics.JOB_ARRIVALS.value(j)));
-          }
+          seq = send(pools, workload, watcher, producer, seq, due);
           if (now - t0 >= stepNanos) {
             break;
           }
@@ -253,6 +245,21 @@ public final class BenchRun {
     return steps;
   }
 
+  /** Publishes jobs {@code seq} .. {@code due - 1}, round robin over the pools; returns due. */
+  private static long send(List<String> pools, BenchWorkload workload, PlacementWatcher watcher,
+      KafkaProducer<byte[], byte[]> producer, long seq, long due) {
+    for (; seq < due; seq++) {
+      String pool = pools.get((int) (seq % pools.size()));
+      JobSubmitted j = workload.job(pool, seq);
+      long at = System.nanoTime();
+      j.setSubmitTimeMs(System.currentTimeMillis());
+      watcher.published(seq, at);
+      producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
+          Topics.JOB_ARRIVALS.key(pool), Topics.JOB_ARRIVALS.value(j)));
+    }
+    return seq;
+  }
+
   /** Publishes at {@code rate} for {@code nanos} (the warm-up); returns the next job number. */
   private static long publish(BenchConfig cfg, List<String> pools, BenchWorkload workload,
       EmbeddedLocus locus, PlacementWatcher watcher, List<AgentProcess> agents,
@@ -264,14 +271,7 @@ public final class BenchRun {
       long now = System.nanoTime();
       long elapsed = Math.min(now - t0, nanos);
       long due = Math.min(first + (long) (elapsed / 1e9 * rate) + 1, watcher.capacity());
-      for (; seq < due; seq++) {
-        String pool = pools.get((int) (seq % pools.size()));
-        JobSubmitted j = workload.job(pool, seq);
-        j.setSubmitTimeMs(System.currentTimeMillis());
-        watcher.published(seq, System.nanoTime());
-        producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
-            Topics.JOB_ARRIVALS.key(pool), Topics.JOB_ARRIVALS.value(j)));
-      }
+      seq = send(pools, workload, watcher, producer, seq, due);
       if (now - t0 >= nanos) {
         producer.flush();
         return seq;
