@@ -51,6 +51,8 @@ class ProvisioningSystemTest {
     List<ScaleRequest> requests = new ArrayList<>();
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
+        // Closed before the broker (resources close in reverse): agents say LEAVE to a live one.
+        AutoCloseable stopNodes = () -> nodes.values().forEach(AgentHost::close);
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()));
@@ -98,8 +100,6 @@ class ProvisioningSystemTest {
       assertThat(acquired).isBetween(1, 4); // never beyond max nodes
       assertThat(released).as("an idle node was asked back: %s", requests).isTrue();
       assertThat(requests).extracting(ScaleRequest::getRequestId).doesNotHaveDuplicates();
-    } finally {
-      nodes.values().forEach(AgentHost::close);
     }
   }
 

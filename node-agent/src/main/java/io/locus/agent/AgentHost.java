@@ -64,6 +64,8 @@ public final class AgentHost<A> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentHost.class);
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration POLL = Duration.ofMillis(100);
+  /** How long a closing host waits for the broker to take its agents' last events. */
+  static final Duration CLOSE_DEADLINE = Duration.ofSeconds(10);
   /** The producer's linger: the events of one poll's decisions leave in one batch. */
   static final int PRODUCER_LINGER_MS = 10;
   static final int PRODUCER_BATCH_BYTES = 512 * 1024;
@@ -482,6 +484,24 @@ public final class AgentHost<A> implements AutoCloseable {
    * delivers what was produced, releases the clients, then lets the factory release each agent's
    * own resources (see {@link AgentFactory#closed}).
    */
+  private Thread startCloseWatchdog(CountDownLatch delivered) {
+    Thread t = new Thread(() -> {
+      try {
+        if (delivered.await(CLOSE_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
+          return; // the goodbyes were delivered (or given up) in time
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      LOG.warn("agents of pool {}: the broker at {} took no goodbye within {} s; closing anyway",
+          pool, config.bootstrapServers(), CLOSE_DEADLINE.toSeconds());
+      producer.close(Duration.ZERO);
+    }, clientPrefix + "-" + pool + "-close-watchdog");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {
@@ -498,6 +518,16 @@ public final class AgentHost<A> implements AutoCloseable {
       }
     } else if (consumer != null) {
       consumer.close(Duration.ofSeconds(5));
+    }
+    // With the broker gone, a send blocks for the producer's max.block.ms (a minute) waiting for
+    // metadata, and a heartbeat blocked that way holds its agent's monitor, so each goodbye would
+    // wait a minute per agent. The watchdog bounds the whole goodbye: past CLOSE_DEADLINE it closes
+    // the producer at once, which fails every blocked and later send (the LEAVEs are then lost,
+    // and the scheduler finds the nodes by their silence instead).
+    long deadline = System.nanoTime() + CLOSE_DEADLINE.toNanos();
+    CountDownLatch delivered = new CountDownLatch(1);
+    if (producer != null) {
+      startCloseWatchdog(delivered);
     }
     Map<String, RuntimeException> errors = new HashMap<>();
     protocols.forEach((node, a) -> {
@@ -516,7 +546,8 @@ public final class AgentHost<A> implements AutoCloseable {
       }
     }
     if (producer != null) {
-      producer.close(Duration.ofSeconds(10));
+      producer.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      delivered.countDown();
     }
     agents.forEach((node, a) -> {
       try {
