@@ -6,6 +6,7 @@ import io.locus.connectors.LocusSources;
 import io.locus.connectors.functions.ParseAndValidate;
 import io.locus.connectors.records.LocusTypes;
 import io.locus.kafka.Topics;
+import io.locus.schemas.ControlAck;
 import io.locus.schemas.ScaleRequest;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
@@ -150,6 +151,12 @@ public final class SchedulerJob {
             o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-scale-requests"))
         .name("scale-requests-sink")
         .uid("scale-requests-sink");
+
+    decisions.getSideOutput(SchedulerOperator.CONTROL_ACKS)
+        .sinkTo(LocusSinks.sink(Topics.CONTROL_ACKS, ControlAck::getPool, o.bootstrap(),
+            o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-control-acks"))
+        .name("control-acks-sink")
+        .uid("control-acks-sink");
 
     DataStream<DeadLetter> dead = parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
         .union(decisions.getSideOutput(SchedulerOperator.REJECTED));

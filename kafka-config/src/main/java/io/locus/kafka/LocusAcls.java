@@ -47,7 +47,7 @@ public final class LocusAcls {
   /**
    * The scheduler job ({@code locus run}): READ its inputs ({@link Topics#INPUTS}) with consumer
    * group {@code groupId}; WRITE {@code decisions}, {@code scheduler-metrics}, {@code
-   * scale-requests} and {@code dead-letters}; WRITE transactional ids starting with {@code
+   * scale-requests}, {@code dead-letters} and {@code control-acks}; WRITE transactional ids starting with {@code
    * transactionalIdPrefix} (its exactly-once sinks name theirs {@code <prefix>-decisions} and so
    * on). Topics are created by an operator (or {@code --create-topics} with an admin login), so
    * no CREATE.
@@ -64,7 +64,7 @@ public final class LocusAcls {
       acls.add(allow(principal, topic(t), AclOperation.READ));
     }
     for (TopicSpec<?> t : List.of(Topics.DECISIONS, Topics.SCHEDULER_METRICS,
-        Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS)) {
+        Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS, Topics.CONTROL_ACKS)) {
       acls.add(allow(principal, topic(t), AclOperation.WRITE));
     }
     acls.add(allow(principal,
@@ -72,6 +72,15 @@ public final class LocusAcls {
     acls.add(allow(principal, new ResourcePattern(ResourceType.TRANSACTIONAL_ID,
         transactionalIdPrefix, PatternType.PREFIXED), AclOperation.WRITE));
     return acls;
+  }
+
+  /**
+   * An operator's console ({@code locus control}): WRITE {@code control}, READ {@code
+   * control-acks} (assigned partitions, no consumer group).
+   */
+  public static List<AclBinding> controller(String principal) {
+    return List.of(allow(principal, topic(Topics.CONTROL), AclOperation.WRITE),
+        allow(principal, topic(Topics.CONTROL_ACKS), AclOperation.READ));
   }
 
   /** A job submitter ({@code locus replay}, a workflow system): WRITE {@code job-arrivals}. */

@@ -1,6 +1,7 @@
 package io.locus.kafka;
 
 import io.locus.schemas.Control;
+import io.locus.schemas.ControlAck;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
@@ -29,6 +30,10 @@ public final class Topics {
   public static final TopicSpec<Control> CONTROL =
       new TopicSpec<>("control", 1, "pool", Codecs.CONTROL,
           Map.of("retention.ms", WEEK_MS));
+  /** The scheduler's answer to each control (locus control waits for its requestId here). */
+  public static final TopicSpec<ControlAck> CONTROL_ACKS =
+      new TopicSpec<>("control-acks", 1, "pool", Codecs.CONTROL_ACK,
+          Map.of("retention.ms", WEEK_MS));
   /** Keyed by node id so that an agent reads one partition and filters by key. */
   public static final TopicSpec<Decision> DECISIONS =
       new TopicSpec<>("decisions", 16, "node", Codecs.DECISION,
@@ -50,8 +55,8 @@ public final class Topics {
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL);
 
   public static final List<TopicSpec<?>> ALL =
-      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, DECISIONS, SCHEDULER_METRICS,
-          SCALE_REQUESTS, DEAD_LETTERS);
+      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, CONTROL_ACKS, DECISIONS,
+          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS);
 
   private Topics() {}
 

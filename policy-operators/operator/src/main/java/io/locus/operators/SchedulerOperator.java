@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.core.state.PoolState;
 import io.locus.schemas.Control;
+import io.locus.schemas.ControlAck;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
@@ -52,6 +53,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** Dynamic provisioning: requests for an external autoscaler. */
   public static final OutputTag<ScaleRequest> SCALE_REQUESTS =
       new OutputTag<>("scale-requests", new AvroTypeInfo<>(ScaleRequest.class));
+  /** The answer to every control record (applied or refused), to control-acks. */
+  public static final OutputTag<ControlAck> CONTROL_ACKS =
+      new OutputTag<>("control-acks", new AvroTypeInfo<>(ControlAck.class));
   /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
   public static final OutputTag<DeadLetter> REJECTED =
       new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));

@@ -1,6 +1,7 @@
 package io.locus.schemas.codec;
 
 import io.locus.schemas.Control;
+import io.locus.schemas.ControlAck;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
@@ -15,6 +16,7 @@ public final class Codecs {
   public static final AvroCodec<TaskEvent> TASK_EVENT = new AvroCodec<>(TaskEvent.class);
   public static final AvroCodec<NodeReport> NODE_REPORT = new AvroCodec<>(NodeReport.class);
   public static final AvroCodec<Control> CONTROL = new AvroCodec<>(Control.class);
+  public static final AvroCodec<ControlAck> CONTROL_ACK = new AvroCodec<>(ControlAck.class);
   public static final AvroCodec<Decision> DECISION = new AvroCodec<>(Decision.class);
   public static final AvroCodec<SchedulerMetrics> SCHEDULER_METRICS =
       new AvroCodec<>(SchedulerMetrics.class);
