@@ -143,6 +143,10 @@ public final class SavepointCommand implements Callable<Integer> {
         throw new Gone(e.getMessage());
       }
       throw e;
+    } catch (IOException e) {
+      // The run exiting mid-poll closes the connection without an answer ("header parser
+      // received no bytes", a reset) rather than refusing it: the same news, the job stopped.
+      throw new Gone(e.toString());
     }
   }
 
