@@ -27,6 +27,8 @@ final class Chart {
   static final String RELEASE = "prod";
   static final String NAMESPACE = "locus";
   static final String FULLNAME = "prod-locus";
+  /** helm template assumes Kubernetes 1.20 unless told; the chart needs 1.25 or later. */
+  static final String KUBE_VERSION = "1.30.0";
 
   private Chart() {}
 
@@ -62,7 +64,35 @@ final class Chart {
 
   /** {@code helm template} with these values (null: the defaults), every document parsed. */
   static Manifests template(ObjectNode overrides, Path tmp) {
-    var cmd = new Helm(dir()).template().withName(RELEASE).withNamespace(NAMESPACE);
+    var cmd = new Helm(dir()).template().withName(RELEASE).withNamespace(NAMESPACE)
+        .withKubeVersion(KUBE_VERSION);
+    if (overrides != null) {
+      cmd = cmd.withValuesFile(write(overrides, tmp.resolve("values-" + System.nanoTime() + ".yaml")));
+    }
+    return Manifests.parse(cmd.call());
+  }
+
+  /** The annotation key hooks carry in {@link #templateWithHooks}. */
+  static final String HOOK = "test.locus.io/hook";
+
+  /**
+   * Like {@link #template}, with the hooks too. helm-java's template leaves hook resources out (it
+   * returns the release manifest only), so the chart is copied with its {@code helm.sh/hook*}
+   * annotations renamed to {@code test.locus.io/hook*}: the same documents, rendered as ordinary
+   * ones, whose hook annotations a test can still read.
+   */
+  static Manifests templateWithHooks(ObjectNode overrides, Path tmp) {
+    Path chart = tmp.resolve("hooks-" + System.nanoTime()).resolve("locus");
+    copy(dir(), chart);
+    try (Stream<Path> files = Files.list(chart.resolve("templates"))) {
+      for (Path f : files.toList()) {
+        Files.writeString(f, Files.readString(f).replace("helm.sh/hook", HOOK));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    var cmd = new Helm(chart).template().withName(RELEASE).withNamespace(NAMESPACE)
+        .withKubeVersion(KUBE_VERSION);
     if (overrides != null) {
       cmd = cmd.withValuesFile(write(overrides, tmp.resolve("values-" + System.nanoTime() + ".yaml")));
     }
