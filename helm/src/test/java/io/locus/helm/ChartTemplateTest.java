@@ -137,6 +137,25 @@ class ChartTemplateTest {
   }
 
   @Test
+  void theAgentsGracePeriodCoversItsDrainAndSecurityContextsPassThrough() {
+    JsonNode pod = Chart.template(null, tmp).one("DaemonSet").at("/spec/template/spec");
+    assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isEqualTo(5 * 60 + 30);
+    assertThat(pod.at("/containers/0/livenessProbe/terminationGracePeriodSeconds").asInt()).isEqualTo(30);
+    assertThat(pod.has("securityContext")).isFalse();
+    pod = Chart.template(Chart.values("""
+        agent:
+          drainTimeout: 1.5h
+          podSecurityContext: {fsGroup: 1000}
+          securityContext: {runAsUser: 1000, runAsNonRoot: true}
+        """), tmp).one("DaemonSet").at("/spec/template/spec");
+    assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isEqualTo(5400 + 30);
+    assertThat(pod.at("/securityContext/fsGroup").asInt()).isEqualTo(1000);
+    assertThat(pod.at("/containers/0/securityContext/runAsUser").asInt()).isEqualTo(1000);
+    assertThat(Chart.template(Chart.values("agent: {drainTimeout: 90s}"), tmp).one("DaemonSet")
+        .at("/spec/template/spec/terminationGracePeriodSeconds").asInt()).isEqualTo(120);
+  }
+
+  @Test
   void poolsStateResourcesAndSizesReachTheirFields() throws IOException {
     Manifests m = Chart.template(Chart.values(ValueSets.MULTI_POOL), tmp);
     JsonNode spec = m.one("FlinkDeployment").path("spec");
