@@ -7,13 +7,20 @@ import io.locus.agent.AgentCli;
 import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.helm.Chart.Manifests;
+import io.locus.core.policy.Policies;
+import io.locus.core.split.SplitParams;
 import io.locus.jobs.cli.LocusCli;
+import io.locus.operators.SchedulerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +59,52 @@ class ChartRunsTheRealCommandsTest {
     assertThat(run.unmatched()).isEmpty();
     assertThat((Integer) run.matchedOptionValue("--parallelism", 1)).isEqualTo(job.path("parallelism").asInt());
     assertThat((Boolean) run.matchedOptionValue("--create-topics", true)).isFalse();
+
+    // Each pool's policy with its parameters is one the scheduler builds (PolicySpec fails fast on
+    // an unknown policy or a bad parameter, as locus run does at start).
+    List<String> list = List.of(args);
+    for (int i = 0; i < list.size() - 1; i++) {
+      if (!list.get(i).equals("--pool-policy")) {
+        continue;
+      }
+      String[] poolPolicy = list.get(i + 1).split("=", 2);
+      Map<String, String> params = new LinkedHashMap<>();
+      for (int j = 0; j < list.size() - 1; j++) {
+        if (list.get(j).equals("--split-param") && list.get(j + 1).startsWith(poolPolicy[0] + ":")) {
+          String[] kv = list.get(j + 1).substring(poolPolicy[0].length() + 1).split("=", 2);
+          params.put(kv[0], kv[1]);
+        }
+      }
+      if (!SplitParams.POLICIES.contains(poolPolicy[1])) {
+        params.put("window", list.get(list.indexOf("--window") + 1));
+        params.put("theta", list.get(list.indexOf("--theta") + 1));
+      }
+      var spec = new SchedulerConfig.PolicySpec(poolPolicy[1], params);
+      assertThat(spec.name()).isEqualTo(poolPolicy[1]);
+    }
+  }
+
+  /** The values schema offers exactly the scheduler's policies; the chart knows which are split. */
+  @Test
+  void theSchemasPoliciesAreTheSchedulersAndSplitOnesTakeParams() throws IOException {
+    JsonNode schema = Chart.JSON.readTree(Chart.dir().resolve("values.schema.json").toFile());
+    List<String> offered = texts(schema.at("/properties/pools/items/properties/policy/enum"));
+    List<String> known = new ArrayList<>(Policies.NAMES);
+    known.addAll(SplitParams.POLICIES);
+    assertThat(offered).containsExactlyInAnyOrderElementsOf(known);
+    assertThat(texts(schema.at("/properties/scheduler/properties/defaultPolicy/enum")))
+        .containsExactlyInAnyOrderElementsOf(known);
+    // A split pool with parameters renders; a file pool with parameters is refused.
+    for (String split : SplitParams.POLICIES) {
+      Manifests m = Chart.template(Chart.values(
+          "pools: [{name: p, policy: " + split + ", params: {cacheGb: 10}}]"), tmp);
+      assertThat(texts(m.one("FlinkDeployment").at("/spec/job/args"))).contains("p:cacheGb=10");
+    }
+    for (String file : Policies.NAMES) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Chart.template(Chart.values(
+          "pools: [{name: p, policy: " + file + ", params: {window: 10}}]"), tmp))
+          .hasMessageContaining("takes none per pool");
+    }
   }
 
   @ParameterizedTest
