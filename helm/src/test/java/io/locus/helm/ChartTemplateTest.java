@@ -81,6 +81,8 @@ class ChartTemplateTest {
     assertThat(conf.path("metrics.reporter.prom.factory.class").asText())
         .isEqualTo("org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
     assertThat(conf.path("metrics.reporter.prom.port").asText()).isEqualTo("9249");
+    assertThat(conf.path("high-availability.type").asText()).isEqualTo("kubernetes");
+    assertThat(conf.path("high-availability.storageDir").asText()).isEqualTo("s3://locus-state/locus/ha");
     JsonNode job = spec.path("job");
     assertThat(job.path("jarURI").asText()).isEqualTo("local:///opt/flink/usrlib/locus.jar");
     assertThat(job.path("entryClass").asText()).isEqualTo("io.locus.jobs.cli.LocusCli");
@@ -305,6 +307,16 @@ class ChartTemplateTest {
     assertThatThrownBy(() -> Chart.template(Chart.values("""
         pools: [{name: batch, policy: MCH, params: {window: 10}}]
         """), tmp)).hasMessageContaining("pool \"batch\"").hasMessageContaining("scheduler.window");
+  }
+
+  @Test
+  void lastStateUpgradesNeedHighAvailability() {
+    assertThatThrownBy(() -> Chart.template(Chart.values(
+        "scheduler: {upgradeMode: last-state, highAvailability: false}"), tmp))
+        .hasMessageContaining("highAvailability");
+    JsonNode conf = Chart.template(Chart.values("scheduler: {upgradeMode: stateless, highAvailability: false}"), tmp)
+        .one("FlinkDeployment").at("/spec/flinkConfiguration");
+    assertThat(conf.has("high-availability.type")).isFalse();
   }
 
   @Test
