@@ -117,8 +117,7 @@ final class Chart {
   /** Deep merge as Helm merges values: maps key by key, anything else replaced. */
   static ObjectNode merge(ObjectNode base, ObjectNode over) {
     ObjectNode out = base.deepCopy();
-    for (Iterator<Map.Entry<String, JsonNode>> it = over.fields(); it.hasNext(); ) {
-      var e = it.next();
+    for (Map.Entry<String, JsonNode> e : over.properties()) {
       JsonNode old = out.get(e.getKey());
       if (old instanceof ObjectNode o && e.getValue() instanceof ObjectNode n) {
         out.set(e.getKey(), merge(o, n));

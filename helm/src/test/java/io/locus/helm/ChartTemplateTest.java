@@ -280,17 +280,17 @@ class ChartTemplateTest {
     Manifests m = Chart.template(Chart.values(ValueSets.MONITORED_EXISTING_SECRETS), tmp);
     JsonNode agentLabels = m.one("DaemonSet").at("/spec/template/metadata/labels");
     JsonNode service = m.named("Service", "prod-locus-agent");
-    service.at("/spec/selector").fields().forEachRemaining(e ->
+    service.at("/spec/selector").properties().forEach(e ->
         assertThat(agentLabels.path(e.getKey()).asText()).as(e.getKey()).isEqualTo(e.getValue().asText()));
     JsonNode sm = m.one("ServiceMonitor");
-    sm.at("/spec/selector/matchLabels").fields().forEachRemaining(e ->
+    sm.at("/spec/selector/matchLabels").properties().forEach(e ->
         assertThat(service.at("/metadata/labels").path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
     assertThat(sm.at("/spec/endpoints/0/port").asText()).isEqualTo(service.at("/spec/ports/0/name").asText());
     assertThat(sm.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
 
     JsonNode pm = m.one("PodMonitor");
     JsonNode flinkLabels = m.one("FlinkDeployment").at("/spec/podTemplate/metadata/labels");
-    pm.at("/spec/selector/matchLabels").fields().forEachRemaining(e ->
+    pm.at("/spec/selector/matchLabels").properties().forEach(e ->
         assertThat(flinkLabels.path(e.getKey()).asText()).as(e.getKey()).isEqualTo(e.getValue().asText()));
     JsonNode port = m.one("FlinkDeployment").at("/spec/podTemplate/spec/containers/0/ports/0");
     assertThat(pm.at("/spec/podMetricsEndpoints/0/port").asText()).isEqualTo(port.path("name").asText());
@@ -307,6 +307,20 @@ class ChartTemplateTest {
     assertThatThrownBy(() -> Chart.template(Chart.values("""
         pools: [{name: batch, policy: MCH, params: {window: 10}}]
         """), tmp)).hasMessageContaining("pool \"batch\"").hasMessageContaining("scheduler.window");
+  }
+
+  @Test
+  void anAgentsOnlyReleaseRendersOnlyTheAgentsOfItsPool() throws IOException {
+    Manifests m = Chart.templateWithHooks(Chart.values("""
+        scheduler: {enabled: false}
+        topics: {enabled: false, strimzi: {enabled: false}}
+        metrics: {dashboard: {enabled: false}}
+        agent: {pool: astro, nodeSelector: {locus/pool: astro}}
+        """), tmp);
+    assertThat(m.kinds()).containsExactlyInAnyOrder("ConfigMap", "DaemonSet");
+    assertThat(agentConfig(m).path("pool").asText()).isEqualTo("astro");
+    assertThat(m.one("DaemonSet").at("/spec/template/spec/nodeSelector/locus~1pool").asText())
+        .isEqualTo("astro");
   }
 
   @Test

@@ -15,7 +15,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -115,8 +114,7 @@ class CrdAcceptanceTest {
     if (value.isObject()) {
       JsonNode props = schema.path("properties");
       JsonNode additional = schema.path("additionalProperties");
-      for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-        var e = it.next();
+      for (Map.Entry<String, JsonNode> e : value.properties()) {
         if (props.has(e.getKey())) {
           pruned(props.get(e.getKey()), e.getValue(), path + "." + e.getKey(), out);
         } else if (additional.isObject()) {

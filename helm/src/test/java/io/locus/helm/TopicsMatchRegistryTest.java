@@ -38,7 +38,7 @@ class TopicsMatchRegistryTest {
       assertThat(t.at("/metadata/labels/strimzi.io~1cluster").asText()).isEqualTo("locus");
       assertThat(t.at("/spec/replicas").asInt()).isEqualTo(3);
       Map<String, String> config = new TreeMap<>();
-      t.at("/spec/config").fields().forEachRemaining(e -> config.put(e.getKey(), e.getValue().asText()));
+      t.at("/spec/config").properties().forEach(e -> config.put(e.getKey(), e.getValue().asText()));
       rendered.put(t.at("/spec/topicName").asText(), new Spec(t.at("/spec/partitions").asInt(), config));
     }
     assertThat(rendered).isEqualTo(registry());
