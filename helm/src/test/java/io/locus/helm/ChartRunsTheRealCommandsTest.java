@@ -130,6 +130,12 @@ class ChartRunsTheRealCommandsTest {
     Files.createDirectories(root.resolve("etc/locus/secrets/node-key"));
     Files.writeString(root.resolve("etc/locus/secrets/node-key/node.key"),
         HexFormat.of().formatHex(new byte[32]).replace('0', '7') + "\n");
+    // As the pods mount them (defaultMode 0400): only the owner reads a secret.
+    for (String f : List.of("kafka/client.properties", "secrets/decision/decision.secret",
+        "secrets/node-key/node.key")) {
+      Files.setPosixFilePermissions(root.resolve("etc/locus").resolve(f),
+          java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
     String text = m.named("ConfigMap", "prod-locus-agent").at("/data/agent.yaml").asText()
         .replace("/etc/locus/", root + "/etc/locus/");
 

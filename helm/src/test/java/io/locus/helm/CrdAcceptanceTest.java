@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonMetaSchema;
 import com.networknt.schema.JsonSchema;
+import com.networknt.schema.NonValidationKeyword;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
@@ -44,6 +46,19 @@ class CrdAcceptanceTest {
   static final String FLINK_CRD = "META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml";
   static final String TOPIC_CRD = "crds/kafkatopics.kafka.strimzi.io-v1.yaml";
   static final List<String> FLINK_2_VERSIONS = List.of("v2_0", "v2_1", "v2_2");
+
+  /** JSON Schema draft 4 (what OpenAPI v3 schemas build on), with Kubernetes' x- keywords known. */
+  static final JsonSchemaFactory FACTORY = JsonSchemaFactory.builder(
+          JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4))
+      .metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV4())
+          .keyword(new NonValidationKeyword("x-kubernetes-int-or-string"))
+          .keyword(new NonValidationKeyword("x-kubernetes-preserve-unknown-fields"))
+          .keyword(new NonValidationKeyword("x-kubernetes-embedded-resource"))
+          .keyword(new NonValidationKeyword("x-kubernetes-list-type"))
+          .keyword(new NonValidationKeyword("x-kubernetes-list-map-keys"))
+          .keyword(new NonValidationKeyword("x-kubernetes-map-type"))
+          .build())
+      .build();
 
   @TempDir Path tmp;
 
@@ -98,8 +113,7 @@ class CrdAcceptanceTest {
     if (!name.matches("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")) {
       out.add("metadata.name '" + name + "' is not a DNS-1123 subdomain");
     }
-    JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4)
-        .getSchema(crd.schema().at("/properties/spec"));
+    JsonSchema schema = FACTORY.getSchema(crd.schema().at("/properties/spec"));
     Set<ValidationMessage> errors = schema.validate(resource.path("spec"));
     errors.forEach(e -> out.add(e.getMessage()));
     pruned(crd.schema().at("/properties/spec"), resource.path("spec"), "spec", out);
