@@ -61,9 +61,15 @@ public final class KafkaReachability {
 
   private static Unreachable unreachable(String address, Duration timeout,
       Throwable cause) {
-    String why = cause == null ? "no answer" : cause.getMessage() != null
-        ? cause.getMessage() : cause.getClass().getSimpleName();
-    if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+    // The innermost message says what went wrong ("No resolvable bootstrap urls ..."); the
+    // outer ones only that a client could not be made.
+    Throwable root = cause;
+    while (root != null && root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String why = root == null ? "no answer" : root.getMessage() != null
+        ? root.getMessage() : root.getClass().getSimpleName();
+    if (root instanceof org.apache.kafka.common.errors.TimeoutException) {
       why = "no answer";
     }
     return new Unreachable("cannot reach Kafka at " + address + " within "

@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     // One string per paragraph: picocli wraps them; a list element is a hard line break.
     description = {
-        "Measure Locus end to end on this machine: the embedded Kafka broker and the scheduler"
-            + " job in this JVM, simulated agents in a separate process per pool, and a rising"
-            + " arrival rate in steps; per step: placements/s, completions/s and the arrival →"
+        "Measure Locus's throughput and latency end to end on this machine.",
+        "It runs the embedded Kafka broker and the scheduler job in this JVM, simulated agents"
+            + " in a separate process per pool, and a rising arrival rate in steps; per step: placements/s, completions/s and the arrival →"
             + " decision-visible latency (p50/p99/max) read by the bench's own consumer; rates are"
             + " measured over the last 4/5 of each step. A step is kept up when placements/s ≥ 95"
             + " %% of the offered rate and the backlog (published − placed) stays under"

@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
 /** {@code locus demo}: the whole system on one machine, with a generated workload. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {
-        "Run Locus end to end on embedded defaults: a Kafka broker and the scheduler job on a"
-            + " Flink MiniCluster (RocksDB, checkpoints) in this JVM, simulated node agents, and a"
-            + " generated workload. File policies run jobs that share input files; split policies"
+        "Run Locus end to end on embedded defaults, with a generated workload.",
+        "It runs a Kafka broker and the scheduler job on a Flink MiniCluster (RocksDB,"
+            + " checkpoints) in this JVM, simulated node agents, and a generated workload. File policies run jobs that share input files; split policies"
             + " run event-range jobs (the CERN spec's jobs, event counts / 100) and check that"
             + " every event of every job was processed exactly once. Prints progress and a"
             + " summary per policy.",
