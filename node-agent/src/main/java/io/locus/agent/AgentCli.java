@@ -74,9 +74,12 @@ public final class AgentCli implements Runnable {
     return spec != null ? spec.commandLine() : new CommandLine(command);
   }
 
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Override
   public void run() {
-    new CommandLine(this).usage(System.out);
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "Missing command: 'locus agent real', 'locus agent sim' or 'locus agent node-key'");
   }
 
   /** N simulated agents of one pool in this process, until stopped (SIGTERM / Ctrl-C). */

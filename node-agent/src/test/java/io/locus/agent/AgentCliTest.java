@@ -212,4 +212,17 @@ class AgentCliTest {
         + " '12Mb': 'Mb' is not a unit; units are case-sensitive; a lowercase b means bits:"
         + " did you mean MB?");
   }
+
+  @Test
+  void aBadStartOffsetOrNoCommandSaysWhatIsValid() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cl = new CommandLine(new AgentCli()).setCommandName("locus agent");
+    cl.setErr(new java.io.PrintWriter(err, true));
+    assertThat(cl.execute("sim", "--bootstrap-servers", "h:1", "--pool", "p", "--from", "middle"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--from must be latest or earliest, not middle")
+        .doesNotContain("No enum constant");
+    assertThat(cl.execute()).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing command: 'locus agent real'");
+  }
 }
