@@ -299,10 +299,12 @@ public final class AgentCli implements Runnable {
           return 1;
         }
         List<String> ids = cfg.nodeIds();
-        System.out.printf("%s sim: %d simulated agents of pool %s (%s) registered with Kafka at"
-            + " %s; decisions partitions %s%s%n", NAME, ids.size(), template.pool(),
+        // "N simulated agents of pool P registered" is what scripts (and BenchRunTest) look for.
+        System.out.printf("%s sim: %d simulated agents of pool %s registered with Kafka at %s"
+            + " (%s); decisions partitions %s%s%n", NAME, ids.size(), template.pool(),
+            cfg.bootstrapServers(),
             ids.size() == 1 ? ids.get(0) : ids.get(0) + " ... " + ids.get(ids.size() - 1),
-            cfg.bootstrapServers(), host.partitions(),
+            host.partitions(),
             stateDir == null ? "" : "; state in " + stateDir.toAbsolutePath());
         System.out.flush();
         long every = statsInterval.toMillis();
