@@ -86,6 +86,32 @@ class OperatorCommandsTest {
   }
 
   @Test
+  void aBrokerWithAHostAdvertisesItAndClientsReachItThere(@TempDir Path dir) throws Exception {
+    CommandLine cl = LocusCli.commandLine();
+    StringWriter out = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(new StringWriter(), true));
+    // Another loopback address: the broker listens on every interface and names this one.
+    CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("broker",
+        "--port", "0", "--host", "127.0.0.2", "--data-dir", dir.toString(),
+        "--no-create-topics"));
+    await("the start line", () -> out.toString().contains("locus broker: Kafka at")
+        || exit.isDone());
+    BrokerCommand cmd = (BrokerCommand) cl.getSubcommands().get("broker").getCommand();
+    String advertised = "127.0.0.2:" + cmd.broker().port();
+    try {
+      assertThat(out.toString()).contains("Kafka at " + advertised)
+          .contains("topics not created (--no-create-topics)");
+      Run list = run("topics", "list", "--bootstrap-servers", advertised);
+      assertThat(list.code()).isEqualTo(1);
+      assertThat(list.out()).containsPattern("decisions +MISSING");
+    } finally {
+      cmd.stop();
+    }
+    assertThat(exit.get(60, TimeUnit.SECONDS)).isZero();
+  }
+
+  @Test
   void aBrokerPortInUseFailsAtOnceNamingThePort(@TempDir Path dir) throws Exception {
     try (ServerSocket taken = new ServerSocket(0)) {
       Run r = run("broker", "--port", Integer.toString(taken.getLocalPort()), "--data-dir",
