@@ -33,10 +33,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * {@code locus-agent}: runs node agents as a process: {@code sim} (many modelled agents, for scale
- * tests) or {@code real} (one agent staging real files and running real processes).
+ * {@code locus agent}: runs node agents as a process: {@code sim} (many modelled agents, for scale
+ * tests) or {@code real} (one agent staging real files and running real processes). The one
+ * spelling is {@code locus agent ...} ({@code LocusCli} adds this as its {@code agent} command);
+ * {@link #main} stays for processes started from a class path (the bench, the chaos tests).
  */
-@Command(name = "locus-agent", mixinStandardHelpOptions = true,
+@Command(name = "agent", mixinStandardHelpOptions = true,
     subcommands = {AgentCli.Sim.class, AgentCli.Real.class, AgentCli.NodeKey.class},
     description = "Locus node agents.")
 public final class AgentCli implements Runnable {
@@ -49,18 +51,43 @@ public final class AgentCli implements Runnable {
     }
     // Before any process starts: the JDK reads the launch mechanism once.
     io.locus.agent.real.ProcessLaunch.apply();
-    System.exit(new CommandLine(new AgentCli()).execute(args));
+    System.exit(new CommandLine(new AgentCli()).setCommandName("locus agent").execute(args));
   }
+
+  /** Prefix of every message of this command. */
+  static final String NAME = "locus agent";
+
+  /** Checks that Kafka answers before anything starts (a wrong address fails in seconds). */
+  static boolean reachable(HostConfig cfg, String command) {
+    Properties p = ClientConfigs.base(cfg.bootstrapServers());
+    cfg.clientOverrides().forEach(p::put);
+    try {
+      io.locus.kafka.KafkaReachability.check(p, io.locus.kafka.KafkaReachability.DEFAULT_TIMEOUT);
+      return true;
+    } catch (IllegalStateException e) {
+      System.err.println(NAME + " " + command + ": " + e.getMessage());
+      return false;
+    }
+  }
+
+  private static CommandLine commandLine(CommandLine.Model.CommandSpec spec, Object command) {
+    return spec != null ? spec.commandLine() : new CommandLine(command);
+  }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    new CommandLine(this).usage(System.out);
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "Missing command: 'locus agent real', 'locus agent sim' or 'locus agent node-key'");
   }
 
   /** N simulated agents of one pool in this process, until stopped (SIGTERM / Ctrl-C). */
   @Command(name = "sim", mixinStandardHelpOptions = true,
       description = "Run simulated agents (modelled staging and compute) against Kafka.")
   public static final class Sim implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
         description = "Kafka bootstrap servers.")
     String bootstrap;
@@ -169,9 +196,18 @@ public final class AgentCli implements Runnable {
       return switch (isolation.toLowerCase(Locale.ROOT)) {
         case "read_committed" -> true;
         case "read_uncommitted" -> false;
-        default -> throw new CommandLine.ParameterException(new CommandLine(this),
+        default -> throw new CommandLine.ParameterException(commandLine(spec, this),
             "--isolation must be read_committed or read_uncommitted, not " + isolation);
       };
+    }
+
+    private HostConfig.StartFrom startFrom() {
+      try {
+        return HostConfig.StartFrom.valueOf(from.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(commandLine(spec, this),
+            "--from must be latest or earliest, not " + from);
+      }
     }
 
     /** Each node's identity: kept in --state-dir when given, signing when a secret is given. */
@@ -192,7 +228,7 @@ public final class AgentCli implements Runnable {
       try {
         return new Preload(preloadFiles, preloadBytes, preloadPrefix).fitting(cacheBytes);
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(new CommandLine(this),
+        throw new CommandLine.ParameterException(commandLine(spec, this),
             "--preload-files/--preload-bytes/--preload-prefix: " + e.getMessage());
       }
     }
@@ -202,7 +238,7 @@ public final class AgentCli implements Runnable {
       try {
         return buildAgentConfig();
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        throw new CommandLine.ParameterException(commandLine(spec, this), e.getMessage());
       }
     }
 
@@ -230,7 +266,7 @@ public final class AgentCli implements Runnable {
           .nodeIds(explicitNodes != null && !explicitNodes.isEmpty()
               ? explicitNodes : HostConfig.nodeIds(nodePrefix, nodes))
           .readCommitted(readCommitted())
-          .startFrom(HostConfig.StartFrom.valueOf(from.toUpperCase(Locale.ROOT)))
+          .startFrom(startFrom())
           .schedulerThreads(schedulerThreads)
           .ensureTopics(createTopics)
           .clientOverrides(overrides)
@@ -243,25 +279,41 @@ public final class AgentCli implements Runnable {
       CountDownLatch stopped = new CountDownLatch(1);
       AgentConfig template = agentConfig();
       Preload preload = preload();
+      if (!reachable(cfg, "sim")) {
+        return 1;
+      }
       try (AgentHost<NodeAgent> host = AgentHost.start(cfg,
           new SimulatedAgents(template, new LocalPeerDirectory(), identities(), preload))) {
         Thread hook = new Thread(() -> {
+          System.out.printf("%s sim: stopping %d simulated agents of pool %s%n", NAME,
+              cfg.nodeIds().size(), template.pool());
           host.close();
+          System.out.printf("%s sim: stopped%n", NAME);
+          System.out.flush();
           stopped.countDown();
         }, "locus-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         if (!host.awaitRegistered(Duration.ofSeconds(60))) {
-          System.err.println("agents did not register within 60 s");
+          System.err.println(NAME + " sim: agents did not register within 60 s with Kafka at "
+              + cfg.bootstrapServers());
           return 1;
         }
-        System.out.printf("%d simulated agents of pool %s registered (decisions partitions %s)%n",
-            cfg.nodeIds().size(), template.pool(), host.partitions());
+        List<String> ids = cfg.nodeIds();
+        // "N simulated agents of pool P registered" is what scripts (and BenchRunTest) look for.
+        System.out.printf("%s sim: %d simulated agents of pool %s registered with Kafka at %s"
+            + " (%s); decisions partitions %s%s%n", NAME, ids.size(), template.pool(),
+            cfg.bootstrapServers(),
+            ids.size() == 1 ? ids.get(0) : ids.get(0) + " ... " + ids.get(ids.size() - 1),
+            host.partitions(),
+            stateDir == null ? "" : "; state in " + stateDir.toAbsolutePath());
+        System.out.flush();
         long every = statsInterval.toMillis();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
           System.out.println(host.stats());
           if (host.consumerFailure() != null) {
-            System.err.println("decisions consumer stopped: " + host.consumerFailure());
+            System.err.println(NAME + " sim: decisions consumer stopped: "
+                + host.consumerFailure());
             return 2;
           }
         }
@@ -318,7 +370,7 @@ public final class AgentCli implements Runnable {
         loaded.checkPaths();
         cfg = check ? null : loaded.hostConfig(bootstrap);
       } catch (IllegalArgumentException | UncheckedIOException e) {
-        System.err.println("locus-agent: " + e.getMessage());
+        System.err.println(NAME + " real: " + e.getMessage());
         return 2;
       }
       var a = loaded.agent();
@@ -334,34 +386,46 @@ public final class AgentCli implements Runnable {
         return 0;
       }
       CountDownLatch stopped = new CountDownLatch(1);
+      if (!reachable(cfg, "real")) {
+        return 1;
+      }
       try (AgentHost<RealAgent> host = AgentHost.start(cfg, loaded.agents())) {
         Thread hook = new Thread(() -> {
           try {
+            System.out.printf("%s real: stopping node %s: draining (up to %s), then LEAVE%n",
+                NAME, a.nodeId(), a.drainTimeout());
+            System.out.flush();
             if (!host.drain(a.drainTimeout())) {
-              System.err.println("drain did not finish within " + a.drainTimeout()
+              System.err.println(NAME + " real: drain did not finish within " + a.drainTimeout()
                   + "; stopping the remaining tasks");
             }
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           } finally {
             host.close();
+            System.out.printf("%s real: node %s stopped%n", NAME, a.nodeId());
+            System.out.flush();
             stopped.countDown();
           }
         }, "locus-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         if (!host.awaitRegistered(Duration.ofSeconds(60))) {
-          System.err.println("agent did not register within 60 s");
+          System.err.println(NAME + " real: node " + a.nodeId()
+              + " did not register within 60 s with Kafka at " + cfg.bootstrapServers());
           return 1;
         }
         RealAgent agent = host.agent(a.nodeId());
-        System.out.printf("real agent %s of pool %s registered; peers and /metrics at %s%n",
-            a.nodeId(), a.pool(), agent.endpoint());
+        System.out.printf("%s real: node %s of pool %s registered with Kafka at %s; peers,"
+            + " /metrics and /health at %s; cache %s, work %s%n", NAME, a.nodeId(), a.pool(),
+            cfg.bootstrapServers(), agent.endpoint(), a.cacheDir(), a.work().dir());
+        System.out.flush();
         long every = statsInterval.toMillis();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
           System.out.println(host.stats());
           if (host.consumerFailure() != null) {
-            System.err.println("decisions consumer stopped: " + host.consumerFailure());
+            System.err.println(NAME + " real: decisions consumer stopped: "
+                + host.consumerFailure());
             return 2;
           }
           if (agent.agent().isClosed()) {
@@ -396,14 +460,14 @@ public final class AgentCli implements Runnable {
     @Override
     public Integer call() throws Exception {
       if (node.isBlank() || node.length() > AgentIdentity.MAX_INSTANCE_ID) {
-        System.err.println("locus-agent: --node must have 1 to 256 characters");
+        System.err.println(NAME + " node-key: --node must have 1 to 256 characters");
         return 2;
       }
       byte[] key;
       try {
         key = new NodeKeys(Secrets.read(clusterSecretFile)).key(node);
       } catch (IllegalArgumentException | UncheckedIOException e) {
-        System.err.println("locus-agent: " + e.getMessage());
+        System.err.println(NAME + " node-key: " + e.getMessage());
         return 2;
       }
       if (out == null) {

@@ -7,6 +7,8 @@ import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes one agent's task events and counts them as {@link AgentStats} reports them ("task events
@@ -15,6 +17,12 @@ import java.util.Map;
  * match answer and question. Times are this agent's clock. Guarded by the agent's monitor.
  */
 final class TaskEventWriter {
+  /**
+   * A FAILED or REFUSED task is logged here at WARN, once per attempt, with its reason: otherwise
+   * the reason (a missing storage file, a bad template) exists only inside the binary task-events
+   * topic. A scheduler's cancel is INFO: nothing went wrong with the task.
+   */
+  static final Logger LOG = LoggerFactory.getLogger(TaskEventWriter.class);
   /** How many placements' latest events are kept to answer a duplicate PlaceTask with. */
   static final int ANSWERS = 10_000;
 
@@ -107,7 +115,23 @@ final class TaskEventWriter {
     if (answered != null) {
       e.setDecisionId(answered.getDecisionId()).setEpoch(answered.getEpoch());
     }
+    if (type == TaskEventType.FAILED) {
+      logFailure(t.attempt, "FAILED", exitCode, message);
+    }
     emit(t.decision.getDecisionId(), e.build());
+  }
+
+  private void logFailure(TaskAttempt attempt, String what, int exitCode, String message) {
+    boolean cancelled = "cancelled".equals(message);
+    String line = "node {} pool {}: task {} attempt {} {}{}: {}";
+    Object[] args = {config.nodeId(), config.pool(), attempt.taskId(), attempt.attempt(), what,
+        exitCode == 0 ? "" : " (exit code " + exitCode + ")",
+        message == null || message.isBlank() ? "no message" : message};
+    if (cancelled) {
+      LOG.info(line, args);
+    } else {
+      LOG.warn(line, args);
+    }
   }
 
   /**
@@ -117,6 +141,7 @@ final class TaskEventWriter {
   void endedUnstarted(Decision placement, TaskAttempt attempt, int exitCode, String message) {
     counters.tasksFailed++;
     long now = clock.nowMs();
+    logFailure(attempt, "FAILED", exitCode, message);
     emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.FAILED)
         .setEndTimeMs(now)
         .setExitCode(exitCode)
@@ -141,6 +166,7 @@ final class TaskEventWriter {
     counters.tasksRefused++;
     TaskEvent e = answer(d, attempt, TaskEventType.REFUSED).setMessage(reason).build();
     if (d.getAction() instanceof PlaceTask) {
+      logFailure(attempt, "REFUSED", 0, reason);
       emit(d.getDecisionId(), e);
     } else {
       output.taskEvent(e);

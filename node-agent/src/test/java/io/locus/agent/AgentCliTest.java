@@ -196,20 +196,33 @@ class AgentCliTest {
     assertThat(check(good, 0)).isEmpty();
 
     Path eviction = Files.writeString(tmp.resolve("eviction.yaml"), head + "eviction: BOGUS\n");
-    assertThat(check(eviction, 2)).isEqualTo("locus-agent: " + eviction + ":4: eviction: 'BOGUS'"
+    assertThat(check(eviction, 2)).isEqualTo("locus agent real: " + eviction + ":4: eviction: 'BOGUS'"
         + " is not an eviction policy an agent can use; use one of [LRU, FIFO, LFU, RANDOM]");
 
     Path root = Files.writeString(tmp.resolve("root.yaml"), head + "storage: {root: nowhere}\n");
-    assertThat(check(root, 2)).isEqualTo("locus-agent: " + root + ":4: storage.root: "
+    assertThat(check(root, 2)).isEqualTo("locus agent real: " + root + ":4: storage.root: "
         + tmp.resolve("nowhere") + " does not exist");
 
     Path twice = Files.writeString(tmp.resolve("twice.yaml"), head + "slots: 3\nslots: 4\n");
-    assertThat(check(twice, 2)).isEqualTo("locus-agent: " + twice
+    assertThat(check(twice, 2)).isEqualTo("locus agent real: " + twice
         + ":5: slots: given twice (first at line 4); a key may appear once");
 
     Path bits = Files.writeString(tmp.resolve("bits.yaml"), head + "cache: {quota: 12Mb}\n");
-    assertThat(check(bits, 2)).startsWith("locus-agent: " + bits + ":4: cache.quota: not a size:"
+    assertThat(check(bits, 2)).startsWith("locus agent real: " + bits + ":4: cache.quota: not a size:"
         + " '12Mb': 'Mb' is not a unit; units are case-sensitive; a lowercase b means bits:"
         + " did you mean MB?");
+  }
+
+  @Test
+  void aBadStartOffsetOrNoCommandSaysWhatIsValid() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cl = new CommandLine(new AgentCli()).setCommandName("locus agent");
+    cl.setErr(new java.io.PrintWriter(err, true));
+    assertThat(cl.execute("sim", "--bootstrap-servers", "h:1", "--pool", "p", "--from", "middle"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--from must be latest or earliest, not middle")
+        .doesNotContain("No enum constant");
+    assertThat(cl.execute()).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing command: 'locus agent real'");
   }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code locus-agent node-key}: the key an agent signs with is the one the scheduler derives. */
+/** {@code locus agent node-key}: the key an agent signs with is the one the scheduler derives. */
 @Timeout(30)
 class NodeKeyCommandTest {
   @TempDir

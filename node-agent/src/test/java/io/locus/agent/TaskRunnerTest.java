@@ -80,6 +80,32 @@ class TaskRunnerTest {
   }
 
   @Test
+  void aMissingStorageFileFailsTheTaskAndIsLoggedOnceAtWarnWithItsReason() {
+    List<String> warnings = new ArrayList<>();
+    try (var capture = LogCapture.of(TaskEventWriter.LOG, warnings)) {
+      start(task("t1", 1, storage("a", MB)));
+      reads.get(0).done().accept(StageRequest.Outcome.NOT_FOUND);
+      // The run is over: stopping the agent now reports nothing more about it.
+      runner.stopAll(NodeAgent.AGENT_STOPPED);
+    }
+    assertThat(out.events(TaskEventType.FAILED)).extracting(TaskEvent::getMessage)
+        .containsExactly("storage has no a");
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0)).startsWith("WARN ").contains("node n1 pool p")
+        .contains("task t1 attempt 0 FAILED").contains("storage has no a");
+  }
+
+  @Test
+  void aCancelIsNotAWarning() {
+    List<String> lines = new ArrayList<>();
+    try (var capture = LogCapture.of(TaskEventWriter.LOG, lines)) {
+      start(task("t1", 1, storage("a", MB)));
+      runner.abort(runner.get("t1#0"), NodeAgent.CANCELLED);
+    }
+    assertThat(lines).noneMatch(l -> l.startsWith("WARN"));
+  }
+
+  @Test
   void aReadThatEndsAfterItsRunWasCancelledIsDiscarded() {
     start(task("t1", 1, storage("a", MB)));
     runner.abort(runner.get("t1#0"), NodeAgent.CANCELLED);

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * The bench's endless job source. {@code zipf}: the demo's jobs ({@link DemoWorkload}: 1–3 inputs
  * of Zipf popularity), cycled from a fixed set of templates so a long run needs no more memory.
  * {@code no-idle}: every job reads one of the files every node preloads ({@code PREFIX0} …
- * {@code PREFIX(N-1)}, {@code locus-agent sim --preload-files}), so every node is a holder of
+ * {@code PREFIX(N-1)}, {@code locus agent sim --preload-files}), so every node is a holder of
  * every input and a data-aware policy has no reason to leave a slot idle. Deterministic for a seed.
  * Job ids end in {@code -j<seq>}: the bench finds its publish time by that number.
  */

@@ -23,7 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * {@code locus bench --real-agents}: real agent processes ({@code locus-agent real}, one YAML
+ * {@code locus bench --real-agents}: real agent processes ({@code locus agent real}, one YAML
  * config each) run every task of a run; the bench publishes all of them at once and measures
  * tasks/s from the first publish to the last COMPLETED it reads, and each task's arrival →
  * decision-visible and arrival → COMPLETED latency. Template {@code true}: {@code /bin/true}, its

@@ -23,16 +23,18 @@ import picocli.CommandLine.Spec;
 
 /** {@code locus bench}: end-to-end throughput and latency on this machine. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+    // One string per paragraph: picocli wraps them; a list element is a hard line break.
     description = {
-        "Measure Locus end to end on this machine: the embedded Kafka broker and the scheduler",
-        "job in this JVM, simulated agents in a separate process per pool, and a rising arrival",
-        "rate in steps; per step: placements/s, completions/s and the arrival → decision-visible",
-        "latency (p50/p99/max) read by the bench's own consumer; rates are measured over the",
-        "last 4/5 of each step. A step is kept up when placements/s ≥ 95 %% of the offered rate",
-        "and the backlog (published − placed) stays under --backlog-cap. One run per combination of",
-        "--policy, --delivery, --state-backend, --workload and --pools. Writes a table, DIR/bench.csv",
-        "and DIR/bench.png. With --real-agents: 4 real agent processes x 4 slots run --tasks tasks",
-        "of a /bin/true (or sha256sum) template; reports tasks/s end to end.",
+        "Measure Locus's throughput and latency end to end on this machine.",
+        "It runs the embedded Kafka broker and the scheduler job in this JVM, simulated agents"
+            + " in a separate process per pool, and a rising arrival rate in steps; per step: placements/s, completions/s and the arrival →"
+            + " decision-visible latency (p50/p99/max) read by the bench's own consumer; rates are"
+            + " measured over the last 4/5 of each step. A step is kept up when placements/s ≥ 95"
+            + " %% of the offered rate and the backlog (published − placed) stays under"
+            + " --backlog-cap. One run per combination of --policy, --delivery, --state-backend,"
+            + " --workload and --pools. Writes a table, DIR/bench.csv and DIR/bench.png. With"
+            + " --real-agents: 4 real agent processes x 4 slots run --tasks tasks of a /bin/true"
+            + " (or sha256sum) template; reports tasks/s end to end.",
         "Exit code 0 if every configuration ran."})
 public final class BenchCommand implements Callable<Integer> {
   static final List<Double> RATES = List.of(1000.0, 2000.0, 5000.0, 10000.0, 20000.0, 40000.0);

@@ -26,13 +26,14 @@ import picocli.CommandLine.Spec;
 /** {@code locus demo}: the whole system on one machine, with a generated workload. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {
-        "Run Locus end to end on embedded defaults: a Kafka broker and the scheduler job on a",
-        "Flink MiniCluster (RocksDB, checkpoints) in this JVM, simulated node agents, and a",
-        "generated workload. File policies run jobs that share input files; split policies run",
-        "event-range jobs (the CERN spec's jobs, event counts / 100) and check that every event",
-        "of every job was processed exactly once. Prints progress and a summary per policy.",
-        "Exit code 0 only if every task (file policies) or job (split policies) completed and,",
-        "for split policies, every event was processed exactly once."})
+        "Run Locus end to end on embedded defaults, with a generated workload.",
+        "It runs a Kafka broker and the scheduler job on a Flink MiniCluster (RocksDB,"
+            + " checkpoints) in this JVM, simulated node agents, and a generated workload. File policies run jobs that share input files; split policies"
+            + " run event-range jobs (the CERN spec's jobs, event counts / 100) and check that"
+            + " every event of every job was processed exactly once. Prints progress and a"
+            + " summary per policy.",
+        "Exit code 0 only if every task (file policies) or job (split policies) completed and,"
+            + " for split policies, every event was processed exactly once."})
 public final class DemoCommand implements Callable<Integer> {
   static final int FILE_NODES = 16;
   static final int SPLIT_NODES = 10;

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
     subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ReplayCommand.class, TraceCommand.class,
         io.locus.sim.cli.SimulateCommand.class, io.locus.sim.cli.ExperimentCommand.class,
+        BrokerCommand.class, TopicsCommand.class, StatusCommand.class,
         CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -28,6 +29,9 @@ public final class LocusCli implements Runnable {
     if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
       System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
     }
+    // `locus agent real` starts task processes: the launch mechanism is read once, so set it
+    // before any process starts (as the agent's own main does).
+    io.locus.agent.real.ProcessLaunch.apply();
     System.exit(commandLine().execute(args));
   }
 
@@ -36,10 +40,19 @@ public final class LocusCli implements Runnable {
     CommandLine cl = new CommandLine(new LocusCli());
     // `locus agent real --config agent.yaml` / `locus agent sim ...`: the node agent, same jar
     cl.addSubcommand("agent", new io.locus.agent.AgentCli());
+    // Durations as 30s, 5m, 1h or ISO-8601 PT30S, with one message for a bad one (picocli's
+    // own names the Java class and the parser's exception).
+    cl.registerConverter(java.time.Duration.class, LocusCli::duration);
     cl.setParameterExceptionHandler(LocusCli::badArgument);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof IllegalArgumentException) {
         return badArgument(new CommandLine.ParameterException(cmd, ex.getMessage(), ex), parsed.originalArgs().toArray(new String[0]));
+      }
+      if (ex instanceof io.locus.kafka.KafkaReachability.Unreachable) {
+        // Says where it looked and what to check: a stack trace would add nothing.
+        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+        cmd.getErr().flush();
+        return 1;
       }
       cmd.getErr().println("locus: " + ex.getMessage());
       ex.printStackTrace(cmd.getErr());
@@ -48,11 +61,28 @@ public final class LocusCli implements Runnable {
     return cl;
   }
 
+  static java.time.Duration duration(String text) {
+    try {
+      return io.locus.agent.config.DurationText.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
+    }
+  }
+
+  /**
+   * picocli 4's message for a map option's value without '=' says "option" twice ("Value for
+   * option option '--pool-policy' ..."): said once here.
+   */
+  static String message(CommandLine.ParameterException ex) {
+    String m = ex.getMessage() == null ? "" : ex.getMessage();
+    return m.replace("option option '", "option '");
+  }
+
   /** What is wrong and how to fix it, without a wall of usage text. */
   private static int badArgument(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println("locus: " + ex.getMessage());
+    err.println("locus: " + message(ex));
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
     err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
     return cmd.getCommandSpec().exitCodeOnInvalidInput();

@@ -33,7 +33,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
   @Mixin WorkloadSource source;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]")
+  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
+      description = "Kafka bootstrap servers.")
   String bootstrap;
 
   @Option(names = "--kafka-properties", paramLabel = "FILE",

@@ -36,7 +36,7 @@ public final class TrustOptions {
 
   @Option(names = "--node-secret-file", paramLabel = "FILE",
       description = "Cluster node secret: every task event and node report must then be signed "
-          + "with its node's key (locus-agent node-key derives it).")
+          + "with its node's key (locus agent node-key derives it).")
   Path nodeSecretFile;
 
   @Option(names = "--decision-secret-file", paramLabel = "FILE",

@@ -27,7 +27,8 @@ public final class WorkloadSource {
   }
 
   @Option(names = "--workload-param", paramLabel = "KEY=VALUE",
-      description = "Generator parameter, repeatable (e.g. --workload-param jobs=800).")
+      description = "Generator parameter, repeatable (e.g. --workload khanna --workload-param n=800); an"
+          + " unknown one is refused with the generator's list.")
   Map<String, String> params = new LinkedHashMap<>();
 
   @Option(names = "--seed", defaultValue = "1", description = "Generator seed. Default: ${DEFAULT-VALUE}.")

@@ -26,7 +26,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * A real agent's YAML config file ({@code locus-agent real --config agent.yaml}); the keys are
+ * A real agent's YAML config file ({@code locus agent real --config agent.yaml}); the keys are
  * documented in node-agent/README.md. JSON is YAML too, so a JSON file works as well.
  *
  * <p>Read with Jackson ({@link StrictYaml}) into the sections of a {@link RealAgentConfig} and
@@ -297,7 +297,7 @@ public final class AgentConfigFile {
    * [security]
    *
    * @param secretFile [security.secret-file] the pool's shared secret (decisions, peers, /metrics)
-   * @param nodeKeyFile [security.node-key-file] this node's key, as {@code locus-agent node-key}
+   * @param nodeKeyFile [security.node-key-file] this node's key, as {@code locus agent node-key}
    *     writes it: task events and node reports are signed with it
    */
   record SecuritySection(Path secretFile, Path nodeKeyFile) {}

@@ -12,7 +12,7 @@ import java.util.Properties;
  * list, environment, directory, descriptors.
  *
  * <p>The JDK reads {@code jdk.lang.Process.launchMechanism} once, when the first process starts,
- * so {@link #apply} runs at the very start of {@code locus-agent}. An explicit setting
+ * so {@link #apply} runs at the very start of {@code locus agent}. An explicit setting
  * ({@code -Djdk.lang.Process.launchMechanism=...}) is kept; newer JDKs (22 and later) deprecate
  * {@code VFORK}, so they keep their default.
  */

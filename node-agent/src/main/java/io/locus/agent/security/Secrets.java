@@ -53,7 +53,7 @@ public final class Secrets {
   public static final int NODE_KEY_BYTES = 32;
 
   /**
-   * A node key file as {@code locus-agent node-key --out} writes it: the raw key bytes, unchanged
+   * A node key file as {@code locus agent node-key --out} writes it: the raw key bytes, unchanged
    * (a key may end with a byte that looks like whitespace). A file holding the key as 64 hex
    * digits (what the command prints), with or without a final newline, is read too.
    */
@@ -78,7 +78,7 @@ public final class Secrets {
     }
     throw new IllegalArgumentException("the node key file " + file + " holds " + raw.length
         + " bytes; a node key is " + NODE_KEY_BYTES + " raw bytes (or 64 hex digits), as"
-        + " 'locus-agent node-key' writes it");
+        + " 'locus agent node-key' writes it");
   }
 
   private static void warnIfShared(Path file) {

@@ -25,7 +25,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * What one real agent ({@code locus-agent real}) costs per task: N PlaceTask decisions with a
+ * What one real agent ({@code locus agent real}) costs per task: N PlaceTask decisions with a
  * {@code /bin/true} template and no inputs are published to an embedded broker for one node, then
  * the agent (4 slots, a local queue holding the rest) starts reading them from the beginning; the
  * run ends when every COMPLETED event is on the task-events topic. Not a test (speed is never
@@ -40,7 +40,7 @@ public final class RealAgentThroughput {
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
-    // As locus-agent does at its start (-Djdk.lang.Process.launchMechanism=... to compare).
+    // As locus agent does at its start (-Djdk.lang.Process.launchMechanism=... to compare).
     io.locus.agent.real.ProcessLaunch.apply();
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;

@@ -29,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * How many decisions per second one sim host ({@code locus-agent sim}) absorbs: N PlaceTask
+ * How many decisions per second one sim host ({@code locus agent sim}) absorbs: N PlaceTask
  * decisions for {@code nodes} simulated nodes are published to an embedded broker first, then a
  * host starts reading them from the beginning, and the run ends when every COMPLETED event is on
  * the task-events topic. Each task reads one preloaded file (a local hit) and computes for a

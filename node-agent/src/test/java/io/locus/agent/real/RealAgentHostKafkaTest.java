@@ -283,6 +283,12 @@ class RealAgentHostKafkaTest {
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
       // 143 = 128 + SIGTERM: the JVM reports the signal after its shutdown hooks completed.
       assertThat(p.exitValue()).isEqualTo(143);
+      // One line says what started and where, one that it stopped (issue 14).
+      String log = Files.readString(tmp.resolve("agent.log"));
+      assertThat(log).contains("locus agent real: node cli of pool " + pool
+          + " registered with Kafka at " + kafka.bootstrapServers())
+          .contains("locus agent real: stopping node cli: draining")
+          .contains("locus agent real: node cli stopped");
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "\nagent log:\n"
           + Files.readString(tmp.resolve("agent.log")), e);

@@ -8,7 +8,7 @@ import java.util.Objects;
  * "locus-node-key/v1:" + node)}. The scheduler holds the cluster secret and derives any node's key
  * to verify that node's task events and reports; each agent is given only its own node's key, so a
  * compromised node can sign as itself and nobody else. Deterministic, so the key can be re-derived
- * (e.g. by {@code locus-agent node-key}) without storing a table of keys.
+ * (e.g. by {@code locus agent node-key}) without storing a table of keys.
  */
 public final class NodeKeys {
   static final String CONTEXT = "locus-node-key/v1:";

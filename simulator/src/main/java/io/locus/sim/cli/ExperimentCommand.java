@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
 /** {@code locus experiment NAME}: runs a whole experiment matrix of spec §5 and writes its report. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
     description = {
-        "Run an experiment of the data-diffusion paper in the simulator and write its results",
-        "table (results.md, results.csv), every metric (summary.csv), per-second series and plots.",
+        "Run an experiment of the data-diffusion paper in the simulator and write its results"
+            + " table (results.md, results.csv), every metric (summary.csv), per-second series"
+            + " and plots.",
         "Experiments:",
         "  dd1-mi, dd2-sw, dd5-stacking, dd6-sched-micro, p2-stages18 (data diffusion)",
         "  x5, x6, x8, x9a, x9b, hps-budget, khanna-all (Online-HPS and its baselines)",

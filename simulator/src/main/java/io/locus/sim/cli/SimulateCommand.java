@@ -35,9 +35,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-        "Simulate a workload in virtual time with the data-diffusion model (policy core, executor",
-        "caches, max-min fair bandwidth sharing, SRP/DRP provisioning) and write CSV and PNG",
-        "results. Example:",
+        "Simulate a workload in virtual time with the data-diffusion model (policy core, executor"
+            + " caches, max-min fair bandwidth sharing, SRP/DRP provisioning) and write CSV and PNG"
+            + " results. Example:",
         "  locus simulate --workload mi --policy gcc --cache-gb 4 --nodes 64 --provisioning drp"})
 public final class SimulateCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -48,7 +48,7 @@ public final class SimulateCommand implements Callable<Integer> {
   String workload;
 
   @Option(names = "--workload-param", paramLabel = "KEY=VALUE",
-      description = "Generator parameter, repeatable (e.g. --workload-param locality=10).")
+      description = "Generator parameter, repeatable (e.g. --workload stacking --workload-param locality=10).")
   Map<String, String> workloadParams = new LinkedHashMap<>();
 
   @Option(names = "--trace", paramLabel = "FILE",
@@ -300,7 +300,7 @@ public final class SimulateCommand implements Callable<Integer> {
     return b.build();
   }
 
-  Workload workload() throws IOException {
+  public Workload workload() throws IOException {
     if (trace != null) {
       return TraceReader.workload(trace);
     }
