@@ -10,14 +10,19 @@ import io.locus.operators.SchedulerConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -128,40 +133,191 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", defaultValue = "1", description = "For created topics.")
   short replicationFactor;
 
+  @Option(names = "--flink-rest", paramLabel = "HOST:PORT",
+      description = "Submit the job to this Flink session cluster (its JobManager's REST endpoint)"
+          + " instead of running an embedded MiniCluster. Checkpoint and savepoint directories are"
+          + " then the cluster's own unless --state-dir, --checkpoint-dir or --savepoint-dir is given"
+          + " (a path every JobManager and TaskManager can reach).")
+  String flinkRest;
+
+  @Option(names = "--jar", paramLabel = "PATH",
+      description = "With --flink-rest: the jar(s) to ship with the job. Default: the Locus jar this"
+          + " command runs from.")
+  List<Path> jars = new ArrayList<>();
+
+  @Option(names = "--detached", negatable = true,
+      description = "With --flink-rest: return once the job is submitted (the default); with"
+          + " --no-detached follow the job until it ends.")
+  Boolean detached;
+
+  @Option(names = "--connect-timeout", defaultValue = "PT5S",
+      description = "How long to wait for Kafka (and the Flink REST API) to answer before giving up"
+          + " at start. Default: ${DEFAULT-VALUE}.")
+  Duration connectTimeout;
+
+  /** Under {@code flink run} or the Kubernetes operator: the environment is Flink's, not local. */
+  private boolean program;
+
+  /** The SIGTERM handler of a local run, kept for tests (which cannot send a signal in-process). */
+  volatile Runnable stopHook;
+
   @Override
   public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (detached != null && flinkRest == null) {
+      throw new IllegalArgumentException("--detached and --no-detached need --flink-rest");
+    }
+    FlinkTarget remote = flinkRest == null ? null : FlinkTarget.parse(flinkRest);
+    program = remote == null && !isLocal(StreamExecutionEnvironment.getExecutionEnvironment());
     SchedulerJob.Options o = options();
     RestorePoint from = restorePoint(); // a bad --from-savepoint fails before anything starts
-    if (createTopics) {
-      Properties admin = ClientConfigs.base(bootstrap);
-      if (kafkaProperties != null) {
-        admin = ClientConfigs.withOverrides(admin, kafkaProperties);
+    Properties admin = ClientConfigs.base(bootstrap);
+    if (kafkaProperties != null) {
+      admin = ClientConfigs.withOverrides(admin, kafkaProperties);
+    }
+    try {
+      BrokerCheck.requireReachable(admin, connectTimeout);
+      if (remote != null) {
+        remote.requireReachable(connectTimeout);
       }
+    } catch (Unreachable e) {
+      err.println("locus run: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    if (createTopics) {
       TopicAdmin.ensureTopics(admin, Topics.ALL, replicationFactor);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    out.println("locus run: starting from " + (from.isFresh() ? "empty state (" : "")
-        + from.description() + (from.isFresh() ? ")" : ""));
-    out.flush();
     Configuration conf = SchedulerJob.configuration(o);
     SchedulerJob.restoreFrom(conf, from, allowNonRestored);
-    conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints().toUri().toString());
-    conf.set(RestOptions.BIND_PORT, restPort);
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    if (savepoints() != null) {
+      conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints().toUri().toString());
+    }
+    if (remote != null) {
+      StringBuilder note = new StringBuilder();
+      List<Path> ship = FlinkTarget.jars(jars, note);
+      StreamExecutionEnvironment env = remote.environment(conf, ship);
+      startLine(out, o, from, remote.url() + " (session cluster; "
+          + (ship.isEmpty() ? note : "jar " + String.join(", ", ship.stream()
+              .map(Path::toString).toList())) + ")");
+      return submitted(out, env, o, remote.url(), remote::jobUrl, detached == null || detached);
+    }
+    if (program) {
+      // flink run / application mode: Flink's environment submits; we return at once.
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+      startLine(out, o, from, "the Flink cluster of this program (execution.target "
+          + env.getConfiguration().get(DeploymentOptions.TARGET) + ")");
+      return submitted(out, env, o, null, null, true);
+    }
+    return runLocally(out, conf, o, from);
+  }
+
+  /** Submits; prints the job id and where to see it; follows the job unless detached. */
+  private int submitted(PrintWriter out, StreamExecutionEnvironment env, SchedulerJob.Options o,
+      String url,
+      java.util.function.UnaryOperator<String> jobUrl, boolean detach) throws Exception {
     SchedulerJob.build(env, o);
     JobClient job = env.executeAsync(SchedulerJob.NAME);
-    out.println("locus run: job " + job.getJobID() + " running");
-    out.flush();
-    boolean local = "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
-    java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
-    if (local) {
-      Runtime.getRuntime().addShutdownHook(new Thread(
-          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get),
-          "locus-stop"));
+    String id = job.getJobID().toString();
+    out.println("locus run: job " + id + " submitted" + (jobUrl == null ? "" : "; web UI "
+        + jobUrl.apply(id) + ", REST " + url + "/jobs/" + id));
+    if (detach) {
+      out.println("locus run: detached; stop it with: locus savepoint --stop"
+          + (url == null ? "" : " --rest-url " + url) + " --job-id " + id);
+      out.flush();
+      return 0;
     }
+    out.println("locus run: following job " + id + " until it ends (Ctrl-C leaves it running)");
+    out.flush();
+    Thread leave = new Thread(() -> {
+      out.println("locus run: leaving; job " + id + " keeps running on " + url);
+      out.flush();
+    }, "locus-leave");
+    Runtime.getRuntime().addShutdownHook(leave);
     job.getJobExecutionResult().get();
-    ended.set(true);
+    Runtime.getRuntime().removeShutdownHook(leave);
+    out.println("locus run: job " + id + " ended");
+    out.flush();
     return 0;
+  }
+
+  /**
+   * The embedded MiniCluster: started first so that the start line names its real REST port; a
+   * SIGTERM stops the job with a savepoint (LocalStop), then the MiniCluster closes.
+   */
+  private int runLocally(PrintWriter out, Configuration conf, SchedulerJob.Options o,
+      RestorePoint from) throws Exception {
+    try (LocalFlink flink = LocalFlink.start(conf, parallelism, restPort)) {
+      startLine(out, o, from, flink.url() + " (embedded MiniCluster)");
+      StreamExecutionEnvironment env = flink.environment(conf);
+      SchedulerJob.build(env, o);
+      JobClient job = env.executeAsync(SchedulerJob.NAME);
+      String id = job.getJobID().toString();
+      out.println("locus run: job " + id + " running; web UI " + flink.jobUrl(id));
+      out.flush();
+      AtomicBoolean ended = new AtomicBoolean();
+      stopHook = () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get);
+      // The signal handler stops the job while the MiniCluster is whole; the hook is the fallback
+      // for a shutdown that does not come from a signal we handle (a no-op once the job ended).
+      Thread hook = new Thread(stopHook, "locus-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try (AutoCloseable signals = StopSignal.install(stopHook)) {
+        job.getJobExecutionResult().get();
+      } finally {
+        ended.set(true);
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook stopped the job: it is running now
+      }
+      out.println("locus run: job " + id + " ended");
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** The one line that says what starts where. */
+  private void startLine(PrintWriter out, SchedulerJob.Options o, RestorePoint from,
+      String flink) {
+    Path cp = checkpoints();
+    out.println("locus run: starting from " + (from.isFresh() ? "empty state (" : "")
+        + from.description() + (from.isFresh() ? ")" : "")
+        + " | Kafka " + bootstrap
+        + " | Flink " + flink
+        + " | checkpoints " + (cp == null ? "the cluster's execution.checkpointing.dir" : cp)
+        + " every " + checkpointInterval
+        + " | delivery " + DeliveryMode.parse(delivery).name().toLowerCase(Locale.ROOT)
+            .replace('_', '-')
+        + " | pools " + pools(o.scheduler())
+        + " | parallelism " + parallelism);
+    out.flush();
+  }
+
+  /** "* MCH" (every other pool) and each named pool with its policy. */
+  String pools(SchedulerConfig cfg) {
+    Set<String> named = new TreeSet<>(cfg.pools());
+    named.addAll(poolPolicies.keySet());
+    StringBuilder b = new StringBuilder("*=" + cfg.policyFor("*").name());
+    for (String p : named) {
+      b.append(", ").append(p).append('=').append(cfg.policyFor(p).name());
+    }
+    return b.toString();
+  }
+
+  private static boolean isLocal(StreamExecutionEnvironment env) {
+    return "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
+  }
+
+  /** On a cluster (--flink-rest, flink run), Locus's directories apply only when given. */
+  private boolean onCluster() {
+    return flinkRest != null || program;
+  }
+
+  private boolean given(String option) {
+    return spec != null && spec.commandLine().getParseResult() != null
+        && spec.commandLine().getParseResult().hasMatchedOption(option);
   }
 
   /** --fresh, --from-savepoint, or the newest retained checkpoint or savepoint of the state dir. */
@@ -175,14 +331,24 @@ public final class RunCommand implements Callable<Integer> {
     if (fromSavepoint != null) {
       return RestorePoint.savepoint(fromSavepoint);
     }
+    if (checkpoints() == null && savepoints() == null) {
+      return RestorePoint.fresh("no --from-savepoint and no --state-dir on a cluster: a fresh start");
+    }
     return RestorePoint.latest(checkpoints(), savepoints());
   }
 
+  /** Null on a cluster without a directory given: the cluster's own configuration applies. */
   Path checkpoints() {
+    if (onCluster() && checkpointDir == null && !given("--state-dir")) {
+      return null; // the cluster's execution.checkpointing.dir
+    }
     return (checkpointDir != null ? checkpointDir : stateDir.resolve("checkpoints")).toAbsolutePath();
   }
 
   Path savepoints() {
+    if (onCluster() && savepointDir == null && !given("--state-dir")) {
+      return null; // the cluster's execution.checkpointing.savepoint-dir
+    }
     return (savepointDir != null ? savepointDir : stateDir.resolve("savepoints")).toAbsolutePath();
   }
 
