@@ -158,8 +158,12 @@ public final class RunCommand implements Callable<Integer> {
   /** Under {@code flink run} or the Kubernetes operator: the environment is Flink's, not local. */
   private boolean program;
 
-  /** The SIGTERM handler of a local run, kept for tests (which cannot send a signal in-process). */
-  volatile Runnable stopHook;
+  /**
+   * Set once a run found itself inside a Flink program ({@code flink run}, application mode):
+   * {@link LocusCli#main} must then return instead of calling System.exit, which would end the
+   * Flink client or, in application mode, the JobManager the program runs in.
+   */
+  static volatile boolean ranAsFlinkProgram;
 
   @Override
   public Integer call() throws Exception {
@@ -170,6 +174,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     FlinkTarget remote = flinkRest == null ? null : FlinkTarget.parse(flinkRest);
     program = remote == null && !isLocal(StreamExecutionEnvironment.getExecutionEnvironment());
+    ranAsFlinkProgram |= program;
     SchedulerJob.Options o = options();
     RestorePoint from = restorePoint(); // a bad --from-savepoint fails before anything starts
     Properties admin = ClientConfigs.base(bootstrap);
@@ -257,7 +262,8 @@ public final class RunCommand implements Callable<Integer> {
       out.println("locus run: job " + id + " running; web UI " + flink.jobUrl(id));
       out.flush();
       AtomicBoolean ended = new AtomicBoolean();
-      stopHook = () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get);
+      Runnable stopHook =
+          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get);
       // The signal handler stops the job while the MiniCluster is whole; the hook is the fallback
       // for a shutdown that does not come from a signal we handle (a no-op once the job ended).
       Thread hook = new Thread(stopHook, "locus-stop");

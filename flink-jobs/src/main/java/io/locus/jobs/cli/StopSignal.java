@@ -29,9 +29,13 @@ final class StopSignal {
         Signal signal = new Signal(name);
         previous.put(signal, Signal.handle(signal, sig -> {
           if (stopping.compareAndSet(false, true)) {
+            System.out.println("locus run: received SIG" + sig.getName());
+            System.out.flush();
             Thread t = new Thread(stop, "locus-stop-on-SIG" + sig.getName());
             t.start();
           } else {
+            System.out.println("locus run: received SIG" + sig.getName() + " again: exiting now");
+            System.out.flush();
             System.exit(128 + sig.getNumber());
           }
         }));

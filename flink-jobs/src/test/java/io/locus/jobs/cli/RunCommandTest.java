@@ -8,6 +8,7 @@ import io.locus.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,14 +17,21 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.flink.client.ClientUtils;
+import org.apache.flink.client.program.PackagedProgram;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,48 +130,153 @@ class RunCommandTest {
     assertThat(b.err.toString()).contains("--flink-rest: expected HOST:PORT");
   }
 
+  /**
+   * As an operator runs it: a child process, stopped with a real SIGTERM. The start line names the
+   * REST port the embedded Flink really bound (--rest-port 0), and the stop says what it does.
+   */
   @Test
-  void aLocalRunSaysWhatStartsWhereAndLogsItsStopWithASavepoint(@TempDir Path dir)
+  void aLocalRunSaysWhatStartsWhereAndLogsItsStopWithASavepointOnSigterm(@TempDir Path dir)
       throws Exception {
-    Console c = new Console();
-    CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> c.cl.execute("run",
-        "--bootstrap-servers", kafka.bootstrapServers(), "--state-dir", dir.toString(),
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "-XX:+UseSerialGC"));
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+        cmd.add(a);
+      }
+    }
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), LocusCli.class.getName(),
+        "run", "--bootstrap-servers", kafka.bootstrapServers(), "--state-dir", dir.toString(),
         "--rest-port", "0", "--checkpoint-interval", "PT1S", "--state-backend", "hashmap",
         "--pool-policy", "a=GCC", "--pool-policy", "b=FA", "--transactional-id-prefix",
         "run-command-test"));
-    await(() -> c.out().contains(" running; web UI "), Duration.ofSeconds(60), c, run);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Child c = new Child(p);
+    try {
+      c.await(() -> c.text().contains(" running; web UI "), Duration.ofSeconds(90));
+      List<String> starts = c.text().lines()
+          .filter(l -> l.startsWith("locus run: starting from")).toList();
+      assertThat(starts).hasSize(1);
+      String start = starts.get(0);
+      assertThat(start).contains("empty state").contains("Kafka " + kafka.bootstrapServers())
+          .contains("checkpoints " + dir.resolve("checkpoints").toAbsolutePath())
+          .contains("delivery exactly-once").contains("*=MCH, a=GCC, b=FA");
+      Matcher m = Pattern.compile("Flink (http://[^:]+:(\\d+)) \\(embedded MiniCluster\\)")
+          .matcher(start);
+      assertThat(m.find()).as(start).isTrue();
+      assertThat(Integer.parseInt(m.group(2))).as("the real port, not --rest-port 0")
+          .isPositive();
+      String jobId = c.text().lines().filter(l -> l.contains(" running; web UI ")).findFirst()
+          .orElseThrow().replaceAll("^locus run: job (\\w+) running.*$", "$1");
 
-    String start = c.out().lines().filter(l -> l.startsWith("locus run: starting from"))
-        .findFirst().orElseThrow();
-    assertThat(c.out().lines().filter(l -> l.startsWith("locus run: starting from")).count())
-        .isEqualTo(1);
-    assertThat(start).contains("empty state").contains("Kafka " + kafka.bootstrapServers())
-        .contains("checkpoints " + dir.resolve("checkpoints").toAbsolutePath())
-        .contains("delivery exactly-once").contains("*=MCH, a=GCC, b=FA");
-    Matcher m = Pattern.compile("Flink (http://[^:]+:(\\d+)) \\(embedded MiniCluster\\)")
-        .matcher(start);
-    assertThat(m.find()).as(start).isTrue();
-    int port = Integer.parseInt(m.group(2));
-    assertThat(port).as("the real port, not --rest-port 0").isPositive();
-    String jobId = c.out().lines().filter(l -> l.contains(" running; web UI ")).findFirst()
-        .orElseThrow().replaceAll("^locus run: job (\\w+) running.*$", "$1");
+      // The printed address is the job's REST API; once the job has a checkpoint, SIGTERM.
+      URI rest = URI.create(m.group(1));
+      c.await(() -> get(rest, "/jobs/" + jobId + "/checkpoints").path("counts")
+          .path("completed").asInt() > 0, Duration.ofSeconds(60));
+      assertThat(get(rest, "/jobs/overview").toString()).contains(jobId).contains("RUNNING");
+      // SIGTERM. Not Process.destroy(): it also closes our end of the child's output pipe, and
+      // everything the child prints while it stops would be lost.
+      assertThat(p.toHandle().destroy()).isTrue();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(c.text()).isTrue();
+      c.drained.await(10, TimeUnit.SECONDS);
+      Path savepoints = dir.resolve("savepoints").toAbsolutePath();
+      assertThat(c.text()).as("exit " + p.exitValue()).contains("locus run: shutting down: stopping job " + jobId
+          + " with a savepoint into " + savepoints);
+      assertThat(c.text())
+          .containsPattern("locus run: savepoint done: \\S+savepoint-\\S+; job stopped")
+          .contains("locus run: job " + jobId + " ended");
+      assertThat(p.exitValue()).as(c.text()).isZero();
+      try (Stream<Path> s = Files.list(savepoints)) {
+        assertThat(s.filter(sp -> Files.isRegularFile(sp.resolve("_metadata")))).hasSize(1);
+      }
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
 
-    // The printed address is the job's REST API; once it has a checkpoint, stop it as SIGTERM does.
-    URI rest = URI.create(m.group(1));
-    await(() -> get(rest, "/jobs/" + jobId + "/checkpoints").path("counts").path("completed")
-        .asInt() > 0, Duration.ofSeconds(60), c, run);
-    assertThat(get(rest, "/jobs/overview").toString()).contains(jobId).contains("RUNNING");
-    RunCommand cmd = (RunCommand) c.cl.getSubcommands().get("run").getCommand();
-    cmd.stopHook.run();
+  /** A child's output, collected line by line. */
+  private static final class Child {
+    final StringBuffer out = new StringBuffer();
+    final java.util.concurrent.CountDownLatch drained = new java.util.concurrent.CountDownLatch(1);
+    final Process process;
 
-    assertThat(run.get(60, TimeUnit.SECONDS)).isZero();
-    Path savepoints = dir.resolve("savepoints").toAbsolutePath();
-    assertThat(c.out()).contains("locus run: shutting down: stopping job " + jobId
-        + " with a savepoint into " + savepoints);
-    assertThat(c.out()).containsPattern("locus run: savepoint done: \\S+savepoint-\\S+; job stopped")
-        .contains("locus run: job " + jobId + " ended");
-    try (Stream<Path> s = Files.list(savepoints)) {
-      assertThat(s.filter(p -> Files.isRegularFile(p.resolve("_metadata")))).hasSize(1);
+    Child(Process p) {
+      process = p;
+      Thread t = new Thread(() -> {
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+          String l;
+          while ((l = in.readLine()) != null) {
+            out.append(l).append('\n');
+          }
+        } catch (IOException e) {
+          // the child is gone
+        } finally {
+          drained.countDown();
+        }
+      }, "child-output");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    String text() {
+      return out.toString();
+    }
+
+    void await(BooleanSupplier condition, Duration timeout) {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (!condition.getAsBoolean()) {
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+          throw new AssertionError("not within " + timeout + " (child "
+              + (process.isAlive() ? "still running" : "exited") + ")\n" + text());
+        }
+        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
+      }
+    }
+  }
+
+  /**
+   * As {@code flink run -c io.locus.jobs.cli.LocusCli locus.jar run ...} does it: Flink's client
+   * runs the main class with its own (remote) environment; the command submits, prints, and
+   * returns without System.exit (which would end the client, or the JobManager in application
+   * mode).
+   */
+  @Test
+  void asAFlinkProgramItSubmitsAndReturnsWithoutExiting() throws Exception {
+    try (LocalFlink cluster = LocalFlink.start(new Configuration(), 2, "0")) {
+      URI rest = URI.create(cluster.url());
+      Configuration conf = new Configuration();
+      conf.set(DeploymentOptions.TARGET, "remote");
+      conf.set(DeploymentOptions.ATTACHED, false);
+      conf.set(RestOptions.ADDRESS, rest.getHost());
+      conf.set(RestOptions.PORT, rest.getPort());
+      PackagedProgram program = PackagedProgram.newBuilder()
+          .setEntryPointClassName(LocusCli.class.getName())
+          .setArguments("run", "--bootstrap-servers", kafka.bootstrapServers(),
+              "--pool-policy", "p=GCC", "--state-backend", "hashmap", "--parallelism", "2",
+              "--transactional-id-prefix", "program-test")
+          .setConfiguration(conf)
+          .build();
+      java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream saved = System.out;
+      System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+      try {
+        ClientUtils.executeProgram(new DefaultExecutorServiceLoader(), conf, program, false,
+            false);
+      } finally {
+        System.setOut(saved);
+        RunCommand.ranAsFlinkProgram = false;
+      }
+      String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(out).contains("locus run: starting from")
+          .contains("Flink the Flink cluster of this program (execution.target remote)")
+          .contains("checkpoints the cluster's execution.checkpointing.dir");
+      String jobId = out.lines().filter(l -> l.startsWith("locus run: job ")).findFirst()
+          .orElseThrow(() -> new AssertionError(out))
+          .replaceAll("^locus run: job (\\w+) submitted.*$", "$1");
+      JsonNode jobs = get(rest, "/jobs/overview");
+      assertThat(jobs.toString()).contains(jobId).contains("locus-scheduler");
     }
   }
 
@@ -178,19 +291,6 @@ class RunCommandTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void await(BooleanSupplier condition, Duration timeout, Console c,
-      CompletableFuture<Integer> run) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (run.isDone() || System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + timeout + " (run "
-            + (run.isDone() ? "ended: " + run.join() : "still going") + ")\nout:\n" + c.out()
-            + "\nerr:\n" + c.err);
-      }
-      LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
     }
   }
 }
