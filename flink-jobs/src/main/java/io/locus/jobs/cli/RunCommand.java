@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -85,8 +87,10 @@ public final class RunCommand implements Callable<Integer> {
   Path savepointDir;
 
   @Option(names = "--from-savepoint", paramLabel = "PATH",
-      description = "Start from this savepoint (or retained checkpoint) instead of the latest one.")
-  Path fromSavepoint;
+      description = "Start from this savepoint (or retained checkpoint) instead of the latest one."
+          + " With --flink-rest also a URI of the cluster's file system (s3://, hdfs://), which"
+          + " Flink checks when the job starts.")
+  String fromSavepoint;
 
   @Option(names = "--fresh",
       description = "Start with empty state, ignoring retained checkpoints and savepoints.")
@@ -196,6 +200,14 @@ public final class RunCommand implements Callable<Integer> {
     }
     Configuration conf = SchedulerJob.configuration(o);
     SchedulerJob.restoreFrom(conf, from, allowNonRestored);
+    String restoring = (from.isFresh() ? "empty state (" : "") + from.description()
+        + (from.isFresh() ? ")" : "");
+    if (clusterSavepoint() != null) {
+      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, clusterSavepoint());
+      conf.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.NO_CLAIM);
+      conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, allowNonRestored);
+      restoring = "savepoint " + clusterSavepoint() + " (on the cluster's file system)";
+    }
     if (savepoints() != null) {
       conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints().toUri().toString());
     }
@@ -203,7 +215,7 @@ public final class RunCommand implements Callable<Integer> {
       StringBuilder note = new StringBuilder();
       List<Path> ship = FlinkTarget.jars(jars, note);
       StreamExecutionEnvironment env = remote.environment(conf, ship);
-      startLine(out, o, from, remote.url() + " (session cluster; "
+      startLine(out, o, restoring, remote.url() + " (session cluster; "
           + (ship.isEmpty() ? note : "jar " + String.join(", ", ship.stream()
               .map(Path::toString).toList())) + ")");
       return submitted(out, env, o, remote.url(), remote::jobUrl, detached == null || detached);
@@ -211,11 +223,11 @@ public final class RunCommand implements Callable<Integer> {
     if (program) {
       // flink run / application mode: Flink's environment submits; we return at once.
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-      startLine(out, o, from, "the Flink cluster of this program (execution.target "
+      startLine(out, o, restoring, "the Flink cluster of this program (execution.target "
           + env.getConfiguration().get(DeploymentOptions.TARGET) + ")");
       return submitted(out, env, o, null, null, true);
     }
-    return runLocally(out, conf, o, from);
+    return runLocally(out, conf, o, restoring);
   }
 
   /** Submits; prints the job id and where to see it; follows the job unless detached. */
@@ -252,9 +264,9 @@ public final class RunCommand implements Callable<Integer> {
    * SIGTERM stops the job with a savepoint (LocalStop), then the MiniCluster closes.
    */
   private int runLocally(PrintWriter out, Configuration conf, SchedulerJob.Options o,
-      RestorePoint from) throws Exception {
+      String restoring) throws Exception {
     try (LocalFlink flink = LocalFlink.start(conf, parallelism, restPort)) {
-      startLine(out, o, from, flink.url() + " (embedded MiniCluster)");
+      startLine(out, o, restoring, flink.url() + " (embedded MiniCluster)");
       StreamExecutionEnvironment env = flink.environment(conf);
       SchedulerJob.build(env, o);
       JobClient job = env.executeAsync(SchedulerJob.NAME);
@@ -285,11 +297,10 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** The one line that says what starts where. */
-  private void startLine(PrintWriter out, SchedulerJob.Options o, RestorePoint from,
+  private void startLine(PrintWriter out, SchedulerJob.Options o, String restoring,
       String flink) {
     Path cp = checkpoints();
-    out.println("locus run: starting from " + (from.isFresh() ? "empty state (" : "")
-        + from.description() + (from.isFresh() ? ")" : "")
+    out.println("locus run: starting from " + restoring
         + " | Kafka " + bootstrap
         + " | Flink " + flink
         + " | checkpoints " + (cp == null ? "the cluster's execution.checkpointing.dir" : cp)
@@ -326,6 +337,15 @@ public final class RunCommand implements Callable<Integer> {
         && spec.commandLine().getParseResult().hasMatchedOption(option);
   }
 
+  /**
+   * A savepoint on a file system other than this host's (s3://, hdfs://...), given to a cluster
+   * run: handed to Flink as it is (Flink refuses the job if it is not there), never claimed.
+   */
+  String clusterSavepoint() {
+    return onCluster() && fromSavepoint != null && !fresh && fromSavepoint.contains("://")
+        && !fromSavepoint.startsWith("file:") ? fromSavepoint : null;
+  }
+
   /** --fresh, --from-savepoint, or the newest retained checkpoint or savepoint of the state dir. */
   RestorePoint restorePoint() {
     if (fresh && fromSavepoint != null) {
@@ -334,8 +354,12 @@ public final class RunCommand implements Callable<Integer> {
     if (fresh) {
       return RestorePoint.fresh("--fresh");
     }
+    if (clusterSavepoint() != null) {
+      return RestorePoint.fresh("no local state"); // the savepoint is set in call()
+    }
     if (fromSavepoint != null) {
-      return RestorePoint.savepoint(fromSavepoint);
+      return RestorePoint.savepoint(Path.of(fromSavepoint.startsWith("file:")
+          ? java.net.URI.create(fromSavepoint).getPath() : fromSavepoint));
     }
     if (checkpoints() == null && savepoints() == null) {
       return RestorePoint.fresh("no --from-savepoint and no --state-dir on a cluster: a fresh start");

@@ -120,6 +120,34 @@ class RunCommandTest {
   }
 
   @Test
+  void onAClusterTheDirectoriesAreTheClustersUnlessGivenAndASavepointMayBeARemoteUri() {
+    RunCommand cluster = new RunCommand();
+    CommandLine cl = new CommandLine(cluster);
+    cl.parseArgs("--bootstrap-servers", "k:9092", "--flink-rest", "jm:8081",
+        "--from-savepoint", "s3://bucket/savepoints/savepoint-1");
+    cluster.spec = cl.getCommandSpec();
+    assertThat(cluster.checkpoints()).isNull();
+    assertThat(cluster.savepoints()).isNull();
+    assertThat(cluster.options().checkpointDir()).isNull();
+    assertThat(cluster.clusterSavepoint()).isEqualTo("s3://bucket/savepoints/savepoint-1");
+    assertThat(cluster.restorePoint().isFresh()).as("nothing restored from local files").isTrue();
+
+    RunCommand shared = new RunCommand();
+    CommandLine sl = new CommandLine(shared);
+    sl.parseArgs("--bootstrap-servers", "k:9092", "--flink-rest", "jm:8081", "--state-dir",
+        "/shared/locus");
+    shared.spec = sl.getCommandSpec();
+    assertThat(shared.checkpoints()).isEqualTo(Path.of("/shared/locus/checkpoints"));
+    assertThat(shared.savepoints()).isEqualTo(Path.of("/shared/locus/savepoints"));
+
+    Console local = new Console();
+    assertThat(local.cl.execute("run", "--bootstrap-servers", "h:1", "--from-savepoint",
+        "s3://bucket/savepoints/savepoint-1")).as("locally a savepoint must be a local path")
+        .isEqualTo(2);
+    assertThat(local.err.toString()).contains("no savepoint at");
+  }
+
+  @Test
   void detachedAndABadFlinkAddressAreBadArguments() {
     Console a = new Console();
     assertThat(a.cl.execute("run", "--bootstrap-servers", "h:1", "--detached")).isEqualTo(2);
