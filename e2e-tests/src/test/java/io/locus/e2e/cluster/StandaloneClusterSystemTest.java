@@ -60,7 +60,8 @@ class StandaloneClusterSystemTest {
       @TempDir Path dir) throws Exception {
     StandaloneFlink flink = null;
     List<AgentHost<NodeAgent>> agents = new ArrayList<>();
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), Map.of())) {
+    EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), Map.of());
+    try {
       String bootstrap = kafka.bootstrapServers();
       TopicAdmin.ensureTopics(bootstrap, Topics.ALL);
       flink = StandaloneFlink.start(dir.resolve("flink"), 2, 2, Map.of(), Duration.ofSeconds(90));
@@ -118,12 +119,14 @@ class StandaloneClusterSystemTest {
       }
       throw t;
     } finally {
+      // agents before the broker: an agent says goodbye through it (else 10 s each)
       for (AgentHost<NodeAgent> a : agents) {
         a.close();
       }
       if (flink != null) {
         flink.close();
       }
+      kafka.close();
     }
   }
 

@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -97,13 +100,32 @@ final class FlinkTarget {
       return out;
     }
     Path self = codeLocation();
-    if (self != null && Files.isRegularFile(self) && self.toString().endsWith(".jar")) {
+    if (self != null && isLocusJar(self)) {
       out.add(self);
     } else {
       note.append("no jar shipped (running from ").append(self)
-          .append("; the cluster's classpath must hold Locus, or give --jar)");
+          .append(", not the self-contained locus.jar; the cluster's classpath must hold Locus,"
+              + " or give --jar)");
     }
     return out;
+  }
+
+  /**
+   * The self-contained jar (flink-jobs/target/locus.jar): its manifest names the CLI as main
+   * class. A classes directory or the module's thin jar (a development build, a test) would not
+   * carry Locus's dependencies to the cluster.
+   */
+  static boolean isLocusJar(Path p) {
+    if (!Files.isRegularFile(p)) {
+      return false;
+    }
+    try (JarFile jar = new JarFile(p.toFile())) {
+      Manifest m = jar.getManifest();
+      return m != null && LocusCli.class.getName()
+          .equals(m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static Path codeLocation() {

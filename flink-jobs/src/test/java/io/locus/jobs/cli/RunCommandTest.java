@@ -148,6 +148,33 @@ class RunCommandTest {
   }
 
   @Test
+  void theJarShippedToAClusterIsTheSelfContainedLocusJarOrTheGivenOne(@TempDir Path dir)
+      throws Exception {
+    java.util.jar.Manifest withMain = new java.util.jar.Manifest();
+    withMain.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+    withMain.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS,
+        LocusCli.class.getName());
+    Path locus = dir.resolve("locus.jar");
+    new java.util.jar.JarOutputStream(Files.newOutputStream(locus), withMain).close();
+    java.util.jar.Manifest thinManifest = new java.util.jar.Manifest();
+    thinManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+    Path thin = dir.resolve("locus-flink-jobs.jar");
+    new java.util.jar.JarOutputStream(Files.newOutputStream(thin), thinManifest).close();
+    assertThat(FlinkTarget.isLocusJar(locus)).isTrue();
+    assertThat(FlinkTarget.isLocusJar(thin)).isFalse();
+    assertThat(FlinkTarget.isLocusJar(dir)).isFalse();
+
+    StringBuilder note = new StringBuilder();
+    assertThat(FlinkTarget.jars(List.of(thin), note)).containsExactly(thin.toAbsolutePath());
+    // This test runs from classes directories: nothing to ship, and the start line says why.
+    assertThat(FlinkTarget.jars(List.of(), note)).isEmpty();
+    assertThat(note.toString()).contains("no jar shipped").contains("give --jar");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> FlinkTarget.jars(List.of(dir.resolve("missing.jar")), new StringBuilder()))
+        .hasMessageContaining("--jar: no file");
+  }
+
+  @Test
   void detachedAndABadFlinkAddressAreBadArguments() {
     Console a = new Console();
     assertThat(a.cl.execute("run", "--bootstrap-servers", "h:1", "--detached")).isEqualTo(2);
@@ -305,6 +332,15 @@ class RunCommandTest {
           .replaceAll("^locus run: job (\\w+) submitted.*$", "$1");
       JsonNode jobs = get(rest, "/jobs/overview");
       assertThat(jobs.toString()).contains(jobId).contains("locus-scheduler");
+      // cancel it before the MiniCluster closes (quiet logs)
+      HttpClient.newHttpClient().send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId
+              + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.discarding());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!get(rest, "/jobs/" + jobId).path("state").asText().equals("CANCELED")
+          && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
+      }
     }
   }
 
