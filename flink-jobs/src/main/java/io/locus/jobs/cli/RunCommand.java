@@ -252,11 +252,40 @@ public final class RunCommand implements Callable<Integer> {
       out.flush();
     }, "locus-leave");
     Runtime.getRuntime().addShutdownHook(leave);
-    job.getJobExecutionResult().get();
+    int code = awaitEnd(job, out);
     Runtime.getRuntime().removeShutdownHook(leave);
-    out.println("locus run: job " + id + " ended");
-    out.flush();
-    return 0;
+    return code;
+  }
+
+  /**
+   * Waits for the job to end: 0 when it finished or stopped (with a savepoint), 1 with one line
+   * naming the cause when it failed or was cancelled.
+   */
+  private int awaitEnd(JobClient job, PrintWriter out) throws InterruptedException {
+    String id = job.getJobID().toString();
+    try {
+      job.getJobExecutionResult().get();
+      out.println("locus run: job " + id + " ended");
+      out.flush();
+      return 0;
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      String status;
+      try {
+        status = job.getJobStatus().get(5, java.util.concurrent.TimeUnit.SECONDS).name();
+      } catch (Exception unknown) {
+        status = "ended";
+      }
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("locus run: job " + id + " " + status.toLowerCase(Locale.ROOT) + ": "
+          + root.getClass().getSimpleName() + (root.getMessage() == null ? ""
+              : ": " + root.getMessage().lines().findFirst().orElse("")));
+      err.flush();
+      return 1;
+    }
   }
 
   /**
@@ -280,8 +309,9 @@ public final class RunCommand implements Callable<Integer> {
       // for a shutdown that does not come from a signal we handle (a no-op once the job ended).
       Thread hook = new Thread(stopHook, "locus-stop");
       Runtime.getRuntime().addShutdownHook(hook);
+      int code;
       try (AutoCloseable signals = StopSignal.install(stopHook)) {
-        job.getJobExecutionResult().get();
+        code = awaitEnd(job, out);
       } finally {
         ended.set(true);
       }
@@ -290,9 +320,7 @@ public final class RunCommand implements Callable<Integer> {
       } catch (IllegalStateException shuttingDown) {
         // the hook stopped the job: it is running now
       }
-      out.println("locus run: job " + id + " ended");
-      out.flush();
-      return 0;
+      return code;
     }
   }
 

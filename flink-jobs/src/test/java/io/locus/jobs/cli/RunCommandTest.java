@@ -174,6 +174,36 @@ class RunCommandTest {
         .hasMessageContaining("--jar: no file");
   }
 
+  /** --no-detached follows the job on the cluster; a cancel there ends it with one line, exit 1. */
+  @Test
+  void notDetachedItFollowsTheJobUntilItEnds() throws Exception {
+    try (LocalFlink cluster = LocalFlink.start(new Configuration(), 1, "0")) {
+      URI rest = URI.create(cluster.url());
+      Console c = new Console();
+      java.util.concurrent.CompletableFuture<Integer> run =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> c.cl.execute("run",
+              "--bootstrap-servers", kafka.bootstrapServers(), "--flink-rest",
+              rest.getHost() + ":" + rest.getPort(), "--no-detached", "--state-backend",
+              "hashmap", "--transactional-id-prefix", "follow-test"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!c.out().contains("locus run: following job ") && !run.isDone()
+          && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
+      }
+      assertThat(c.out()).as(c.out() + c.err).contains("locus run: following job ")
+          .contains("(session cluster; no jar shipped");
+      assertThat(run).as("still following").isNotDone();
+      String jobId = c.out().lines().filter(l -> l.startsWith("locus run: job ")).findFirst()
+          .orElseThrow().replaceAll("^locus run: job (\\w+) submitted.*$", "$1");
+      HttpClient.newHttpClient().send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId
+              + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.discarding());
+      assertThat(run.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+      assertThat(c.err.toString()).contains("locus run: job " + jobId + " canceled")
+          .doesNotContain("\tat ");
+    }
+  }
+
   @Test
   void detachedAndABadFlinkAddressAreBadArguments() {
     Console a = new Console();
