@@ -28,13 +28,17 @@ final class LocalStop {
       if (job.getJobStatus().get(5, TimeUnit.SECONDS).isGloballyTerminalState()) {
         return;
       }
-      out.println("locus run: stopping with a savepoint into " + dir + " ...");
+      out.println("locus run: shutting down: stopping job " + job.getJobID()
+          + " with a savepoint into " + dir + " (waiting up to " + timeout + ") ...");
       out.flush();
       String path = job.stopWithSavepoint(false, dir.toUri().toString(),
           SavepointFormatType.CANONICAL).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      out.println("locus run: stopped; savepoint " + path);
+      out.println("locus run: savepoint done: " + path + "; job stopped");
     } catch (Exception e) {
-      out.println("locus run: no savepoint on stop (" + e
+      Throwable t = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+          ? e.getCause() : e;
+      out.println("locus run: savepoint failed (" + t.getClass().getSimpleName()
+          + (t.getMessage() == null ? "" : ": " + t.getMessage().lines().findFirst().orElse(""))
           + "); the next start restores the latest retained checkpoint");
     }
     out.flush();

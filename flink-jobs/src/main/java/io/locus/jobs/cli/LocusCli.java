@@ -32,7 +32,17 @@ public final class LocusCli implements Runnable {
     // `locus agent real` starts task processes: the launch mechanism is read once, so set it
     // before any process starts (as the agent's own main does).
     io.locus.agent.real.ProcessLaunch.apply();
-    System.exit(commandLine().execute(args));
+    int code = commandLine().execute(args);
+    if (RunCommand.ranAsFlinkProgram) {
+      // flink run / application mode: Flink runs this main() in its own JVM (the client, or the
+      // JobManager); System.exit would end it. A failure is reported by throwing.
+      if (code != 0) {
+        throw new IllegalStateException("locus " + (args.length > 0 ? args[0] : "")
+            + " failed with exit code " + code + " (see the messages above)");
+      }
+      return;
+    }
+    System.exit(code);
   }
 
   /** The configured command line, also used by tests to check argument handling. */
