@@ -42,6 +42,11 @@ public final class SchedulerJob {
   public static final String NAME = "locus-scheduler";
   /** How long a partly filled network buffer may wait before it is sent downstream. */
   public static final Duration BUFFER_TIMEOUT = Duration.ofMillis(2);
+  /** The Prometheus reporter's name in the Flink configuration ({@code metrics.reporter.prom.*}). */
+  public static final String PROMETHEUS_REPORTER = "prom";
+  /** Its factory (flink-metrics-prometheus, on the job's classpath and in the shaded jar). */
+  public static final String PROMETHEUS_FACTORY =
+      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
 
   /** Everything the job needs; the CLI builds it from flags, tests build it directly. */
   public record Options(
@@ -70,12 +75,6 @@ public final class SchedulerJob {
   }
 
   private SchedulerJob() {}
-
-  /** The Prometheus reporter's name in the Flink configuration ({@code metrics.reporter.prom.*}). */
-  public static final String PROMETHEUS_REPORTER = "prom";
-  /** Its factory (flink-metrics-prometheus, on the job's classpath and in the shaded jar). */
-  public static final String PROMETHEUS_FACTORY =
-      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
 
   /**
    * Adds Flink's Prometheus reporter to {@code conf}: every TaskManager and the JobManager this
