@@ -29,13 +29,15 @@ public final class EmbeddedLocus implements AutoCloseable {
   private final EmbeddedKafka kafka;
   private final JobClient job;
   private final SchedulerJob.Options options;
+  private final int metricsPort;
 
   private EmbeddedLocus(Path workDir, EmbeddedKafka kafka, JobClient job,
-      SchedulerJob.Options options) {
+      SchedulerJob.Options options, int metricsPort) {
     this.workDir = workDir;
     this.kafka = kafka;
     this.job = job;
     this.options = options;
+    this.metricsPort = metricsPort;
   }
 
   /** Starts the broker, creates the topics, and submits the scheduler job. */
@@ -51,6 +53,22 @@ public final class EmbeddedLocus implements AutoCloseable {
    */
   public static EmbeddedLocus start(SchedulerConfig scheduler, DeliveryMode delivery,
       Duration checkpointInterval, String stateBackend, int parallelism, int taskSlots) {
+    return start(scheduler, delivery, checkpointInterval, stateBackend, parallelism, taskSlots,
+        -1);
+  }
+
+  /**
+   * As above, with Flink's Prometheus reporter serving the MiniCluster's metrics (the
+   * scheduler's among them) on {@code http://localhost:METRICS_PORT/metrics}; {@code
+   * metricsPort} -1: no reporter. {@link #freePort} finds a port.
+   */
+  public static EmbeddedLocus start(SchedulerConfig scheduler, DeliveryMode delivery,
+      Duration checkpointInterval, String stateBackend, int parallelism, int taskSlots,
+      int metricsPort) {
+    if (metricsPort != -1 && (metricsPort < 1 || metricsPort > 65535)) {
+      throw new IllegalArgumentException("metrics port must be 1-65535 (or -1: none), got "
+          + metricsPort);
+    }
     if (taskSlots < parallelism) {
       throw new IllegalArgumentException("task slots (" + taskSlots + ") must be ≥ parallelism ("
           + parallelism + ")");
@@ -70,10 +88,14 @@ public final class EmbeddedLocus implements AutoCloseable {
       Configuration conf = SchedulerJob.configuration(o);
       conf.set(RestOptions.BIND_PORT, "0"); // no fixed web port: several instances can run
       conf.set(TaskManagerOptions.NUM_TASK_SLOTS, taskSlots);
+      if (metricsPort != -1) {
+        // One port, not a range: the MiniCluster's one reporter takes it, so the URL is known.
+        SchedulerJob.prometheus(conf, Integer.toString(metricsPort));
+      }
       StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
       SchedulerJob.build(env, o);
       JobClient client = env.executeAsync(SchedulerJob.NAME);
-      return new EmbeddedLocus(dir, kafka, client, o);
+      return new EmbeddedLocus(dir, kafka, client, o, metricsPort);
     } catch (Exception e) {
       kafka.close();
       deleteQuietly(dir);
@@ -83,6 +105,34 @@ public final class EmbeddedLocus implements AutoCloseable {
 
   public String bootstrapServers() {
     return kafka.bootstrapServers();
+  }
+
+  /** The Prometheus reporter's port, or -1 when it runs none. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  /** Where the Prometheus reporter serves the metrics, or null when it runs none. */
+  public String metricsUrl() {
+    return metricsPort == -1 ? null : "http://localhost:" + metricsPort + "/metrics";
+  }
+
+  /**
+   * The first port of [{@code from}, {@code to}] nobody listens on now (a port the OS picks when
+   * {@code from} is 0). Another process may still take it before the reporter binds it: the
+   * reporter then fails to start and Flink logs why; the job runs on without it.
+   */
+  public static int freePort(int from, int to) {
+    for (int p = from; p <= to; p++) {
+      try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+        s.setReuseAddress(false);
+        s.bind(new java.net.InetSocketAddress(p));
+        return s.getLocalPort();
+      } catch (IOException e) {
+        // taken: try the next
+      }
+    }
+    throw new IllegalStateException("no free port in " + from + "-" + to);
   }
 
   public JobClient job() {

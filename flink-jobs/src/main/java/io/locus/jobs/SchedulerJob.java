@@ -42,6 +42,11 @@ public final class SchedulerJob {
   public static final String NAME = "locus-scheduler";
   /** How long a partly filled network buffer may wait before it is sent downstream. */
   public static final Duration BUFFER_TIMEOUT = Duration.ofMillis(2);
+  /** The Prometheus reporter's name in the Flink configuration ({@code metrics.reporter.prom.*}). */
+  public static final String PROMETHEUS_REPORTER = "prom";
+  /** Its factory (flink-metrics-prometheus, on the job's classpath and in the shaded jar). */
+  public static final String PROMETHEUS_FACTORY =
+      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
 
   /** Everything the job needs; the CLI builds it from flags, tests build it directly. */
   public record Options(
@@ -70,6 +75,42 @@ public final class SchedulerJob {
   }
 
   private SchedulerJob() {}
+
+  /**
+   * Adds Flink's Prometheus reporter to {@code conf}: every TaskManager and the JobManager this
+   * configuration starts (the local MiniCluster of {@code locus run} and of the demo) serve {@code
+   * GET /metrics} on {@code ports}, a port ({@code 9249}) or a range ({@code 9249-9259}: each
+   * process takes the first free one). A cluster started elsewhere (standalone, Kubernetes) reads
+   * its own configuration instead: the same two keys go into its flink-conf (the helm chart does
+   * that). The scheduler's series are listed in docs/operations.md.
+   */
+  public static void prometheus(Configuration conf, String ports) {
+    checkPorts(ports);
+    String prefix = "metrics.reporter." + PROMETHEUS_REPORTER + ".";
+    conf.set(org.apache.flink.configuration.ConfigOptions.key(prefix + "factory.class")
+        .stringType().noDefaultValue(), PROMETHEUS_FACTORY);
+    conf.set(org.apache.flink.configuration.ConfigOptions.key(prefix + "port")
+        .stringType().noDefaultValue(), ports.trim());
+  }
+
+  /** A port (1-65535) or a range FROM-TO of them; anything else is an IllegalArgumentException. */
+  public static void checkPorts(String ports) {
+    String p = ports == null ? "" : ports.trim();
+    String[] parts = p.split("-", -1);
+    boolean ok = parts.length == 1 || parts.length == 2;
+    int from = 0;
+    int to = 0;
+    try {
+      from = ok ? Integer.parseInt(parts[0].trim()) : 0;
+      to = parts.length == 2 ? Integer.parseInt(parts[1].trim()) : from;
+    } catch (NumberFormatException e) {
+      ok = false;
+    }
+    if (!ok || from < 1 || to > 65535 || to < from) {
+      throw new IllegalArgumentException("metrics port must be a port (1-65535) or a range "
+          + "FROM-TO such as 9249-9259, got '" + ports + "'");
+    }
+  }
 
   /** The Flink configuration for these options: state backend, checkpoints, restarts, no Kryo. */
   public static Configuration configuration(Options o) {

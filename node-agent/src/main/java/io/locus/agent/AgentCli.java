@@ -7,6 +7,7 @@ import io.locus.agent.real.StateFiles;
 import io.locus.agent.security.Secrets;
 import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.Preload;
+import io.locus.agent.sim.SimMetricsServer;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
 import io.locus.schemas.auth.NodeKeys;
@@ -192,6 +193,12 @@ public final class AgentCli implements Runnable {
         description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
     Duration statsInterval;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+        description = "Serve every node's metrics (Prometheus text, label node) on "
+            + "http://HOST:PORT/metrics and GET /health; 0: any free port (printed). Default: "
+            + "none.")
+    Integer metricsPort;
+
     private boolean readCommitted() {
       return switch (isolation.toLowerCase(Locale.ROOT)) {
         case "read_committed" -> true;
@@ -306,15 +313,27 @@ public final class AgentCli implements Runnable {
             ids.size() == 1 ? ids.get(0) : ids.get(0) + " ... " + ids.get(ids.size() - 1),
             host.partitions(),
             stateDir == null ? "" : "; state in " + stateDir.toAbsolutePath());
+        SimMetricsServer metrics = metricsPort == null ? null
+            : SimMetricsServer.start("0.0.0.0", metricsPort, host::statsByNode,
+                n -> host.agent(n).isDraining(), template);
+        if (metrics != null) {
+          System.out.printf("metrics: http://localhost:%d/metrics%n", metrics.port());
+        }
         System.out.flush();
-        long every = statsInterval.toMillis();
-        // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
-        while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
-          System.out.println(host.stats());
-          if (host.consumerFailure() != null) {
-            System.err.println(NAME + " sim: decisions consumer stopped: "
-                + host.consumerFailure());
-            return 2;
+        try {
+          long every = statsInterval.toMillis();
+          // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
+          while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
+            System.out.println(host.stats());
+            if (host.consumerFailure() != null) {
+              System.err.println(NAME + " sim: decisions consumer stopped: "
+                  + host.consumerFailure());
+              return 2;
+            }
+          }
+        } finally {
+          if (metrics != null) {
+            metrics.close();
           }
         }
       }

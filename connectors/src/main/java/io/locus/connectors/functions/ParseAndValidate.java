@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -44,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * <p>A dead letter keeps at most the first {@link #MAX_DEAD_VALUE_BYTES} of the bad value (its
  * reason says so when cut), so a dead letter can always be written, whatever came in.
  *
- * <p>Metrics: counters {@code validInputs} and {@code deadLetters} on the operator, and one
- * counter per code, {@code deadLetters_<code>} (e.g. {@code deadLetters_too-large}).
+ * <p>Metrics, on the operator's {@code locus} group (the scheduler operator uses the same names,
+ * docs/operations.md): {@code validInputs}, and dead letters by reason, {@code
+ * deadLetters.reason=<code>.count} (e.g. Prometheus {@code
+ * flink_taskmanager_job_task_operator_locus_deadLetters_reason_count{reason="too-large"}}).
  */
 public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput> {
   private static final long serialVersionUID = 1L;
@@ -61,7 +64,7 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
   /** Longest copy of a bad value kept in its dead letter: 64 KiB. */
   public static final int MAX_DEAD_VALUE_BYTES = 64 * 1024;
 
-  /** Prefix of the per-code dead-letter counters: {@code deadLetters_<code>}. */
+  /** The metric group of the dead-letter counters: {@code locus.deadLetters.reason=<code>}. */
   public static final String DEAD_LETTERS_METRIC = "deadLetters";
 
   // Static: TopicSpec is not Serializable, and the registry is the same in every JVM.
@@ -70,19 +73,29 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
           Function.identity()));
 
   private transient Counter validInputs;
-  private transient Counter deadLetters;
   private transient Map<String, Counter> deadLettersByCode;
 
   @Override
   public void open(OpenContext openContext) throws Exception {
-    MetricGroup metrics = getRuntimeContext().getMetricGroup();
-    validInputs = metrics.counter("validInputs");
-    deadLetters = metrics.counter(DEAD_LETTERS_METRIC);
+    MetricGroup locus = getRuntimeContext().getMetricGroup().addGroup("locus");
+    validInputs = locus.counter("validInputs", new ThreadSafeSimpleCounter());
+    MetricGroup dead = locus.addGroup(DEAD_LETTERS_METRIC);
     deadLettersByCode = new HashMap<>();
     // Registered up front, so every code shows (as 0) on a dashboard before it first happens.
     for (String code : DeadLetterCodes.ALL) {
-      deadLettersByCode.put(code, metrics.counter(DEAD_LETTERS_METRIC + "_" + code));
+      deadLettersByCode.put(code, dead.addGroup("reason", code)
+          .counter("count", new ThreadSafeSimpleCounter()));
     }
+  }
+
+  /** Records accepted so far (tests). */
+  long validInputs() {
+    return validInputs.getCount();
+  }
+
+  /** Dead letters of {@code code} so far (tests). */
+  long deadLetters(String code) {
+    return deadLettersByCode.get(code).getCount();
   }
 
   @Override
@@ -100,12 +113,9 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
       validInputs.inc();
       out.collect(outcome.input());
     } else {
-      deadLetters.inc();
-      // A code outside the list (none today) is still counted in the total.
-      Counter byCode = deadLettersByCode.get(outcome.code());
-      if (byCode != null) {
-        byCode.inc();
-      }
+      // Every code the parser gives is in the list; an unlisted one would count as internal.
+      deadLettersByCode.getOrDefault(outcome.code(),
+          deadLettersByCode.get(DeadLetterCodes.INTERNAL)).inc();
       LOG.debug("dead letter {}-{}@{} ({}): {}", raw.getTopic(), raw.getPartition(),
           raw.getOffset(), outcome.code(), outcome.reason());
       ctx.output(DEAD_LETTERS, deadLetter(raw, outcome.code(), outcome.reason(),

@@ -104,6 +104,12 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--timeout", defaultValue = "PT3M", description = "Give up on a run after this long. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT|off",
+      description = "Serve the scheduler's Flink metrics in Prometheus format on "
+          + "http://localhost:PORT/metrics while the demo runs (the URL is printed); off: none. "
+          + "Default: the first free port from 9249 to 9299.")
+  String metricsPort;
+
   @Mixin PolicyOptions policyOptions;
 
   @Override
@@ -139,9 +145,13 @@ public final class DemoCommand implements Callable<Integer> {
     List<SplitDemoRun.Result> splitResults = new ArrayList<>();
     Duration checkpoints = mode == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500)
         : Duration.ofSeconds(5);
-    try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, mode, checkpoints);
+    int port = metricsPort();
+    try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, mode, checkpoints, "rocksdb", 1, 4, port);
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
       out.println("Kafka at " + locus.bootstrapServers() + "; scheduler job running.");
+      if (locus.metricsUrl() != null) {
+        out.println("metrics: " + locus.metricsUrl());
+      }
       for (String p : policies) {
         if (SplitPoolParams.isSplitPolicy(p)) {
           splitResults.add(runSplit(locus, tracker, p, pools.get(poolOf(p)), out));
@@ -173,6 +183,26 @@ public final class DemoCommand implements Callable<Integer> {
       deleteTree(storage.getParent());
     }
     return ok ? 0 : 1;
+  }
+
+  /** --metrics-port as a port, -1 for off; unset: the first free port from 9249 to 9299. */
+  private int metricsPort() {
+    if (metricsPort == null) {
+      return EmbeddedLocus.freePort(9249, 9299);
+    }
+    if (metricsPort.trim().equalsIgnoreCase("off")) {
+      return -1;
+    }
+    try {
+      int p = Integer.parseInt(metricsPort.trim());
+      if (p >= 1 && p <= 65535) {
+        return p;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+        "--metrics-port must be a port (1-65535) or off, got '" + metricsPort + "'");
   }
 
   private SplitDemoRun.Result runSplit(EmbeddedLocus locus, TaskEventTracker tracker, String p,
@@ -324,6 +354,13 @@ public final class DemoCommand implements Callable<Integer> {
       DeliveryMode.parse(delivery);
     } catch (IllegalArgumentException e) {
       problems.add("--delivery: " + e.getMessage());
+    }
+    if (metricsPort != null) {
+      try {
+        metricsPort();
+      } catch (picocli.CommandLine.ParameterException e) {
+        problems.add(e.getMessage());
+      }
     }
     if (!problems.isEmpty()) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),

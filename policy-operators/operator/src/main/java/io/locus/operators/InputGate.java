@@ -135,7 +135,7 @@ final class InputGate {
       long heard = reg.get(node).heardMs();
       reg.remove(node);
       if (p.state.node(node) != null) {
-        metrics.lostNodes.inc();
+        metrics.pool(p.name).nodeLost();
         LOG.warn("pool {}: node {} lost, not heard from since {} ms (pool clock {} ms, timeout {}"
             + " ms)", p.name, node, heard, clock, config.nodeTimeoutMs());
         out.add(p.driver.onNodeLost(node, p.meta));

@@ -90,6 +90,21 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     return metrics;
   }
 
+  /** A pool's Flink metrics, or null before its first record (tests read them). */
+  PoolMetrics poolMetrics(String pool) {
+    return metrics.poolOrNull(pool);
+  }
+
+  private static int drainingNodes(ScheduledPool pool) {
+    int n = 0;
+    for (var node : pool.state.nodes()) {
+      if (node.draining()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   @Override
   public void processElement(SchedulerInput in, Context ctx, Collector<Decision> out)
       throws Exception {
@@ -107,9 +122,13 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (PoolOutput.Rejection r : o.rejections()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
+    PoolMetrics pm = metrics.pool(name);
+    long now = ctx.timerService().currentProcessingTime();
     for (Decision d : o.decisions()) {
       out.collect(stamp.stamp(d, pool.registry.owner(d.getNode())));
+      pm.decided(d, in.getSourceTimestampMs(), now);
     }
+    pm.follow(pool.meta);
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
@@ -163,7 +182,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
     store.flush(name);
-    ctx.output(METRICS, b.build());
+    SchedulerMetrics snapshot = b.build();
+    metrics.pool(name).refresh(snapshot, drainingNodes(pool));
+    ctx.output(METRICS, snapshot);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
   }
 
@@ -196,6 +217,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),
         st.running().size(), p.driver.busy() == null ? "idle" : p.driver.busy());
     pools.put(name, p);
+    metrics.pool(name).follow(m); // its counters count from here
     store.saveMeta(m);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
     return p;

@@ -247,7 +247,7 @@ class InputGateTest {
     oneDeadLetter(DeadLetterCodes.FORGED);
     send(register("n1", 1001 + TIMEOUT, "new"), 1001 + TIMEOUT); // now lost: taken over
     assertThat(deadLetters()).isEmpty();
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isEqualTo(1);
     send(job("j1", 1002 + TIMEOUT), 1002 + TIMEOUT);
     assertThat(decisions()).singleElement().extracting(Decision::getInstanceId).isEqualTo("new");
   }
@@ -270,7 +270,7 @@ class InputGateTest {
     assertThat(d).extracting(Decision::getDecisionId).containsExactly(POOL + "/j1/1");
     assertThat(d.get(0).getNode()).isEqualTo("n2");
     assertThat(d.get(0).getInstanceId()).isEqualTo("i2");
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isEqualTo(1);
     // the lost node's late completion is refused, and it is asked to register again
     send(taskEvent("j1", 0, "n1", TaskEventType.COMPLETED, 1002 + TIMEOUT, "i1").build(),
         1002 + TIMEOUT);
@@ -287,9 +287,9 @@ class InputGateTest {
     send(register("n1", 1000, "i1"), 1000);
     send(register("n2", 1000, "i2"), 1000);
     send(heartbeat("n2", 5000, "i2"), 5000);
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isZero();
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isZero();
     send(heartbeat("n2", 6001, "i2"), 6001);
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isEqualTo(1);
     send(heartbeat("n1", 6002, "i1"), 6002);
     oneDeadLetter(DeadLetterCodes.UNKNOWN_NODE);
   }
@@ -317,7 +317,7 @@ class InputGateTest {
         .setType(NodeReportType.HEARTBEAT).setTimeMs(1001 + TIMEOUT).setInstanceId("i2")
         .build()), 0);
     List<Decision> after = decisions();
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    assertThat(operator.poolMetrics(cern).lostNodes()).isEqualTo(1);
     // without the loss the stolen tail would wait for n1 to acknowledge the shrink
     assertThat(after).as("n1's work moves to n2").anySatisfy(d -> {
       assertThat(d.getNode()).isEqualTo("n2");
@@ -390,7 +390,7 @@ class InputGateTest {
     send(job("j1", 1500), 1004);
     List<Decision> d = decisions();
     assertThat(d).singleElement().extracting(Decision::getTimeMs).isEqualTo(1500L);
-    assertThat(operator.gateMetrics().lostNodes.getCount()).as("the clock never jumped").isZero();
+    assertThat(operator.poolMetrics(POOL).lostNodes()).as("the clock never jumped").isZero();
     // exactly the max jump is allowed
     send(heartbeat("n1", 1500 + SchedulerConfig.DEFAULT_MAX_CLOCK_JUMP_MS, "i1"), 1005);
     oneDeadLetter(DeadLetterCodes.UNKNOWN_NODE); // the clock moved a day: n1 was lost first
@@ -474,9 +474,9 @@ class InputGateTest {
     // n1 was last heard at 1002, but last-heard times are persisted at most once a second: the
     // state has 1000 (its REGISTER), not the restore's clock, so it is lost at 1000 + timeout + 1
     send(heartbeat("n2", 1000 + TIMEOUT, "i2"), 1000 + TIMEOUT);
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isZero();
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isZero();
     send(heartbeat("n2", 1003 + TIMEOUT, "i2"), 1003 + TIMEOUT);
-    assertThat(operator.gateMetrics().lostNodes.getCount()).isEqualTo(1);
+    assertThat(operator.poolMetrics(POOL).lostNodes()).isEqualTo(1);
     send(heartbeat("n1", 1004 + TIMEOUT, "real"), 1004 + TIMEOUT);
     oneDeadLetter(DeadLetterCodes.UNKNOWN_NODE);
     assertThat(decisions()).singleElement().extracting(Decision::getEpoch).isEqualTo(2L);
