@@ -294,4 +294,19 @@ class PoolControlOperatorTest {
     assertThat(placements(drain())).containsExactly("j1@n1");
     assertThat(rejected()).isEmpty();
   }
+
+  @Test
+  void aSplitPoolRefusesPauseAndABusySplitChangeWithTheReason() throws Exception {
+    operator(SchedulerConfig.defaults("FARM"), null);
+    send(control(ControlType.PAUSE_POOL, "split-pause", 1), 1);
+    ControlAck a = acks().get(0);
+    assertThat(a.getAccepted()).isFalse();
+    assertThat(a.getPolicy()).isEqualTo("FARM");
+    assertThat(a.getMessage()).contains("PAUSE_POOL is not supported by split pools");
+    send(setPolicy("DELAYED", Map.of(), "idle-change", 2), 2);
+    ControlAck b = acks().get(0);
+    assertThat(b.getAccepted()).as(b.getMessage()).isTrue();
+    assertThat(b.getPolicy()).isEqualTo("DELAYED");
+    assertThat(rejected()).hasSize(1);
+  }
 }
