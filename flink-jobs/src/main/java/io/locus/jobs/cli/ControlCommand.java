@@ -146,7 +146,13 @@ public final class ControlCommand implements Callable<Integer> {
         }
       }
     }
-    return b.build();
+    Control c = b.build();
+    // The scheduler's input validation, here: a control it would dead-letter before any pool sees
+    // it (an id too long, a control character) would otherwise go unanswered until the timeout.
+    io.locus.connectors.functions.Validation.control(c, pool).ifPresent(v -> {
+      throw bad(v.reason());
+    });
+    return c;
   }
 
   private String need(String message) {

@@ -106,6 +106,11 @@ class ControlCommandTest {
     assertThat(badTimeout.code()).isEqualTo(2);
     assertThat(badTimeout.err()).contains("--timeout");
 
+    Run longNode = run(concat(b, "p", "drain", "n".repeat(300)));
+    assertThat(longNode.code()).as("the scheduler's input limits, checked before sending")
+        .isEqualTo(2);
+    assertThat(longNode.err()).contains("node").contains("256");
+
     Run noBroker = run("p", "pause");
     assertThat(noBroker.code()).isEqualTo(2);
     assertThat(noBroker.err()).contains("--bootstrap-servers");
