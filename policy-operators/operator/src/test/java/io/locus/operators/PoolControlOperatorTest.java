@@ -309,4 +309,21 @@ class PoolControlOperatorTest {
     assertThat(b.getPolicy()).isEqualTo("DELAYED");
     assertThat(rejected()).hasSize(1);
   }
+
+  @Test
+  void aPausedPoolAsksForNoNodesAndAsksOnResume() throws Exception {
+    operator(new SchedulerConfig(new SchedulerConfig.PolicySpec("FA", Map.of()), Map.of(), 1000,
+        3, io.locus.core.provision.ProvisioningConfig.dynamic(0, 8, 2), Map.of()), null);
+    send(control(ControlType.PAUSE_POOL, "p", 1000), 1000);
+    for (int i = 0; i < 6; i++) {
+      send(job("j" + i, "f" + i, 1000 + i * 1000), 1000 + i * 1000);
+    }
+    assertThat(harness.getSideOutput(SchedulerOperator.SCALE_REQUESTS))
+        .as("no scale request while paused").isNull();
+    send(control(ControlType.RESUME_POOL, "r", 7000), 7000);
+    var requests = harness.getSideOutput(SchedulerOperator.SCALE_REQUESTS);
+    assertThat(requests).as("the poll resumes with the pool").hasSize(1);
+    assertThat(requests.peek().getValue().getNodes()).isGreaterThan(0);
+    assertThat(drain()).isEmpty(); // no node registered yet: nothing to place
+  }
 }
