@@ -33,7 +33,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ControlClient {
   /** The most the first contact with the broker may take before the address is called dead. */
-  static final Duration CONNECT = Duration.ofSeconds(10);
+  static final Duration CONNECT = Duration.ofSeconds(5);
 
   /** The ack, or (ack null) why there is none. */
   record Result(ControlAck ack, String problem) {}
@@ -53,8 +53,9 @@ final class ControlClient {
     pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
         Long.toString(Math.max(connect.toMillis(), 1000) + 1000));
     pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(pp)) {
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp);
+    KafkaProducer<byte[], byte[]> producer = null;
+    try {
       List<TopicPartition> parts = new ArrayList<>();
       try {
         List<PartitionInfo> infos = consumer.partitionsFor(ackTopic, connect);
@@ -73,6 +74,7 @@ final class ControlClient {
             + connect + " reading topic " + ackTopic + "; is the address right and the broker "
             + "up?)");
       }
+      producer = new KafkaProducer<>(pp);
       try {
         producer.send(new ProducerRecord<>(Topics.CONTROL.name(), Topics.CONTROL.key(c.getPool()),
             Topics.CONTROL.value(c))).get(remainingMs(deadline) + 1000, TimeUnit.MILLISECONDS);
@@ -105,6 +107,12 @@ final class ControlClient {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Result(null, "interrupted");
+    } finally {
+      // bounded: a client still trying to reach a dead broker must not hold the exit
+      if (producer != null) {
+        producer.close(Duration.ofSeconds(1));
+      }
+      consumer.close(Duration.ofSeconds(1));
     }
   }
 

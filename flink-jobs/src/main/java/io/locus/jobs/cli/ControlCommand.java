@@ -29,16 +29,17 @@ import picocli.CommandLine.Spec;
     description = "Change a running pool: its policy, a node's drain, or pause it; waits for the "
         + "scheduler's acknowledgement.",
     footer = {"", "Actions:",
-        "  set-policy POLICY [--param KEY=VALUE ...]  the pool's policy and its parameters; queued "
-            + "tasks are re-evaluated under it",
-        "  drain NODE        the node takes no new work; its running tasks finish",
-        "  resume-node NODE  the node takes work again",
-        "  pause             no new placements (tasks keep arriving and queue)",
-        "  resume            placements again, the queue dispatched at once",
-        "", "Exit status: 0 applied, 1 refused (the reason is printed), 2 bad arguments, "
-            + "3 no acknowledgement within --timeout (or Kafka unreachable).",
-        "", "Example: locus control --bootstrap-servers kafka:9092 batch set-policy MCH "
-            + "--param window=500"},
+        "  set-policy POLICY  the pool's policy, with --param KEY=VALUE ...; queued",
+        "                     tasks are re-evaluated under it",
+        "  drain NODE         the node takes no new work; its running tasks finish",
+        "  resume-node NODE   the node takes work again",
+        "  pause              no new placements (tasks keep arriving and queue)",
+        "  resume             placements again, the queue dispatched at once",
+        "", "Exit status: 0 applied, 1 refused (the reason is printed), 2 bad arguments,",
+        "3 no acknowledgement within --timeout (or Kafka unreachable).",
+        "", "Example:",
+        "  locus control --bootstrap-servers kafka:9092 batch set-policy MCH \\",
+        "      --param window=500"},
     exitCodeOnInvalidInput = 2)
 public final class ControlCommand implements Callable<Integer> {
   /** The actions and the control type each sends. */
