@@ -79,9 +79,26 @@ final class FilePoolDriver implements PoolDriver {
     return scheduler.state();
   }
 
-  /** A file policy replaces the current one at once (queued tasks stay queued). */
+  /**
+   * A file policy replaces the current one at once; queued tasks stay queued and are re-evaluated
+   * by the new policy's next dispatch (see {@link #reevaluate}).
+   */
   void setPolicy(Policy policy) {
     scheduler.setPolicy(policy);
+  }
+
+  @Override
+  public int reevaluate() {
+    return scheduler.state().reevaluateQueue();
+  }
+
+  /**
+   * The policy's dispatch over the pool, or nothing while the pool is paused (PAUSE_POOL): then
+   * no placement, withdrawal, eviction or replication is decided; the state changes wait in the
+   * pool until RESUME_POOL dispatches them at once.
+   */
+  private List<Command> dispatch(PoolMeta meta) {
+    return meta.getPaused() ? List.of() : scheduler.dispatch(now(meta));
   }
 
   @Override
@@ -113,7 +130,7 @@ final class FilePoolDriver implements PoolDriver {
       }
     }
     early.purge(meta.getClockMs());
-    return finish(out, scheduler.dispatch(now(meta)), meta);
+    return finish(out, dispatch(meta), meta);
   }
 
   /**
@@ -136,7 +153,7 @@ final class FilePoolDriver implements PoolDriver {
           + e.getTaskId() + " attempt " + e.getAttempt() + " from node " + e.getNode()
           + " rejected: " + problem), List.of(), meta);
     }
-    return finish(out, changed ? scheduler.dispatch(now(meta)) : List.of(), meta);
+    return finish(out, changed ? dispatch(meta) : List.of(), meta);
   }
 
   /** Whether the last {@link #check} changed the pool (a dispatch follows). */
@@ -337,7 +354,7 @@ final class FilePoolDriver implements PoolDriver {
       }
       default -> throw new IllegalArgumentException("unexpected report type " + r.getType());
     }
-    return finish(new PoolOutput(), scheduler.dispatch(now), meta);
+    return finish(new PoolOutput(), dispatch(meta), meta);
   }
 
   /**
@@ -352,7 +369,7 @@ final class FilePoolDriver implements PoolDriver {
   public PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception {
     scheduler.applyNodeReleased(node);
     provisioner.onNodeReleased(node);
-    return finish(new PoolOutput(), scheduler.dispatch(now(meta)), meta);
+    return finish(new PoolOutput(), dispatch(meta), meta);
   }
 
   @Override
@@ -366,7 +383,7 @@ final class FilePoolDriver implements PoolDriver {
 
   @Override
   public PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception {
-    return finish(new PoolOutput(), applied ? scheduler.dispatch(now(meta)) : List.of(), meta);
+    return finish(new PoolOutput(), applied ? dispatch(meta) : List.of(), meta);
   }
 
   @Override
@@ -440,11 +457,15 @@ final class FilePoolDriver implements PoolDriver {
     return out;
   }
 
-  /** DRP: a node to release is drained at once, so it gets no new work while it goes. */
+  /**
+   * DRP: a node to release is drained at once, so it gets no new work while it goes. A paused pool
+   * asks for nothing (its poll resumes with the pool).
+   */
   private void provision(PoolOutput out, PoolMeta meta) {
     ProvisioningConfig pc = provisioner.config();
     long clock = meta.getClockMs();
-    if (!pc.dynamic() || clock - meta.getLastPollMs() < Conversions.millis(pc.pollSeconds())) {
+    if (!pc.dynamic() || meta.getPaused()
+        || clock - meta.getLastPollMs() < Conversions.millis(pc.pollSeconds())) {
       return;
     }
     meta.setLastPollMs(clock);

@@ -47,6 +47,17 @@ public interface PoolDriver {
    */
   PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception;
 
+  /**
+   * SET_POLICY was just applied to this driver: the queued (not yet placed) work is to be
+   * evaluated afresh by the new policy at its next dispatch. Returns how much queued work that is.
+   */
+  int reevaluate();
+
+  /** Why the pool cannot be paused (PAUSE_POOL), or null when it can. */
+  default String pauseProblem() {
+    return null;
+  }
+
   /** Why the pool cannot change its policy family now (unfinished work), or null when idle. */
   String busy();
 

@@ -1,5 +1,6 @@
 package io.locus.operators;
 
+import io.locus.schemas.ControlAck;
 import io.locus.schemas.Decision;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.codec.DeadLetterCodes;
@@ -9,7 +10,8 @@ import java.util.List;
 /**
  * What one input of a pool produced, for {@link SchedulerOperator} to emit: decisions (to the
  * agents, in order), rejections (why the input, or part of it, was not applied: dead letters) and
- * scale requests (dynamic provisioning, for an external autoscaler).
+ * scale requests (dynamic provisioning, for an external autoscaler) and, for a control record, its
+ * acknowledgement.
  */
 public final class PoolOutput {
   /** Why an input (or part of it) was not applied: a {@link DeadLetterCodes} code and a reason. */
@@ -18,6 +20,7 @@ public final class PoolOutput {
   private final List<Decision> decisions = new ArrayList<>();
   private final List<Rejection> rejections = new ArrayList<>();
   private final List<ScaleRequest> scaleRequests = new ArrayList<>();
+  private final List<ControlAck> acks = new ArrayList<>();
 
   public static PoolOutput of(List<Decision> decisions) {
     PoolOutput o = new PoolOutput();
@@ -53,11 +56,17 @@ public final class PoolOutput {
     return this;
   }
 
+  public PoolOutput ack(ControlAck a) {
+    acks.add(a);
+    return this;
+  }
+
   /** Appends another output's contents after this one's. */
   public PoolOutput add(PoolOutput o) {
     decisions.addAll(o.decisions);
     rejections.addAll(o.rejections);
     scaleRequests.addAll(o.scaleRequests);
+    acks.addAll(o.acks);
     return this;
   }
 
@@ -76,5 +85,10 @@ public final class PoolOutput {
 
   public List<ScaleRequest> scaleRequests() {
     return scaleRequests;
+  }
+
+  /** The answers to control records (at most one: an input is at most one control). */
+  public List<ControlAck> acks() {
+    return acks;
   }
 }

@@ -26,4 +26,9 @@ final class ScheduledPool {
     this.registry = registry;
     this.ledger = ledger;
   }
+
+  /** Whether the pool is paused (PAUSE_POOL; persisted in {@link PoolMeta}). */
+  boolean paused() {
+    return meta.getPaused();
+  }
 }

@@ -3,7 +3,6 @@ package io.locus.operators;
 import io.locus.core.state.PoolState;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlAck;
-import io.locus.schemas.ControlType;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
@@ -113,6 +112,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     if (unknown != null) {
       // before pool(): no state is created for a pool this scheduler does not run
       reject(ctx, in, name, 0, new PoolOutput.Rejection(DeadLetterCodes.UNKNOWN_POOL, unknown));
+      if (in.getEvent() instanceof Control c) {
+        ctx.output(CONTROL_ACKS, PoolControl.refusedAtGate(name, c, null, unknown));
+      }
       return;
     }
     ScheduledPool pool = pool(name, ctx);
@@ -132,6 +134,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
+    acknowledge(ctx, name, pool, event, o);
     store.flush(name);
     store.saveMeta(pool.meta);
   }
@@ -150,25 +153,31 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     throw new IllegalArgumentException("unexpected event type " + event.getClass());
   }
 
-  /** SET_POLICY, DRAIN_NODE, RESUME_NODE; a control that cannot apply is a dead letter. */
+  /**
+   * SET_POLICY, PAUSE_POOL, RESUME_POOL, DRAIN_NODE, RESUME_NODE ({@link PoolControl}); a control
+   * that cannot apply is a dead letter, and every control is acknowledged.
+   */
   private PoolOutput control(ScheduledPool pool, String name, Control c) throws Exception {
-    String problem = null;
-    ControlType type = c.getType();
-    if (type == ControlType.SET_POLICY) {
-      try {
-        pool.driver = PoolDrivers.change(name, pool.driver, pool.meta, pool.state, c, config,
-            store);
-      } catch (IllegalArgumentException e) {
-        problem = e.getMessage();
-      }
-    } else if (type == ControlType.DRAIN_NODE || type == ControlType.RESUME_NODE) {
-      problem = pool.driver.drain(c.getNode(), type == ControlType.DRAIN_NODE);
-    } else {
-      problem = "unsupported control " + type;
+    return PoolControl.apply(pool, c, config, store);
+  }
+
+  /**
+   * Every control gets one ControlAck: the one {@link PoolControl} made, or, for a control the
+   * gate refused before the pool saw it (a time out of bounds), a refusal with the gate's reason.
+   */
+  private void acknowledge(Context ctx, String name, ScheduledPool pool, Object event,
+      PoolOutput o) {
+    if (!(event instanceof Control c)) {
+      return;
     }
-    PoolOutput o = problem == null ? new PoolOutput()
-        : PoolOutput.rejected("control rejected: " + problem);
-    return o.add(pool.driver.afterControl(pool.meta, problem == null));
+    if (o.acks().isEmpty()) {
+      String why = o.rejection() != null ? o.rejection() : "not applied";
+      ctx.output(CONTROL_ACKS, PoolControl.refusedAtGate(name, c, pool, why));
+      return;
+    }
+    for (ControlAck a : o.acks()) {
+      ctx.output(CONTROL_ACKS, a);
+    }
   }
 
   @Override

@@ -394,6 +394,22 @@ public final class SplitPoolDriver implements PoolDriver {
         + "there";
   }
 
+  /**
+   * A split policy is only replaced when the pool is idle (or by itself, a no-op): nothing is
+   * queued to re-evaluate.
+   */
+  @Override
+  public int reevaluate() {
+    return 0;
+  }
+
+  @Override
+  public String pauseProblem() {
+    return "PAUSE_POOL is not supported by split pools (policy " + policy() + "): their core "
+        + "places, shrinks and suspends subjobs as part of each event, so placements cannot be "
+        + "held back without losing its schedule";
+  }
+
   @Override
   public String busy() {
     int n = activeJobs();

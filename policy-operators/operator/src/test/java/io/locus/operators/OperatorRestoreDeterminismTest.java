@@ -132,10 +132,28 @@ class OperatorRestoreDeterminismTest {
   }
 
   private static List<String> run(String policy, int steps, int restoreAt) throws Exception {
+    return run(policy, steps, restoreAt, -1, null, new ArrayList<>());
+  }
+
+  /**
+   * As above, with a SET_POLICY to {@code changeTo} before step {@code changeAt} (its acks go to
+   * {@code acks}).
+   */
+  private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
+      String changeTo, List<io.locus.schemas.ControlAck> acks) throws Exception {
     Driver drv = new Driver();
     var h = open(policy, null);
     try {
       for (int step = 0; step < steps; step++) {
+        if (step == changeAt) {
+          h.processElement(in(io.locus.schemas.Control.newBuilder().setPool(POOL)
+              .setType(io.locus.schemas.ControlType.SET_POLICY).setPolicy(changeTo)
+              .setTimeMs(0).setRequestId("change").build()), drv.clock);
+          drv.log.add("SET_POLICY " + changeTo);
+          drv.saw(h.extractOutputValues());
+          h.getOutput().clear();
+          h.getSideOutput(SchedulerOperator.CONTROL_ACKS).forEach(r -> acks.add(r.getValue()));
+        }
         if (step == restoreAt) {
           OperatorSubtaskState snap = h.snapshot(1, drv.clock);
           h.close();
@@ -160,5 +178,31 @@ class OperatorRestoreDeterminismTest {
     List<String> restored = run(policy, 240, 120);
     assertThat(straight).hasSizeGreaterThan(60);
     assertThat(restored).isEqualTo(straight);
+  }
+
+  /**
+   * A policy changed at run time re-evaluates the queue (Khanna mappings undone, Online-HPS
+   * re-partitioning) in keyed state: a restore right after the change decides the same, and every
+   * placement after it carries the new policy.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"MET>ONLINE_HPS", "ONLINE_HPS>MCT", "MCT>JDPDLL", "SA>MET", "MCH>SA",
+      "MET>GCC"})
+  void aPolicyChangeReEvaluatesTheQueueAndARestoreAfterItChangesNoDecision(String change)
+      throws Exception {
+    String from = change.substring(0, change.indexOf('>'));
+    String to = change.substring(change.indexOf('>') + 1);
+    List<io.locus.schemas.ControlAck> acks = new ArrayList<>();
+    List<String> straight = run(from, 200, -1, 100, to, acks);
+    List<String> restored = run(from, 200, 101, 100, to, new ArrayList<>());
+    assertThat(acks).hasSize(1);
+    assertThat(acks.get(0).getAccepted()).as(acks.get(0).getMessage()).isTrue();
+    assertThat(acks.get(0).getReevaluated()).as("tasks were queued at the change").isPositive();
+    assertThat(restored).isEqualTo(straight);
+    List<String> after = straight.subList(straight.indexOf("SET_POLICY " + to) + 1,
+        straight.size());
+    assertThat(after).filteredOn(l -> l.contains("\"policy\":")).hasSizeGreaterThan(10)
+        // GCC names its mode: "GCC/MCU"
+        .allSatisfy(l -> assertThat(l).contains("\"policy\": \"" + to));
   }
 }

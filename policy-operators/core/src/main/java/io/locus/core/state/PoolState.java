@@ -126,6 +126,21 @@ public final class PoolState {
     return index;
   }
 
+  /**
+   * A policy change (SET_POLICY): the structures a policy derived from the queue are dropped, so
+   * the next dispatch (the new policy's) evaluates every queued task afresh: the data-aware queue
+   * index is rebuilt from the queue on first use, and the Khanna family's per-node mappings are
+   * undone (each pending task is mapped again by the new policy). Running tasks are untouched.
+   * Returns how many tasks are queued, i.e. re-evaluated.
+   */
+  public int reevaluateQueue() {
+    index = null;
+    if (staging != null) {
+      staging.unmapAll();
+    }
+    return queue.size();
+  }
+
   /** The dispatch index if it is built, else null (it is kept in step only once built). */
   DispatchIndex indexIfBuilt() {
     return index;

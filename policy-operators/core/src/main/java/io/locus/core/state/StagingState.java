@@ -178,6 +178,25 @@ public final class StagingState {
     journal.taskMapped(t.taskId(), node);
   }
 
+  /**
+   * A policy change (SET_POLICY): every pending task goes back to the unmapped set, in arrival
+   * order, so the new policy maps the whole queue afresh at its next dispatch. Running jobs, staged
+   * caches and reservations stay. Returns how many mapped tasks were unmapped.
+   */
+  public int unmapAll() {
+    int n = 0;
+    for (TreeMap<Long, Task> q : queues.values()) {
+      for (Task t : q.values()) {
+        mapping.remove(t.taskId());
+        unmapped.put(t.seq(), t);
+        journal.taskMapped(t.taskId(), null);
+        n++;
+      }
+    }
+    queues.clear();
+    return n;
+  }
+
   /** MAKE_SPACE on node k for {@code bytes}, never evicting in-flight or protected files. */
   public List<String> makeSpace(String node, long bytes, Predicate<String> protect) {
     List<String> evicted = cache(node).makeSpace(bytes, protect);

@@ -133,4 +133,33 @@ class PoolStateTest {
     s.complete("t", 0, "a", 0, 0, 0);
     assertThat(s.freePool()).extracting(NodeView::id).containsExactly("b", "a");
   }
+
+  @Test
+  void reevaluatingTheQueueUndoesTheKhannaMappingsAndKeepsRunningTasks() {
+    PoolState s = new PoolState();
+    s.registerNode("n1", 1, 1000, null, 0);
+    s.registerNode("n2", 1, 1000, null, 0);
+    Task a = task("a", 1, "f");
+    Task b = task("b", 2, "g");
+    Task c = task("c", 3, "h");
+    s.enqueue(a);
+    s.enqueue(b);
+    s.enqueue(c);
+    StagingState st = s.staging();
+    st.map(a, "n1");
+    st.map(b, "n2");
+    place(s, a, "n1"); // a runs: it leaves the mappings
+    assertThat(st.unmapped()).extracting(Task::taskId).containsExactly("c");
+    s.dispatchIndex(); // built: dropped by the re-evaluation, rebuilt on next use
+
+    assertThat(s.reevaluateQueue()).as("b and c are queued").isEqualTo(2);
+
+    assertThat(st.unmapped()).extracting(Task::taskId).containsExactly("b", "c");
+    assertThat(st.queue("n2")).isEmpty();
+    assertThat(st.mappedNode("b")).isNull();
+    assertThat(s.indexIfBuilt()).isNull();
+    assertThat(s.running("a")).isNotNull();
+    st.map(b, "n1"); // the new policy maps it afresh
+    assertThat(st.queue("n1")).extracting(Task::taskId).containsExactly("b");
+  }
 }
