@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,11 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class DashboardTest {
   static final String FLINK_PREFIX = "flink_taskmanager_job_task_operator_locus_";
-  /** The scheduler's metric names (Flink metric group locus / pool POOL; deadLetters / reason). */
-  static final Set<String> SCHEDULER_METRICS = Set.of("placements", "placementsPerSecond",
-      "completions", "failures", "queueLength", "runningTasks", "registeredNodes", "drainingNodes",
-      "lostNodes", "decisionLatencyMs", "bytesLocal", "bytesPeer", "bytesStorage", "hitRatioLocal",
-      "hitRatioPeer", "hitRatioStorage", "bytesToMove", "paused", "deadLetters_count");
+  /**
+   * The scheduler's metric names as Flink's Prometheus reporter writes them: the key of a
+   * key-value group joins the name (group locus / pool POOL → {@code locus_pool_NAME{pool=...}};
+   * locus / deadLetters / reason REASON → {@code locus_deadLetters_reason_count{reason=...}}), as
+   * MetricsScrapeTest sees on a real scrape.
+   */
+  static final Set<String> SCHEDULER_METRICS = Stream.concat(Stream.of("placements",
+      "placementsPerSecond", "completions", "failures", "queueLength", "runningTasks",
+      "registeredNodes", "drainingNodes", "lostNodes", "decisionLatencyMs", "bytesLocal",
+      "bytesPeer", "bytesStorage", "hitRatioLocal", "hitRatioPeer", "hitRatioStorage",
+      "bytesToMove", "paused").map(n -> "pool_" + n), Stream.of("deadLetters_reason_count"))
+      .collect(Collectors.toSet());
 
   @TempDir Path tmp;
 
@@ -55,11 +64,11 @@ class DashboardTest {
     List<String> exprs = expressions(dashboard);
     Set<String> scheduler = matches(exprs, Pattern.compile(FLINK_PREFIX + "([A-Za-z_]+)"));
     assertThat(SCHEDULER_METRICS).containsAll(scheduler);
-    assertThat(scheduler).contains("placements", "queueLength", "decisionLatencyMs",
-        "hitRatioLocal", "hitRatioPeer", "hitRatioStorage", "bytesToMove", "deadLetters_count",
-        "lostNodes");
+    assertThat(scheduler).contains("pool_placements", "pool_queueLength",
+        "pool_decisionLatencyMs", "pool_hitRatioLocal", "pool_hitRatioPeer", "pool_hitRatioStorage",
+        "pool_bytesToMove", "deadLetters_reason_count", "pool_lostNodes");
     assertThat(exprs).anyMatch(e -> e.contains("decisionLatencyMs") && e.contains("quantile"));
-    assertThat(exprs).anyMatch(e -> e.contains("deadLetters_count") && e.contains("by (reason)"));
+    assertThat(exprs).anyMatch(e -> e.contains("deadLetters_reason_count") && e.contains("by (reason)"));
     assertThat(exprs).noneMatch(e -> e.matches(".*flink_[a-z_]*locus_[A-Za-z]+_total.*"));
 
     // Agent metrics: the names RealAgent's /metrics writes today.

@@ -63,6 +63,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @Mixin TrustOptions trust;
 
+  @Mixin MetricsOptions metrics;
+
   // Exactly-once by default: after a failover no task runs twice (decisions become visible at a
   // checkpoint); at-least-once trades that for lower latency (docs/reliability.md).
   @Option(names = "--delivery", defaultValue = "exactly-once",
@@ -294,8 +296,14 @@ public final class RunCommand implements Callable<Integer> {
    */
   private int runLocally(PrintWriter out, Configuration conf, SchedulerJob.Options o,
       String restoring) throws Exception {
+    // Only a local run starts Flink's processes, hence its reporters; a cluster uses its own
+    // configuration (metrics.reporter.prom.*, docs/operations.md "Metrics").
+    String metricsLine = metrics.applyTo(conf);
     try (LocalFlink flink = LocalFlink.start(conf, parallelism, restPort)) {
       startLine(out, o, restoring, flink.url() + " (embedded MiniCluster)");
+      if (metricsLine != null) {
+        out.println("locus run: " + metricsLine);
+      }
       StreamExecutionEnvironment env = flink.environment(conf);
       SchedulerJob.build(env, o);
       JobClient job = env.executeAsync(SchedulerJob.NAME);

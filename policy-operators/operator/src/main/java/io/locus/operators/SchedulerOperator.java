@@ -131,6 +131,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       pm.decided(d, in.getSourceTimestampMs(), now);
     }
     pm.follow(pool.meta);
+    pm.paused(pool.paused()); // PAUSE_POOL / RESUME_POOL, or the flag restored with the pool
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
@@ -193,6 +194,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     store.flush(name);
     SchedulerMetrics snapshot = b.build();
     metrics.pool(name).refresh(snapshot, drainingNodes(pool));
+    metrics.pool(name).paused(pool.paused());
     ctx.output(METRICS, snapshot);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
   }
