@@ -84,6 +84,22 @@ class ChartRunsTheRealCommandsTest {
     }
   }
 
+  /** Without Strimzi, the topics hook Job's command is one `locus topics create` accepts. */
+  @Test
+  void theTopicsJobArgumentsParseAsLocusTopicsCreate() {
+    Manifests m = Chart.templateWithHooks(Chart.values(ValueSets.NO_STRIMZI_SECURED), tmp);
+    JsonNode container = m.one("Job").at("/spec/template/spec/containers/0");
+    assertThat(texts(container.path("command"))).containsExactly("/opt/locus/bin/locus");
+    String[] args = texts(container.path("args")).toArray(String[]::new);
+    ParseResult parsed = new CommandLine(new LocusCli()).parseArgs(args);
+    ParseResult topics = parsed.subcommand();
+    assertThat(topics.commandSpec().name()).isEqualTo("topics");
+    ParseResult create = topics.subcommand();
+    assertThat(create.commandSpec().name()).isEqualTo("create");
+    assertThat(create.unmatched()).isEmpty();
+    assertThat((String) create.matchedOptionValue("--bootstrap-servers", null)).isNotBlank();
+  }
+
   /** The values schema offers exactly the scheduler's policies; the chart knows which are split. */
   @Test
   void theSchemasPoliciesAreTheSchedulersAndSplitOnesTakeParams() throws IOException {
