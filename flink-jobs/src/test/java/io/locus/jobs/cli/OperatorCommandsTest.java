@@ -54,7 +54,7 @@ class OperatorCommandsTest {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting for " + what);
       }
-      Thread.sleep(50);
+      Thread.sleep(50); // polling interval of a condition with a deadline
     }
   }
 
