@@ -26,6 +26,13 @@ import java.util.TreeMap;
  *   <li>{@code events}: for a splittable job (CERN), the one contiguous event segment [start, end)
  *       it analyses; null for file-based jobs. Such a job has no file inputs; its data is the
  *       events, and {@code computeSeconds} is its CPU time.
+ *   <li>{@code parents}: ids of jobs (of the same trace) that must complete before this one is
+ *       submitted (a workflow's DAG; WfCommons). Empty: released at {@code arrival} (or by its
+ *       stage). With parents, {@code arrival} is the earliest submission time.
+ *   <li>{@code outputs}: files the job creates, with their sizes; the node that runs it caches them,
+ *       so children that read them can be placed there. Not staged.
+ *   <li>{@code template}, {@code args}: the agent's task template to run and its arguments; null
+ *       and empty = the agent's default template.
  * </ul>
  */
 public record TraceJob(
@@ -36,7 +43,11 @@ public record TraceJob(
     double computeSeconds,
     int stage,
     Map<String, String> attributes,
-    EventSpan events) {
+    EventSpan events,
+    List<String> parents,
+    List<InputFile> outputs,
+    String template,
+    List<String> args) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -54,10 +65,20 @@ public record TraceJob(
       throw new IllegalArgumentException("stage of " + jobId + " must be >= 0: " + stage);
     }
     inputs = List.copyOf(inputs);
+    parents = parents == null ? List.of() : List.copyOf(parents);
+    outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    args = args == null ? List.of() : List.copyOf(args);
     // Map.copyOf would iterate in a per-JVM random order; a sorted copy keeps written traces stable.
     attributes = attributes == null || attributes.isEmpty()
         ? Map.of()
         : Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+  }
+
+  /** A job without parents, outputs or template. */
+  public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
+      double computeSeconds, int stage, Map<String, String> attributes, EventSpan events) {
+    this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events, List.of(),
+        List.of(), null, List.of());
   }
 
   /** A file-based job (no event range). */
@@ -69,6 +90,12 @@ public record TraceJob(
   /** A stage-0 job in the default pool without attributes. */
   public TraceJob(String jobId, double arrival, List<InputFile> inputs, double computeSeconds) {
     this(jobId, null, arrival, inputs, computeSeconds, 0, Map.of());
+  }
+
+  /** The same job in another pool. */
+  public TraceJob withPool(String newPool) {
+    return new TraceJob(jobId, newPool, arrival, inputs, computeSeconds, stage, attributes, events,
+        parents, outputs, template, args);
   }
 
   /** True for a splittable job over an event segment. */

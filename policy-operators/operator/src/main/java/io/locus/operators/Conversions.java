@@ -45,7 +45,25 @@ public final class Conversions {
     }
     return new Task(job.getJobId(), job.getJobId(), 0, seq, inputs, job.getComputeSeconds(),
         seconds(job.getSubmitTimeMs()), job.getTemplate(), job.getArgs(), job.getPriority(),
-        profile(job.getProfile()));
+        profile(job.getProfile()), files(job.getOutputs()));
+  }
+
+  static List<InputFile> files(List<io.locus.schemas.DataUnit> units) {
+    List<InputFile> files = new ArrayList<>(units.size());
+    for (io.locus.schemas.DataUnit u : units) {
+      files.add(new InputFile(u.getId(), u.getBytes(), u.getComputeSeconds(), u.getLocation(),
+          u.getChecksum()));
+    }
+    return files;
+  }
+
+  static List<io.locus.schemas.DataUnit> units(List<InputFile> files) {
+    List<io.locus.schemas.DataUnit> units = new ArrayList<>(files.size());
+    for (InputFile u : files) {
+      units.add(new io.locus.schemas.DataUnit(u.id(), u.bytes(), u.computeSeconds(), u.location(),
+          u.checksum()));
+    }
+    return units;
   }
 
   /**
@@ -78,6 +96,7 @@ public final class Conversions {
         .setProfile(profile(t.profile()))
         .setSplittable(false)
         .setEvents(null)
+        .setOutputs(units(t.outputs()))
         .build();
   }
 
@@ -154,6 +173,7 @@ public final class Conversions {
         .setPlannedCompletionMs(run.hasPlannedCompletion() ? millis(run.plannedCompletion()) : -1)
         .setEvents(null)
         .setEventSegments(new ArrayList<>())
+        .setOutputs(units(t.outputs()))
         .setReason(PlacementReason.newBuilder()
             .setPolicy(run.reason().policy())
             .setScore(run.reason().score())

@@ -106,6 +106,8 @@ class AvroCodecTest {
             .setBytesLocal(1).setBytesPeer(2).setBytesStorage(3).setExitCode(0)
             .setMessage("ok").build()},
         new Object[] {Codecs.JOB_SUBMITTED, eventJob()},
+        new Object[] {Codecs.JOB_SUBMITTED, JobSubmitted.newBuilder(job()).setOutputs(List.of(
+            DataUnit.newBuilder().setId("out-1").setBytes(42).build())).build()},
         new Object[] {Codecs.TASK_EVENT, taskEvent(TaskEventType.SHRUNK).setStopAt(3_100L)
             .build()},
         new Object[] {Codecs.TASK_EVENT, taskEvent(TaskEventType.SUSPENDED).setStopAt(2_000L)
@@ -224,9 +226,9 @@ class AvroCodecTest {
             .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
       }
     }
-    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(3);
     assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(2);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(3);
     assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("DeadLetter")).hasSize(1);
   }
@@ -255,6 +257,9 @@ class AvroCodecTest {
   static Stream<Object[]> previousVersions() {
     return Stream.of(
         new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 2, job()},
+        // v3 has no outputs: read as an empty list (issue 15)
+        new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 3, job()},
+        new Object[] {Codecs.DECISION, "Decision", 3, decision(place())},
         new Object[] {Codecs.TASK_EVENT, "TaskEvent", 1, TaskEvent.newBuilder().setPool("p")
             .setTaskId("t").setJobId("j").setAttempt(3).setNode("n")
             .setType(TaskEventType.REFUSED).setDecisionId("d").setEpoch(1).setTimeMs(4)

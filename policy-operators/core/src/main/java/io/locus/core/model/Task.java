@@ -7,6 +7,9 @@ import java.util.List;
  * arrival order and stays with the task across retries, so a retried task keeps its queue position.
  * {@code profile} is the job's resource demand as shares of one node (hybrid spec §1.1, D1), or
  * null when the job has none yet (policies that need one use the §2.8 cold start).
+ * {@code outputs} are the files the task creates (a workflow task's outputs): policies ignore them;
+ * they travel to the agent that runs the task, which caches and reports them, so the task's
+ * dependents can then be placed where they are.
  */
 public record Task(
     String taskId,
@@ -19,11 +22,21 @@ public record Task(
     String template,
     List<String> args,
     int priority,
-    ResourceVector profile) {
+    ResourceVector profile,
+    List<InputFile> outputs) {
 
   public Task {
     inputs = List.copyOf(inputs);
     args = args == null ? List.of() : List.copyOf(args);
+    outputs = outputs == null ? List.of() : List.copyOf(outputs);
+  }
+
+  /** A task without outputs. */
+  public Task(String taskId, String jobId, int attempt, long seq, List<InputFile> inputs,
+      double computeSeconds, double submitTime, String template, List<String> args, int priority,
+      ResourceVector profile) {
+    this(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template, args, priority,
+        profile, List.of());
   }
 
   /** A task without a resource profile. */
@@ -52,17 +65,22 @@ public record Task(
 
   public Task withAttempt(int newAttempt) {
     return new Task(taskId, jobId, newAttempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority, profile);
+        args, priority, profile, outputs);
   }
 
   public Task withSeq(long newSeq) {
     return new Task(taskId, jobId, attempt, newSeq, inputs, computeSeconds, submitTime, template,
-        args, priority, profile);
+        args, priority, profile, outputs);
   }
 
   public Task withProfile(ResourceVector newProfile) {
     return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority, newProfile);
+        args, priority, newProfile, outputs);
+  }
+
+  public Task withOutputs(List<InputFile> newOutputs) {
+    return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
+        args, priority, profile, newOutputs);
   }
 
   /** Convenience for tests and generators: one task per job, attempt 0. */
