@@ -8,6 +8,7 @@ import io.locus.connectors.records.LocusTypes;
 import io.locus.kafka.Topics;
 import io.locus.schemas.ControlAck;
 import io.locus.schemas.ScaleRequest;
+import io.locus.schemas.ShadowDecision;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.DeadLetter;
@@ -198,6 +199,14 @@ public final class SchedulerJob {
             o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-control-acks"))
         .name("control-acks-sink")
         .uid("control-acks-sink");
+
+    // Advice only, so at least once: a shadow decision seen twice misleads no one.
+    decisions.getSideOutput(SchedulerOperator.SHADOW_DECISIONS)
+        .sinkTo(LocusSinks.sink(Topics.SHADOW_DECISIONS, ShadowDecision::getPool, o.bootstrap(),
+            o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE,
+            o.transactionalIdPrefix() + "-shadow-decisions"))
+        .name("shadow-decisions-sink")
+        .uid("shadow-decisions-sink");
 
     DataStream<DeadLetter> dead = parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
         .union(decisions.getSideOutput(SchedulerOperator.REJECTED));

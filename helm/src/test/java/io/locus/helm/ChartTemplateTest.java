@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.locus.helm.Chart.Manifests;
+import io.locus.kafka.Topics;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class ChartTemplateTest {
     assertThat(m.kinds()).containsOnly("ConfigMap", "DaemonSet", "FlinkDeployment", "KafkaTopic");
     assertThat(m.ofKind("ConfigMap")).extracting(d -> d.at("/metadata/name").asText())
         .containsExactlyInAnyOrder("prod-locus-agent", "prod-locus-dashboard");
-    assertThat(m.ofKind("KafkaTopic")).hasSize(9);
+    assertThat(m.ofKind("KafkaTopic")).hasSize(Topics.ALL.size());
 
     JsonNode fd = m.named("FlinkDeployment", "prod-locus-scheduler");
     assertThat(fd.path("apiVersion").asText()).isEqualTo("flink.apache.org/v1beta1");

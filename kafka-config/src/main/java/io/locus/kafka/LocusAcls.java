@@ -47,7 +47,7 @@ public final class LocusAcls {
   /**
    * The scheduler job ({@code locus run}): READ its inputs ({@link Topics#INPUTS}) with consumer
    * group {@code groupId}; WRITE {@code decisions}, {@code scheduler-metrics}, {@code
-   * scale-requests}, {@code dead-letters} and {@code control-acks}; WRITE transactional ids starting with {@code
+   * scale-requests}, {@code dead-letters}, {@code control-acks} and {@code shadow-decisions}; WRITE transactional ids starting with {@code
    * transactionalIdPrefix} (its exactly-once sinks name theirs {@code <prefix>-decisions} and so
    * on). Topics are created by an operator (or {@code --create-topics} with an admin login), so
    * no CREATE.
@@ -64,7 +64,8 @@ public final class LocusAcls {
       acls.add(allow(principal, topic(t), AclOperation.READ));
     }
     for (TopicSpec<?> t : List.of(Topics.DECISIONS, Topics.SCHEDULER_METRICS,
-        Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS, Topics.CONTROL_ACKS)) {
+        Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS, Topics.CONTROL_ACKS,
+        Topics.SHADOW_DECISIONS)) {
       acls.add(allow(principal, topic(t), AclOperation.WRITE));
     }
     acls.add(allow(principal,

@@ -50,13 +50,18 @@ public final class Topics {
       new TopicSpec<>("dead-letters", 1, "none", Codecs.DEAD_LETTER,
           Map.of("retention.ms", Long.toString(30L * 24 * 3600 * 1000)));
 
+  /** Shadow policies' would-be placements and running scores (advisory; nothing acts on them). */
+  public static final TopicSpec<io.locus.schemas.ShadowDecision> SHADOW_DECISIONS =
+      new TopicSpec<>("shadow-decisions", 1, "pool", Codecs.SHADOW_DECISION,
+          Map.of("retention.ms", DAY_MS));
+
   /** The topics the scheduler job reads. */
   public static final List<TopicSpec<?>> INPUTS =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL);
 
   public static final List<TopicSpec<?>> ALL =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, CONTROL_ACKS, DECISIONS,
-          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS);
+          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS, SHADOW_DECISIONS);
 
   private Topics() {}
 

@@ -57,6 +57,13 @@ public final class RunCommand implements Callable<Integer> {
       description = "Policy of one pool, repeatable, e.g. --pool-policy batch=GCC --pool-policy cern=OUT_OF_ORDER.")
   Map<String, String> poolPolicies = new LinkedHashMap<>();
 
+  @Option(names = "--shadow-policy", paramLabel = "POOL=P1[,P2...]",
+      description = "Shadow policies of a pool, repeatable: file policies run beside the pool's "
+          + "active one on the same events, against a model of the cluster; their would-be "
+          + "placements and scores go to the shadow-decisions topic and the metrics "
+          + "(e.g. --shadow-policy batch=GCC,FA).")
+  Map<String, String> shadowPolicies = new LinkedHashMap<>();
+
   @Mixin PolicyOptions policyOptions;
 
   @Mixin ProvisioningOptions provisioningOptions;
@@ -425,6 +432,22 @@ public final class RunCommand implements Callable<Integer> {
         policyOptions.metricsIntervalMs, policyOptions.maxRetries,
         provisioningOptions.provisioningConfig(), Map.of());
     cfg = trust.apply(cfg);
+    if (!shadowPolicies.isEmpty()) {
+      Map<String, java.util.List<SchedulerConfig.PolicySpec>> shadows = new LinkedHashMap<>();
+      shadowPolicies.forEach((pool, list) -> {
+        java.util.List<SchedulerConfig.PolicySpec> specs = new java.util.ArrayList<>();
+        for (String name : list.split(",")) {
+          if (!name.isBlank()) {
+            specs.add(policyOptions.spec(pool, name.trim()));
+          }
+        }
+        if (specs.isEmpty()) {
+          throw new IllegalArgumentException("--shadow-policy " + pool + "=: no policy named");
+        }
+        shadows.put(pool, specs);
+      });
+      cfg = cfg.withShadows(shadows);
+    }
     Properties overrides = new Properties();
     if (kafkaProperties != null) {
       overrides = ClientConfigs.withOverrides(overrides, kafkaProperties);

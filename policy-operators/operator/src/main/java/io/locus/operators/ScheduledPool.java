@@ -16,6 +16,8 @@ final class ScheduledPool {
   PoolDriver driver;
   final NodeRegistry registry;
   final JobLedger ledger;
+  /** The pool's shadow policies, or null (none configured, or a split pool). Heap only. */
+  PoolShadows shadows;
 
   ScheduledPool(String name, PoolMeta meta, PoolState state, PoolDriver driver,
       NodeRegistry registry, JobLedger ledger) {

@@ -5,6 +5,7 @@ import io.locus.core.provision.ProvisioningConfig;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -63,6 +64,8 @@ public final class SchedulerConfig implements Serializable {
   private LinkedHashSet<String> pools = new LinkedHashSet<>();
   private byte[] nodeSecret;
   private byte[] decisionSecret;
+  /** Shadow policies per pool (file policies only), in the order given. */
+  private HashMap<String, java.util.ArrayList<PolicySpec>> shadows = new HashMap<>();
 
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
@@ -97,6 +100,7 @@ public final class SchedulerConfig implements Serializable {
     c.pools = new LinkedHashSet<>(pools);
     c.nodeSecret = nodeSecret;
     c.decisionSecret = decisionSecret;
+    c.shadows = new HashMap<>(shadows);
     return c;
   }
 
@@ -126,6 +130,32 @@ public final class SchedulerConfig implements Serializable {
     SchedulerConfig c = copy();
     c.jobRetentionMs = ms;
     return c;
+  }
+
+  /**
+   * Shadow policies: for each pool named, file policies run beside its active one against a model
+   * of the cluster ({@link PoolShadows}); their would-be placements go to shadow-decisions and
+   * their scores to the metrics. A split policy cannot be a shadow (its decisions are ranges, not
+   * placements the model can run).
+   */
+  public SchedulerConfig withShadows(Map<String, List<PolicySpec>> perPool) {
+    SchedulerConfig c = copy();
+    c.shadows = new HashMap<>();
+    for (Map.Entry<String, List<PolicySpec>> e : perPool.entrySet()) {
+      for (PolicySpec p : e.getValue()) {
+        if (p.split()) {
+          throw new IllegalArgumentException("shadow policy " + p.name() + " of pool "
+              + e.getKey() + " is a split policy; shadows are file policies");
+        }
+      }
+      c.shadows.put(e.getKey(), new java.util.ArrayList<>(e.getValue()));
+    }
+    return c;
+  }
+
+  /** The pool's shadow policies (empty: none). */
+  public List<PolicySpec> shadowsFor(String pool) {
+    return List.copyOf(shadows.getOrDefault(pool, new java.util.ArrayList<>()));
   }
 
   /** The pools this scheduler runs; records for any other are refused. Empty: any pool. */

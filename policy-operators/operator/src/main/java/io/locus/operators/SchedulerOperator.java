@@ -9,6 +9,7 @@ import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.ShadowDecision;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.internal.SchedulerInput;
 import io.locus.schemas.state.PoolMeta;
@@ -55,6 +56,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** The answer to every control record (applied or refused), to control-acks. */
   public static final OutputTag<ControlAck> CONTROL_ACKS =
       new OutputTag<>("control-acks", new AvroTypeInfo<>(ControlAck.class));
+  /** Shadow policies' would-be placements with their scores, to shadow-decisions. */
+  public static final OutputTag<ShadowDecision> SHADOW_DECISIONS =
+      new OutputTag<>("shadow-decisions", new AvroTypeInfo<>(ShadowDecision.class));
   /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
   public static final OutputTag<DeadLetter> REJECTED =
       new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));
@@ -66,6 +70,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private transient GateMetrics metrics;
   private transient InputGate gate;
   private transient DecisionStamp stamp;
+  private transient Map<String, ShadowMetrics> shadowMetrics;
 
   public SchedulerOperator(SchedulerConfig config) {
     this.config = config;
@@ -78,6 +83,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     metrics = new GateMetrics(getRuntimeContext().getMetricGroup());
     gate = new InputGate(config, metrics);
     stamp = new DecisionStamp(config.decisionSecret());
+    shadowMetrics = new HashMap<>();
     if (config.pools().isEmpty()) {
       LOG.warn("no pools declared: records for any pool are accepted (declare them to refuse "
           + "unknown pools)");
@@ -135,6 +141,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (ScaleRequest r : o.scaleRequests()) {
       ctx.output(SCALE_REQUESTS, r);
     }
+    shadow(ctx, pool, event, o);
     acknowledge(ctx, name, pool, event, o);
     store.flush(name);
     store.saveMeta(pool.meta);
@@ -152,6 +159,24 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       return control(pool, name, c);
     }
     throw new IllegalArgumentException("unexpected event type " + event.getClass());
+  }
+
+  /**
+   * The pool's shadow policies see what the real driver accepted (not what it refused), after
+   * the real pool has changed; a SET_POLICY that moved the pool to a split policy ends them.
+   */
+  private void shadow(Context ctx, ScheduledPool pool, Object event, PoolOutput o) {
+    if (pool.shadows == null || !o.rejections().isEmpty()) {
+      return;
+    }
+    String active = pool.driver.policy();
+    if (SplitPoolParams.isSplitPolicy(active)) {
+      pool.shadows = null;
+      return;
+    }
+    for (ShadowDecision d : pool.shadows.onInput(event, pool.meta, pool.state, active)) {
+      ctx.output(SHADOW_DECISIONS, d);
+    }
   }
 
   /**
@@ -227,11 +252,23 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued tasks, {} running; {}", name,
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),
         st.running().size(), p.driver.busy() == null ? "idle" : p.driver.busy());
+    p.shadows = PoolShadows.open(name, m, st, p.driver.policy(), config.shadowsFor(name),
+        config.maxRetries(), shadowMetrics(name));
     pools.put(name, p);
     metrics.pool(name).follow(m); // its counters count from here
     store.saveMeta(m);
     scheduleMetrics(ctx.timerService().currentProcessingTime(), ctx);
     return p;
+  }
+
+  private ShadowMetrics shadowMetrics(String pool) {
+    return shadowMetrics.computeIfAbsent(pool,
+        p -> new ShadowMetrics(getRuntimeContext().getMetricGroup(), p));
+  }
+
+  /** A pool's shadow metrics (tests read them), or null. */
+  ShadowMetrics shadowMetricsOrNull(String pool) {
+    return shadowMetrics.get(pool);
   }
 
   private void scheduleMetrics(long nowMs, Context ctx) {

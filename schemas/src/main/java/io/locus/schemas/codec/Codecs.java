@@ -22,6 +22,8 @@ public final class Codecs {
       new AvroCodec<>(SchedulerMetrics.class);
   public static final AvroCodec<ScaleRequest> SCALE_REQUEST = new AvroCodec<>(ScaleRequest.class);
   public static final AvroCodec<DeadLetter> DEAD_LETTER = new AvroCodec<>(DeadLetter.class);
+  public static final AvroCodec<io.locus.schemas.ShadowDecision> SHADOW_DECISION =
+      new AvroCodec<>(io.locus.schemas.ShadowDecision.class);
 
   private Codecs() {}
 }

@@ -75,16 +75,7 @@ public final class ShadowRun {
       if (n.draining()) {
         s.scheduler.applyDrain(n.id(), true);
       }
-      if (!s.scheduler.state().hasStaging()) {
-        NodeCache c = s.caches.get(n.id());
-        Map<String, Long> added = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> f : new TreeMap<>(n.cached()).entrySet()) {
-          if (c.insert(f.getKey(), f.getValue()).cached()) {
-            added.put(f.getKey(), f.getValue());
-          }
-        }
-        s.cacheChanged(n.id(), added, List.of());
-      }
+      s.seedCache(n.id(), n.cached());
     }
     for (Task t : real.queue()) {
       s.scheduler.applyJobArrival(t);
@@ -97,19 +88,43 @@ public final class ShadowRun {
     return scheduler.policy().name();
   }
 
+  /** The nodes in the shadow's cluster. */
+  public java.util.Set<String> nodes() {
+    return java.util.Collections.unmodifiableSet(caches.keySet());
+  }
+
   /** The shadow's own pool state (tests read it). */
   PoolState state() {
     return scheduler.state();
   }
 
+  /**
+   * A node joins with what it already caches (its registration's snapshot); from then on the
+   * shadow's model, not the real agent's reports, says what it caches.
+   */
   public List<ShadowPlacement> nodeRegistered(String node, int slots, long cacheCapacity,
-      double now) {
+      Map<String, Long> cached, double now) {
     List<ShadowPlacement> out = advance(now);
     if (scheduler.state().node(node) == null) {
       register(node, slots, cacheCapacity, now);
+      seedCache(node, cached);
     }
     out.addAll(dispatch(now));
     return out;
+  }
+
+  private void seedCache(String node, Map<String, Long> cached) {
+    if (scheduler.state().hasStaging()) {
+      return;
+    }
+    NodeCache c = caches.get(node);
+    Map<String, Long> added = new LinkedHashMap<>();
+    for (Map.Entry<String, Long> f : new TreeMap<>(cached).entrySet()) {
+      if (c.insert(f.getKey(), f.getValue()).cached()) {
+        added.put(f.getKey(), f.getValue());
+      }
+    }
+    cacheChanged(node, added, List.of());
   }
 
   public List<ShadowPlacement> nodeLeft(String node, double now) {
