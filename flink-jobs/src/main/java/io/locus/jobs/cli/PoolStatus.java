@@ -50,6 +50,18 @@ final class PoolStatus {
     this.keepFailures = keepFailures;
   }
 
+  /** The latest shadow record of each shadow policy (its running score), by policy. */
+  final Map<String, io.locus.schemas.ShadowDecision> shadows = new TreeMap<>();
+
+  void shadow(io.locus.schemas.ShadowDecision d, long tsMs) {
+    io.locus.schemas.ShadowDecision old = shadows.get(d.getPolicy().toString());
+    // a newer epoch's score replaces the older one (the shadows restarted with the scheduler)
+    if (old == null || d.getEpoch() > old.getEpoch()
+        || (d.getEpoch() == old.getEpoch() && d.getPlaced() >= old.getPlaced())) {
+      shadows.put(d.getPolicy().toString(), d);
+    }
+  }
+
   void metrics(SchedulerMetrics m, long tsMs) {
     if (tsMs >= metricsMs) {
       metrics = m;

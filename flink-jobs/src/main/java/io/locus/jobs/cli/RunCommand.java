@@ -64,6 +64,11 @@ public final class RunCommand implements Callable<Integer> {
           + "(e.g. --shadow-policy batch=GCC,FA).")
   Map<String, String> shadowPolicies = new LinkedHashMap<>();
 
+  @Option(names = "--shadow-time-scale", paramLabel = "X", defaultValue = "1",
+      description = "Wall seconds per second of work on the agents, for the shadows' model: 1 for "
+          + "real agents, the agents' --time-scale for simulated ones. Default: ${DEFAULT-VALUE}.")
+  double shadowTimeScale = 1;
+
   @Mixin PolicyOptions policyOptions;
 
   @Mixin ProvisioningOptions provisioningOptions;
@@ -446,7 +451,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         shadows.put(pool, specs);
       });
-      cfg = cfg.withShadows(shadows);
+      cfg = cfg.withShadows(shadows).withShadowTimeScale(shadowTimeScale);
     }
     Properties overrides = new Properties();
     if (kafkaProperties != null) {

@@ -131,6 +131,17 @@ public final class StatusCommand implements Callable<Integer> {
           m.getQueueLength(), m.getRunningTasks(), m.getCompletions(), m.getFailures(),
           m.getPlacements());
     }
+    if (!p.shadows.isEmpty()) {
+      out.printf("  shadows (predicted by the scheduler's model since epoch %d):%n",
+          p.shadows.values().iterator().next().getEpoch());
+      for (var d : p.shadows.values()) {
+        out.printf("    %-12s %s placed %d, mean response %s, %.1f GB to move, utilisation %.0f%%%n",
+            d.getPolicy(), d.getActive() ? "(active)" : "        ", d.getPlaced(),
+            Double.isNaN(d.getMeanResponseMs()) ? "-"
+                : String.format(java.util.Locale.ROOT, "%.2f s", d.getMeanResponseMs() / 1000),
+            d.getBytesToMove() / 1e9, d.getUtilisation() * 100);
+      }
+    }
     if (p.ack != null) {
       out.printf("  last control: %s %s at %s: %s%n", p.ack.getType(),
           p.ack.getAccepted() ? "applied" : "REFUSED", CLOCK.format(Instant.ofEpochMilli(p.ackMs)),

@@ -58,6 +58,8 @@ final class StatusReader {
           r -> r.getPool().toString());
       read(c, Topics.TASK_EVENTS, sinceMs, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
           e -> e.getPool().toString());
+      read(c, Topics.SHADOW_DECISIONS, sinceMs, (d, ts) -> pool(d.getPool()).shadow(d, ts),
+          d -> d.getPool().toString());
     }
     return this;
   }

@@ -39,15 +39,18 @@ import java.util.Set;
 final class PoolShadows {
   private final String pool;
   private final long epoch;
-  private final TransferRates rates = new TransferRates();
+  private final TransferRates rates;
   private final List<ShadowRun> runs = new ArrayList<>();
   /** Compute seconds of the tasks the shadows know, to learn rates from real completions. */
   private final Map<String, Double> compute = new HashMap<>();
+  /** When the real pool placed each running task (pool clock, ms), to learn the overhead. */
+  private final Map<String, Long> placedAtMs = new HashMap<>();
   private final ShadowMetrics metrics;
   private long seq;
 
-  private PoolShadows(String pool, long epoch, ShadowMetrics metrics) {
+  private PoolShadows(String pool, long epoch, double timeScale, ShadowMetrics metrics) {
     this.pool = pool;
+    this.rates = new TransferRates(timeScale);
     this.epoch = epoch;
     this.metrics = metrics;
   }
@@ -57,11 +60,12 @@ final class PoolShadows {
    * split policy (no file placements to compare with).
    */
   static PoolShadows open(String pool, PoolMeta meta, PoolState real, String activePolicy,
-      List<SchedulerConfig.PolicySpec> specs, int maxRetries, ShadowMetrics metrics) {
+      List<SchedulerConfig.PolicySpec> specs, int maxRetries, double timeScale,
+      ShadowMetrics metrics) {
     if (specs.isEmpty() || SplitPoolParams.isSplitPolicy(activePolicy)) {
       return null;
     }
-    PoolShadows s = new PoolShadows(pool, meta.getEpoch(), metrics);
+    PoolShadows s = new PoolShadows(pool, meta.getEpoch(), timeScale, metrics);
     double now = Conversions.seconds(meta.getClockMs());
     Set<String> names = new LinkedHashSet<>();
     names.add(activePolicy);
@@ -100,8 +104,14 @@ final class PoolShadows {
    * left the real pool by other means than a LEAVE (declared lost by the input gate) leave the
    * shadows' clusters at the same input.
    */
-  List<ShadowDecision> onInput(Object event, PoolMeta meta, PoolState real, String active) {
+  List<ShadowDecision> onInput(Object event, PoolMeta meta, PoolState real, String active,
+      List<io.locus.schemas.Decision> realDecisions) {
     double now = Conversions.seconds(meta.getClockMs());
+    for (io.locus.schemas.Decision d : realDecisions) {
+      if (d.getAction() instanceof io.locus.schemas.PlaceTask p) {
+        placedAtMs.put(p.getTaskId(), meta.getClockMs());
+      }
+    }
     List<ShadowPlacement> placed = new ArrayList<>();
     for (ShadowRun r : runs) {
       for (String node : List.copyOf(r.nodes())) {
@@ -115,7 +125,7 @@ final class PoolShadows {
       compute.put(t.taskId(), t.totalComputeSeconds());
       runs.forEach(r -> placed.addAll(r.jobArrived(t, now)));
     } else if (event instanceof TaskEvent te) {
-      learn(te);
+      learn(te, meta.getClockMs());
       runs.forEach(r -> placed.addAll(r.advance(now)));
     } else if (event instanceof NodeReport nr && nr.getType() == NodeReportType.REGISTER) {
       Map<String, Long> cached = new HashMap<>();
@@ -134,11 +144,17 @@ final class PoolShadows {
     return emit(placed, meta, active);
   }
 
-  private void learn(TaskEvent te) {
+  private void learn(TaskEvent te, long clockMs) {
     if (te.getType() != TaskEventType.COMPLETED && te.getType() != TaskEventType.FAILED) {
       return;
     }
     Double c = compute.remove(te.getTaskId());
+    Long placed = placedAtMs.remove(te.getTaskId());
+    if (te.getType() == TaskEventType.COMPLETED && placed != null
+        && te.getEndTimeMs() >= te.getStartTimeMs() && te.getStartTimeMs() > 0) {
+      rates.observeOverhead((clockMs - placed) / 1000.0,
+          (te.getEndTimeMs() - te.getStartTimeMs()) / 1000.0);
+    }
     if (te.getType() == TaskEventType.COMPLETED && c != null
         && te.getEndTimeMs() > te.getStartTimeMs() && te.getStartTimeMs() > 0) {
       rates.observe((te.getEndTimeMs() - te.getStartTimeMs()) / 1000.0, c, te.getBytesLocal(),

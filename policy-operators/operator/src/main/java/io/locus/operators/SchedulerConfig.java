@@ -66,6 +66,7 @@ public final class SchedulerConfig implements Serializable {
   private byte[] decisionSecret;
   /** Shadow policies per pool (file policies only), in the order given. */
   private HashMap<String, java.util.ArrayList<PolicySpec>> shadows = new HashMap<>();
+  private double shadowTimeScale = 1.0;
 
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
@@ -101,6 +102,7 @@ public final class SchedulerConfig implements Serializable {
     c.nodeSecret = nodeSecret;
     c.decisionSecret = decisionSecret;
     c.shadows = new HashMap<>(shadows);
+    c.shadowTimeScale = shadowTimeScale;
     return c;
   }
 
@@ -151,6 +153,23 @@ public final class SchedulerConfig implements Serializable {
       c.shadows.put(e.getKey(), new java.util.ArrayList<>(e.getValue()));
     }
     return c;
+  }
+
+  /**
+   * Wall seconds per second of work on the agents, for the shadows' model (1: real agents;
+   * simulated agents may compress time, as the demo's {@code --time-scale} does).
+   */
+  public SchedulerConfig withShadowTimeScale(double timeScale) {
+    if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+      throw new IllegalArgumentException("shadow time scale must be finite and > 0: " + timeScale);
+    }
+    SchedulerConfig c = copy();
+    c.shadowTimeScale = timeScale;
+    return c;
+  }
+
+  public double shadowTimeScale() {
+    return shadowTimeScale;
   }
 
   /** The pool's shadow policies (empty: none). */

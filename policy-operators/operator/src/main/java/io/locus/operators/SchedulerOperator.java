@@ -174,7 +174,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       pool.shadows = null;
       return;
     }
-    for (ShadowDecision d : pool.shadows.onInput(event, pool.meta, pool.state, active)) {
+    for (ShadowDecision d : pool.shadows.onInput(event, pool.meta, pool.state, active,
+        o.decisions())) {
       ctx.output(SHADOW_DECISIONS, d);
     }
   }
@@ -253,7 +254,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),
         st.running().size(), p.driver.busy() == null ? "idle" : p.driver.busy());
     p.shadows = PoolShadows.open(name, m, st, p.driver.policy(), config.shadowsFor(name),
-        config.maxRetries(), shadowMetrics(name));
+        config.maxRetries(), config.shadowTimeScale(), shadowMetrics(name));
     pools.put(name, p);
     metrics.pool(name).follow(m); // its counters count from here
     store.saveMeta(m);

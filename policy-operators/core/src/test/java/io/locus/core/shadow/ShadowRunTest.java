@@ -126,6 +126,19 @@ class ShadowRunTest {
   }
 
   @Test
+  void theSlotHoldOverheadIsLearnedAndAddedToEveryPrediction() {
+    TransferRates r = new TransferRates(0.01);
+    assertThat(r.seconds(100, 0, 0, 0)).isCloseTo(1.0, within(1e-9)); // 100 s of work at 1/100
+    r.observeOverhead(0.5, 0.2); // held 0.5 s, ran 0.2 s
+    assertThat(r.overhead()).isCloseTo(0.3, within(1e-9)); // the first sample is taken whole
+    r.observeOverhead(0.2, 0.2);
+    assertThat(r.overhead()).isCloseTo(0.27, within(1e-9));
+    assertThat(r.seconds(100, 0, 0, 0)).isCloseTo(1.27, within(1e-9));
+    r.observeOverhead(0.1, 0.2); // a hold shorter than the run counts as no overhead, not less
+    assertThat(r.overhead()).isCloseTo(0.243, within(1e-9));
+  }
+
+  @Test
   void ratesAreLearnedFromSingleSourceCompletionsOnly() {
     TransferRates r = new TransferRates();
     double before = r.storage();
