@@ -1,6 +1,7 @@
 package io.locus.workloads.wf;
 
 import io.locus.core.model.InputFile;
+import io.locus.workloads.TraceDag;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -142,65 +143,10 @@ public final class WfJobs {
    * if the graph is acyclic. Parents that are not tasks are ignored here.
    */
   public static List<String> cycle(List<WfTask> tasks) {
-    Map<String, List<String>> parents = new HashMap<>();
+    Map<String, List<String>> parents = new LinkedHashMap<>();
     for (WfTask t : tasks) {
       parents.put(t.id(), t.parents());
     }
-    // peel off every task whose ancestors are all acyclic (Kahn); what remains lies on or above
-    // a cycle, and every remaining task has a remaining parent
-    Map<String, Integer> missing = new HashMap<>();
-    Map<String, List<String>> children = new HashMap<>();
-    for (WfTask t : tasks) {
-      int n = 0;
-      for (String p : t.parents()) {
-        if (parents.containsKey(p)) {
-          n++;
-          children.computeIfAbsent(p, k -> new ArrayList<>()).add(t.id());
-        }
-      }
-      missing.put(t.id(), n);
-    }
-    List<String> ready = new ArrayList<>();
-    missing.forEach((id, n) -> {
-      if (n == 0) {
-        ready.add(id);
-      }
-    });
-    while (!ready.isEmpty()) {
-      String id = ready.remove(ready.size() - 1);
-      missing.remove(id);
-      for (String c : children.getOrDefault(id, List.of())) {
-        if (missing.merge(c, -1, Integer::sum) == 0) {
-          ready.add(c);
-        }
-      }
-    }
-    if (missing.isEmpty()) {
-      return List.of();
-    }
-    // walk up remaining parents from the smallest remaining id until a task repeats
-    String start = missing.keySet().stream().sorted().findFirst().orElseThrow();
-    List<String> walk = new ArrayList<>();
-    Map<String, Integer> at = new HashMap<>();
-    String cur = start;
-    while (!at.containsKey(cur)) {
-      at.put(cur, walk.size());
-      walk.add(cur);
-      String next = null;
-      for (String p : parents.get(cur)) {
-        if (missing.containsKey(p)) {
-          next = p;
-          break;
-        }
-      }
-      cur = next;
-    }
-    List<String> loop = new ArrayList<>(walk.subList(at.get(cur), walk.size()));
-    java.util.Collections.reverse(loop); // parent -> child order
-    // start at the smallest id, so the message does not depend on where the walk began
-    int min = loop.indexOf(loop.stream().sorted().findFirst().orElseThrow());
-    java.util.Collections.rotate(loop, -min);
-    loop.add(loop.get(0));
-    return loop;
+    return TraceDag.cycle(parents);
   }
 }
