@@ -1,5 +1,6 @@
 package io.locus.workloads;
 
+import io.locus.core.model.InputFile;
 import io.locus.workloads.swf.SwfReader;
 import io.locus.workloads.wf.WfInstanceReader;
 import io.locus.workloads.wf.WfJobs;
@@ -8,8 +9,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One entry point for every trace file format a user can replay or simulate: Locus's own JSON-lines
@@ -145,6 +150,28 @@ public final class TraceFiles {
       }
     }
     return n;
+  }
+
+  /**
+   * The files of a workload that some job reads and no job writes: the ones that must exist in
+   * storage before a replay (the others are created by the jobs). In order of first read.
+   */
+  public static List<InputFile> storageInputs(Iterable<TraceJob> jobs) {
+    Set<String> written = new HashSet<>();
+    for (TraceJob j : jobs) {
+      for (InputFile f : j.outputs()) {
+        written.add(f.id());
+      }
+    }
+    Map<String, InputFile> read = new LinkedHashMap<>();
+    for (TraceJob j : jobs) {
+      for (InputFile f : j.inputs()) {
+        if (!written.contains(f.id())) {
+          read.putIfAbsent(f.id(), f);
+        }
+      }
+    }
+    return List.copyOf(read.values());
   }
 
   /** The pool of file {@code index}'s jobs, or null to keep the trace's own. */

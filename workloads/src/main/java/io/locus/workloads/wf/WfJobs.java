@@ -5,12 +5,10 @@ import io.locus.workloads.TraceDag;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.Set;
 
 /**
  * Turns a {@link WfWorkflow} into Locus trace jobs, one per task, in a topological order.
@@ -21,7 +19,8 @@ import java.util.Set;
  *   <li>{@code arrival} 0 for every task: the DAG orders them ({@code parents}, prefixed);
  *   <li>{@code computeSeconds} = recorded runtime × time scale;
  *   <li>{@code inputs}: the files the task reads, with their sizes. A file no task writes is a
- *       workflow input, read from storage ({@link #storageInputs}); one a parent writes is in that
+ *       workflow input, read from storage ({@link io.locus.workloads.TraceFiles#storageInputs});
+ *       one a parent writes is in that
  *       parent's node cache once it has run;
  *   <li>{@code outputs}: the files the task writes;
  *   <li>{@code attributes}: {@code workflow} (the instance's name), and where the instance has them
@@ -60,28 +59,6 @@ public final class WfJobs {
           files(wf, instance, t.outputs()), null, List.of()));
     }
     return jobs;
-  }
-
-  /**
-   * The files of a workload that some job reads and no job writes: the ones that must exist in
-   * storage before a replay (the others are created by the jobs). In order of first read.
-   */
-  public static List<InputFile> storageInputs(Iterable<TraceJob> jobs) {
-    Set<String> written = new HashSet<>();
-    for (TraceJob j : jobs) {
-      for (InputFile f : j.outputs()) {
-        written.add(f.id());
-      }
-    }
-    Map<String, InputFile> read = new LinkedHashMap<>();
-    for (TraceJob j : jobs) {
-      for (InputFile f : j.inputs()) {
-        if (!written.contains(f.id())) {
-          read.putIfAbsent(f.id(), f);
-        }
-      }
-    }
-    return List.copyOf(read.values());
   }
 
   private static List<InputFile> files(WfWorkflow wf, String instance, List<String> ids) {

@@ -105,7 +105,7 @@ class WfInstanceReaderTest {
   @Test
   void storageInputsAreTheFilesNoTaskWrites() {
     List<TraceJob> jobs = WfJobs.jobs(SyntheticWorkflows.blast(3, 1000), "b", 1);
-    assertThat(WfJobs.storageInputs(jobs)).extracting(InputFile::id)
+    assertThat(io.locus.workloads.TraceFiles.storageInputs(jobs)).extracting(InputFile::id)
         .containsExactlyInAnyOrder("b/query.fasta", "b/nt");
   }
 
