@@ -103,6 +103,13 @@ class SwfReaderTest {
     assertThat(c).extracting(TraceJob::jobId).isEqualTo(a.stream().map(TraceJob::jobId).toList());
     assertThat(c).extracting(TraceJob::inputs)
         .isNotEqualTo(a.stream().map(TraceJob::inputs).toList());
+    // gzip is detected by name, and the instance name drops .swf.gz
+    Path gz = dir.resolve("cluster.swf.gz");
+    try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(Files.readAllBytes(p));
+    }
+    assertThat(TraceFiles.open(List.of(gz), Format.SWF, new Options(1, List.of(), true, 3))
+        .toList()).isEqualTo(a);
   }
 
   @Test

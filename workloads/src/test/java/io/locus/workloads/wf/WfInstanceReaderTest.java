@@ -131,6 +131,40 @@ class WfInstanceReaderTest {
   }
 
   @Test
+  void edgesDeclaredOnOneEndOnlyGiveTheSameDag() throws IOException {
+    WfWorkflow wf = SyntheticWorkflows.genome(1, 3, 2);
+    List<Shape> expected = shapes(WfJobs.jobs(wf, "i", 1));
+    // 1.4 with children only
+    ObjectNode childrenOnly = WfInstanceWriter.toJson(wf, "1.4");
+    childrenOnly.get("workflow").get("tasks").forEach(t -> ((ObjectNode) t).remove("parents"));
+    assertThat(shapes(WfJobs.jobs(read(childrenOnly), "i", 1))).isEqualTo(expected);
+    // 1.5 with parents only
+    ObjectNode parentsOnly = WfInstanceWriter.toJson(wf, "1.5");
+    spec(parentsOnly).get("tasks").forEach(t -> ((ObjectNode) t).remove("children"));
+    assertThat(shapes(WfJobs.jobs(read(parentsOnly), "i", 1))).isEqualTo(expected);
+  }
+
+  @Test
+  void oldNamesIn14AndMakespansAsText() throws IOException {
+    WfWorkflow wf = SyntheticWorkflows.blast(3, 77);
+    ObjectNode root = WfInstanceWriter.toJson(wf, "1.4");
+    ObjectNode workflow = (ObjectNode) root.get("workflow");
+    workflow.put("makespan", "41.5");
+    workflow.remove("makespanInSeconds");
+    for (var t : workflow.get("tasks")) {
+      ObjectNode task = (ObjectNode) t;
+      task.set("runtime", task.remove("runtimeInSeconds"));
+      task.get("files").forEach(f -> ((ObjectNode) f).set("size",
+          ((ObjectNode) f).remove("sizeInBytes")));
+    }
+    assertThat(shapes(WfJobs.jobs(read(root), "i", 1)))
+        .isEqualTo(shapes(WfJobs.jobs(wf, "i", 1)));
+    workflow.put("makespan", "long");
+    assertThatThrownBy(() -> read(root)).hasMessageEndingWith(
+        "$.workflow.makespan: must be a number, got \"long\"");
+  }
+
+  @Test
   void datesInBasicAndExtendedForm() {
     assertThat(WfDates.parse("20210101T120000Z"))
         .isEqualTo(OffsetDateTime.of(2021, 1, 1, 12, 0, 0, 0, ZoneOffset.UTC));
