@@ -145,6 +145,20 @@ class WfInstanceReaderTest {
   }
 
   @Test
+  void aSpecificationWithoutExecutionHasZeroRuntimes() throws IOException {
+    ObjectNode root = WfInstanceWriter.toJson(SyntheticWorkflows.blast(2, 10), "1.6");
+    ((ObjectNode) root.get("workflow")).remove("execution");
+    WfWorkflow wf = read(root);
+    assertThat(wf.tasks()).hasSize(4).allSatisfy(t -> assertThat(t.runtimeSeconds()).isZero());
+    // and the spec's names and the command's programs become attributes when present
+    ObjectNode named = WfInstanceWriter.toJson(SyntheticWorkflows.blast(2, 10), "1.5");
+    task(named, 0).put("name", "split");
+    TraceJob first = WfJobs.jobs(read(named), "b", 1).get(0);
+    assertThat(first.attributes()).containsEntry("name", "split")
+        .containsEntry("category", "split_fasta").containsEntry("workflow", "blast-2");
+  }
+
+  @Test
   void oldNamesIn14AndMakespansAsText() throws IOException {
     WfWorkflow wf = SyntheticWorkflows.blast(3, 77);
     ObjectNode root = WfInstanceWriter.toJson(wf, "1.4");
