@@ -67,6 +67,18 @@ class TraceFilesTest {
   }
 
   @Test
+  void aWfCommonsWorkloadSurvivesTheLocusTraceFormat() throws IOException {
+    Path a = dir.resolve("genome.json");
+    WfInstanceWriter.write(SyntheticWorkflows.genome(2, 2, 2), "1.5", a);
+    Workload w = TraceFiles.open(List.of(a), Format.WFCOMMONS, Options.defaults());
+    Path trace = dir.resolve("genome.jsonl.gz");
+    TraceWriter.write(trace, w);
+    Workload back = TraceFiles.open(List.of(trace), Format.LOCUS, Options.defaults());
+    assertThat(back.toList()).isEqualTo(w.toList());
+    assertThat(back.toList()).anySatisfy(j -> assertThat(j.parents()).hasSize(2));
+  }
+
+  @Test
   void aSingleWfCommonsFileIsPrefixedAndKeepsNoPool() throws IOException {
     Path a = dir.resolve("b.json");
     WfInstanceWriter.write(SyntheticWorkflows.blast(2, 10), "1.0", a);
