@@ -1,9 +1,20 @@
 package io.locus.workloads;
 
+import io.locus.core.model.InputFile;
+import io.locus.workloads.swf.SwfReader;
+import io.locus.workloads.wf.WfInstanceReader;
+import io.locus.workloads.wf.WfJobs;
+import io.locus.workloads.wf.WfWorkflow;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One entry point for every trace file format a user can replay or simulate: Locus's own JSON-lines
@@ -67,23 +78,105 @@ public final class TraceFiles {
   /**
    * The jobs of one or more trace files of one format, as one workload. Several files (for example
    * several WfCommons instances) are replayed at once: job and file ids of each instance are
-   * prefixed with the instance's name so that they cannot collide. A malformed file is a
-   * {@link TraceFormatException} naming the file and the place of the problem (line, or JSON path).
+   * prefixed with the instance's name ({@link #instanceName}) so that they cannot collide. A
+   * single WfCommons or SWF file is prefixed too (its ids are only unique within the instance); a
+   * single Locus trace is not (its ids are the user's own). Times are scaled by {@link
+   * Options#timeScale()}, jobs go to {@link Options#pools()}, and the whole workload's DAG is
+   * checked (unknown parents, cycles). The workload iterates in arrival order; equal arrivals keep
+   * file order, then the order within the file (topological for WfCommons).
+   *
+   * <p>Locus traces are streamed (several are merged by arrival); WfCommons instances and SWF logs
+   * are read into memory. A malformed file is a {@link TraceFormatException} naming the file and
+   * the place of the problem (line, or JSON path).
    */
   public static Workload open(List<Path> files, Format format, Options options) throws IOException {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("no trace file given");
     }
-    return switch (format) {
-      case LOCUS -> {
-        if (files.size() != 1 || options.timeScale() != 1.0 || !options.pools().isEmpty()) {
-          // TODO(issue 15, formats helper): several Locus traces, time scaling and pools
-          throw new UnsupportedOperationException("not yet: several Locus traces / options");
-        }
-        yield TraceReader.workload(files.get(0));
+    List<String> names = new ArrayList<>();
+    for (Path f : files) {
+      String n = instanceName(f);
+      if (names.contains(n)) {
+        throw new IllegalArgumentException("two trace files have the instance name '" + n
+            + "' (" + files.get(names.indexOf(n)) + " and " + f + "); rename one");
       }
-      // TODO(issue 15, formats helper): the readers
-      case WFCOMMONS, SWF -> throw new UnsupportedOperationException("not yet: " + format);
-    };
+      names.add(n);
+    }
+    String name = String.join("+", names);
+    if (format == Format.LOCUS) {
+      return LocusTraces.open(files, names, options);
+    }
+    List<TraceJob> all = new ArrayList<>();
+    List<String> descriptions = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      Path f = files.get(i);
+      String instance = names.get(i);
+      String pool = pool(options, i);
+      List<TraceJob> jobs;
+      if (format == Format.WFCOMMONS) {
+        WfWorkflow wf = WfInstanceReader.read(f);
+        jobs = WfJobs.jobs(wf, instance, options.timeScale());
+        descriptions.add("WfCommons instance " + instance + " (" + wf.name() + "): "
+            + jobs.size() + " tasks, " + wf.fileSizes().size() + " files");
+      } else {
+        SwfReader.Result r = SwfReader.read(f, instance, options.timeScale(),
+            options.swfFileModel(), options.seed());
+        jobs = r.jobs();
+        descriptions.add(r.description());
+      }
+      for (TraceJob j : jobs) {
+        all.add(pool == null ? j : j.withPool(pool));
+      }
+    }
+    all.sort(Comparator.comparingDouble(TraceJob::arrival)); // stable: file order on ties
+    TraceDag.check(all, name);
+    String scale = options.timeScale() == 1.0 ? "" : " (times x " + options.timeScale() + ")";
+    return Workload.of(name, String.join("; ", descriptions) + scale, all);
+  }
+
+  /**
+   * The name a file's jobs are prefixed with: the file name without {@code .gz}, then without
+   * {@code .json}, {@code .swf}, {@code .jsonl} or {@code .trace} ({@code blast-001.json.gz} →
+   * {@code blast-001}).
+   */
+  public static String instanceName(Path file) {
+    String n = file.getFileName().toString();
+    if (n.endsWith(".gz")) {
+      n = n.substring(0, n.length() - 3);
+    }
+    for (String ext : List.of(".json", ".swf", ".jsonl", ".trace")) {
+      if (n.endsWith(ext) && n.length() > ext.length()) {
+        return n.substring(0, n.length() - ext.length());
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The files of a workload that some job reads and no job writes: the ones that must exist in
+   * storage before a replay (the others are created by the jobs). In order of first read.
+   */
+  public static List<InputFile> storageInputs(Iterable<TraceJob> jobs) {
+    Set<String> written = new HashSet<>();
+    for (TraceJob j : jobs) {
+      for (InputFile f : j.outputs()) {
+        written.add(f.id());
+      }
+    }
+    Map<String, InputFile> read = new LinkedHashMap<>();
+    for (TraceJob j : jobs) {
+      for (InputFile f : j.inputs()) {
+        if (!written.contains(f.id())) {
+          read.putIfAbsent(f.id(), f);
+        }
+      }
+    }
+    return List.copyOf(read.values());
+  }
+
+  /** The pool of file {@code index}'s jobs, or null to keep the trace's own. */
+  static String pool(Options options, int index) {
+    List<String> pools = options.pools();
+    return pools.isEmpty() ? null : pools.get(index % pools.size());
   }
 }

@@ -19,6 +19,9 @@ package io.locus.workloads;
  * {"jobId":"job-7","pool":"batch","arrival":12.5,
  *  "inputs":[{"id":"img-4","bytes":67108864,"computeSeconds":0.064,"location":"sn-0"}],
  *  "computeSeconds":0.0,"stage":0,"attributes":{"cluster":"3"}}
+ * {"jobId":"merge","arrival":0.0,"inputs":[{"id":"part-1","bytes":1000}],"computeSeconds":2.5,
+ *  "stage":0,"parents":["job-7"],"outputs":[{"id":"result","bytes":500}],
+ *  "template":"merge","args":["--fast"]}
  * </pre>
  * (shown wrapped; in the file it is one line)
  *
@@ -40,10 +43,25 @@ package io.locus.workloads;
  *   <tr><td>events</td><td>{@code {"start":s,"end":e}}, integers 0 ≤ s &lt; e</td><td>no (absent =
  *       null)</td><td>splittable jobs (CERN): the event segment [s, e) analysed; such jobs have
  *       no inputs</td></tr>
+ *   <tr><td>parents</td><td>array of job ids</td><td>no (absent = empty)</td><td>jobs of the same
+ *       workload that must have completed before this one is submitted (a workflow's DAG);
+ *       {@code arrival} is then the earliest submission time. Every id must be a job of the
+ *       workload and the graph must be acyclic ({@link TraceFiles#open} checks both)</td></tr>
+ *   <tr><td>outputs</td><td>array of units</td><td>no (absent = empty)</td><td>files the job
+ *       creates, with their sizes; they appear in the cache of the node that ran the job, so
+ *       children reading them can be placed there</td></tr>
+ *   <tr><td>template</td><td>string</td><td>no (absent = null)</td><td>the agent task template to
+ *       run; null = the agent's default template</td></tr>
+ *   <tr><td>args</td><td>array of strings</td><td>no (absent = empty)</td><td>arguments for the
+ *       template</td></tr>
  * </table>
  *
+ * <p>{@code parents}, {@code outputs}, {@code template} and {@code args} were added in issue 15.
+ * They are optional and written only when set, so the format stays at version 1: older traces read
+ * unchanged, and a trace without them is written byte for byte as before.
+ *
  * <table>
- *   <caption>Unit fields (io.locus.core.model.InputFile)</caption>
+ *   <caption>Unit fields of inputs and outputs (io.locus.core.model.InputFile)</caption>
  *   <tr><th>field</th><th>type</th><th>required</th><th>meaning</th></tr>
  *   <tr><td>id</td><td>string</td><td>yes</td><td>file id</td></tr>
  *   <tr><td>bytes</td><td>integer ≥ 0</td><td>yes</td><td>size in bytes</td></tr>

@@ -42,7 +42,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       Set.of("format", "version", "name", "jobs", "description");
   private static final Set<String> JOB_FIELDS =
       Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes",
-          "events");
+          "events", "parents", "outputs", "template", "args");
   private static final Set<String> UNIT_FIELDS =
       Set.of("id", "bytes", "computeSeconds", "location", "checksum");
 
@@ -227,8 +227,22 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     List<InputFile> units = new ArrayList<>(inputs.size());
     for (JsonNode u : inputs) {
-      units.add(toUnit(u));
+      units.add(toUnit(u, "input"));
     }
+    List<InputFile> outputs = List.of();
+    JsonNode out = n.get("outputs");
+    if (out != null && !out.isNull()) {
+      if (!out.isArray()) {
+        throw error("job field 'outputs' must be an array of units, got " + out);
+      }
+      outputs = new ArrayList<>(out.size());
+      for (JsonNode u : out) {
+        outputs.add(toUnit(u, "output"));
+      }
+    }
+    List<String> parents = strings(n, "parents");
+    List<String> args = strings(n, "args");
+    String template = text(n, "template", false);
     double compute = number(n, "computeSeconds", true, "job");
     int stage = 0;
     JsonNode s = n.get("stage");
@@ -269,25 +283,26 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       events = new EventSpan(s0.asLong(), e0.asLong());
     }
     try {
-      return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events);
+      return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events, parents,
+          outputs, template, args);
     } catch (IllegalArgumentException e) {
       throw error(e.getMessage());
     }
   }
 
-  private InputFile toUnit(JsonNode u) {
+  private InputFile toUnit(JsonNode u, String what) {
     if (!u.isObject()) {
-      throw error("each input must be an object, got " + u);
+      throw error("each " + what + " must be an object, got " + u);
     }
-    checkFields(u, UNIT_FIELDS, "input");
+    checkFields(u, UNIT_FIELDS, what);
     String id = text(u, "id", true);
     JsonNode b = u.get("bytes");
     if (b == null || !b.isIntegralNumber() || !b.canConvertToLong() || b.asLong() < 0) {
-      throw error("input '" + id + "': field 'bytes' must be an integer >= 0, got " + b);
+      throw error(what + " '" + id + "': field 'bytes' must be an integer >= 0, got " + b);
     }
-    double compute = number(u, "computeSeconds", false, "input");
+    double compute = number(u, "computeSeconds", false, what);
     if (!(compute >= 0) || Double.isInfinite(compute)) {
-      throw error("input '" + id + "': computeSeconds must be finite and >= 0, got " + compute);
+      throw error(what + " '" + id + "': computeSeconds must be finite and >= 0, got " + compute);
     }
     return new InputFile(id, b.asLong(), compute, text(u, "location", false),
         text(u, "checksum", false));
@@ -314,6 +329,25 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       throw error("field '" + field + "' must be a string, got " + v);
     }
     return v.asText();
+  }
+
+  /** An optional array of non-empty strings (absent or null = empty). */
+  private List<String> strings(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      return List.of();
+    }
+    if (!v.isArray()) {
+      throw error("job field '" + field + "' must be an array of strings, got " + v);
+    }
+    List<String> out = new ArrayList<>(v.size());
+    for (JsonNode e : v) {
+      if (!e.isTextual() || e.asText().isEmpty()) {
+        throw error("job field '" + field + "' must hold non-empty strings, got " + e);
+      }
+      out.add(e.asText());
+    }
+    return out;
   }
 
   private double number(JsonNode n, String field, boolean required, String what) {

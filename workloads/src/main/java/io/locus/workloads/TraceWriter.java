@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
@@ -86,23 +87,7 @@ public final class TraceWriter implements Closeable {
       out.writeStringField("pool", job.pool());
     }
     out.writeNumberField("arrival", job.arrival());
-    out.writeArrayFieldStart("inputs");
-    for (InputFile u : job.inputs()) {
-      out.writeStartObject();
-      out.writeStringField("id", u.id());
-      out.writeNumberField("bytes", u.bytes());
-      if (u.computeSeconds() != 0) {
-        out.writeNumberField("computeSeconds", u.computeSeconds());
-      }
-      if (u.location() != null) {
-        out.writeStringField("location", u.location());
-      }
-      if (u.checksum() != null) {
-        out.writeStringField("checksum", u.checksum());
-      }
-      out.writeEndObject();
-    }
-    out.writeEndArray();
+    writeUnits("inputs", job.inputs());
     out.writeNumberField("computeSeconds", job.computeSeconds());
     out.writeNumberField("stage", job.stage());
     if (job.events() != null) {
@@ -118,8 +103,48 @@ public final class TraceWriter implements Closeable {
       }
       out.writeEndObject();
     }
+    // the issue-15 fields are written only when set, so older traces stay byte-identical
+    writeStrings("parents", job.parents());
+    if (!job.outputs().isEmpty()) {
+      writeUnits("outputs", job.outputs());
+    }
+    if (job.template() != null) {
+      out.writeStringField("template", job.template());
+    }
+    writeStrings("args", job.args());
     out.writeEndObject();
     written++;
+  }
+
+  private void writeStrings(String field, List<String> values) throws IOException {
+    if (values.isEmpty()) {
+      return;
+    }
+    out.writeArrayFieldStart(field);
+    for (String v : values) {
+      out.writeString(v);
+    }
+    out.writeEndArray();
+  }
+
+  private void writeUnits(String field, List<InputFile> units) throws IOException {
+    out.writeArrayFieldStart(field);
+    for (InputFile u : units) {
+      out.writeStartObject();
+      out.writeStringField("id", u.id());
+      out.writeNumberField("bytes", u.bytes());
+      if (u.computeSeconds() != 0) {
+        out.writeNumberField("computeSeconds", u.computeSeconds());
+      }
+      if (u.location() != null) {
+        out.writeStringField("location", u.location());
+      }
+      if (u.checksum() != null) {
+        out.writeStringField("checksum", u.checksum());
+      }
+      out.writeEndObject();
+    }
+    out.writeEndArray();
   }
 
   public long written() {

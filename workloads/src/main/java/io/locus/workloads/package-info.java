@@ -10,6 +10,9 @@
  * ({@code spec/hypergraph-online-hps.md} §4). {@link io.locus.workloads.Workloads} creates any of
  * them by name; {@link io.locus.workloads.TraceWriter} and {@link io.locus.workloads.TraceReader}
  * store and replay them in the format of {@link io.locus.workloads.TraceFormat}.
+ * {@link io.locus.workloads.TraceFiles} opens trace files of every format a user can replay: Locus
+ * traces, WfCommons instances ({@code io.locus.workloads.wf}) and SWF logs ({@code
+ * io.locus.workloads.swf}).
  *
  * <p>Every generator is deterministic for its seed: the same seed gives the same trace, byte for
  * byte, on any JVM.

@@ -39,6 +39,9 @@ class TraceFormatTest {
         new InputFile("u1", 0, 1e-300, null, "sha256:ab"),
         new InputFile("u2 \"quoted\" ü", Long.MAX_VALUE, 0.0, "sn-3", null)),
         0.1 + 0.2, 0, Map.of("z", "last", "a", "first")));
+    jobs.add(new TraceJob("dag-child", null, 0.0, List.of(InputFile.of("out-a", 10)), 2.5, 0,
+        Map.of(), null, List.of("odd"), List.of(InputFile.of("out-b", 5),
+            new InputFile("out-c", 7, 0.25, null, "sha256:cd")), "merge", List.of("--fast", "x y")));
     jobs.addAll(Stages18.workload().toList().subList(0, 5));
     jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
     // after the t = 0 jobs above, so the list stays sorted by arrival
@@ -72,6 +75,13 @@ class TraceFormatTest {
     assertThat(header.get("jobs").asLong()).isEqualTo(w.size());
     assertThat(lines.get(1)).startsWith("{\"jobId\":\"odd\",\"pool\":\"batch\",\"arrival\":0.0,");
     assertThat(lines.get(1)).contains("\"attributes\":{\"a\":\"first\",\"z\":\"last\"}");
+    assertThat(lines.get(2)).isEqualTo("{\"jobId\":\"dag-child\",\"arrival\":0.0,\"inputs\":"
+        + "[{\"id\":\"out-a\",\"bytes\":10}],\"computeSeconds\":2.5,\"stage\":0,"
+        + "\"parents\":[\"odd\"],\"outputs\":[{\"id\":\"out-b\",\"bytes\":5},{\"id\":\"out-c\","
+        + "\"bytes\":7,\"computeSeconds\":0.25,\"checksum\":\"sha256:cd\"}],\"template\":\"merge\","
+        + "\"args\":[\"--fast\",\"x y\"]}");
+    // a job without the issue-15 fields is written exactly as before they existed
+    assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args");
   }
 
   @Test
@@ -119,6 +129,18 @@ class TraceFormatTest {
         + "\"size\":1}],\"computeSeconds\":0}", 2, "unknown input field 'size'");
     expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
         + "\"stage\":1.5}", 2, "'stage' must be an integer >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"parents\":\"b\"}", 2, "job field 'parents' must be an array of strings");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"args\":[1]}", 2, "job field 'args' must hold non-empty strings");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"outputs\":[{\"id\":\"o\",\"bytes\":-1}]}", 2,
+        "output 'o': field 'bytes' must be an integer >= 0");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"outputs\":[{\"id\":\"o\",\"bytes\":1,\"size\":1}]}", 2,
+        "unknown output field 'size'");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"template\":7}", 2, "field 'template' must be a string");
     expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
         + "\"attributes\":{\"k\":1}}", 2, "attribute 'k' must be a string");
     expect(h2 + "\n" + String.format(JOB, "a", "5") + "\n\n" + String.format(JOB, "b", "4"), 4,
