@@ -29,11 +29,13 @@ public record DiffusionMetrics(
       double fsGbps, String eviction, long seed) {}
 
   /**
-   * Task accounting: {@code completed + failedPermanently = released} when the run was complete
-   * ({@link RunResult#complete()}; otherwise it was truncated: horizon, stall or nothing left).
+   * Task accounting: {@code completed + failedPermanently = released} and {@code released +
+   * dropped = arrived} when the run was complete ({@link RunResult#complete()}; otherwise it was
+   * truncated: horizon, stall or nothing left). {@code dropped}: workflow jobs never released
+   * because a parent failed for good or never arrived ({@link io.locus.sim.workload.JobFeeder}).
    */
   public record Tasks(long arrived, long released, long completed, long failedPermanently,
-      long retries, long timeouts, long injectedFailures) {}
+      long retries, long timeouts, long injectedFailures, long dropped) {}
 
   /**
    * Times in seconds. Completion time T_N = last completion − first arrival; efficiency = ideal /
