@@ -326,7 +326,8 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
         t.completionTime() > 0 ? bytesRead * 8 / 1e9 / t.completionTime() : Double.NaN,
         Percentiles.nearestRank(throughput, 99),
         arrivalSpan > 0 ? metrics.arrivedBytes() * 8 / 1e9 / arrivalSpan : Double.NaN,
-        peakDemand, cluster.staleHints(), cluster.dedupWaits(), cluster.maxCacheFill());
+        peakDemand, cluster.staleHints(), cluster.dedupWaits(), cluster.maxCacheFill(),
+        cluster.evictions(), cluster.outputsCached());
     DiffusionMetrics.Resources res = new DiffusionMetrics.Resources(
         registeredSlotSeconds / 3600.0, registeredSlotSeconds, busy,
         registeredSlotSeconds > 0 ? busy / registeredSlotSeconds : Double.NaN,

@@ -162,6 +162,9 @@ class WorkflowSimulationTest {
     assertThat(o.ends().get("C").bytesStorage()).isEqualTo(400 * MB);
     assertThat(o.ends().get("C").bytesLocal()).isZero();
     assertThat(o.result().detail().io().maxCacheFill()).isEqualTo(0.8); // one 400 MB file at a time
+    assertThat(o.result().detail().io().outputsCached()).isEqualTo(2);
+    // oB evicted oA; C's read of oA from storage then evicted oB
+    assertThat(o.result().detail().io().evictions()).isEqualTo(2);
     // an output larger than the cache is not kept: its reader goes to storage
     List<TraceJob> huge = List.of(
         job("A", 0, 1, List.of(), List.of(), List.of(file("oA", 600))),

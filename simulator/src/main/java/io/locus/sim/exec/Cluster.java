@@ -54,6 +54,7 @@ public final class Cluster {
   private long dedupWaits;
   private double maxCacheFill;
   private long outputsCached;
+  private long evictions;
 
   /** @param seed seeds the randomised eviction policies (one stream per node) */
   public Cluster(ExecConfig cfg, FlowNetwork flows, EventQueue events, ClusterListener listener,
@@ -215,6 +216,11 @@ public final class Cluster {
         outputsCached++;
       }
     }
+  }
+
+  /** Files evicted by the nodes to make room (Evict commands not counted). */
+  public long evictions() {
+    return evictions;
   }
 
   /** Outputs that entered a cache when their task completed. */
@@ -402,6 +408,7 @@ public final class Cluster {
     if (!ins.cached()) {
       return false; // larger than the cache, or the rest is pinned: streamed, not kept
     }
+    evictions += ins.evicted().size();
     if (e.cache.capacity() > 0) {
       maxCacheFill = Math.max(maxCacheFill, (double) e.cache.used() / e.cache.capacity());
     }
