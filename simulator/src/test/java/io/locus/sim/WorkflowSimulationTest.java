@@ -186,6 +186,19 @@ class WorkflowSimulationTest {
   }
 
   @Test
+  void aChildThatArrivesBeforeItsParentWaitsForTheParentToArriveAndComplete() {
+    List<TraceJob> jobs = List.of(
+        job("B", 0, 1, List.of(file("oA", 100)), List.of("A", "A"), List.of()),
+        job("A", 20, 4, List.of(), List.of(), List.of(file("oA", 100))));
+    Observed o = run(cluster("MCH").build(), jobs);
+    assertThat(o.result().complete()).isTrue();
+    assertThat(o.ends().get("A").ended()).isEqualTo(24.0);
+    assertThat(o.ends().get("B").submitted()).isEqualTo(24.0);
+    assertThat(o.ends().get("B").node()).isEqualTo(o.ends().get("A").node());
+    assertThat(o.result().detail().tasks().dropped()).isZero();
+  }
+
+  @Test
   void descendantsOfAJobThatFailedForGoodAreDroppedAndTheRunEnds() {
     // every attempt fails, no retries: the roots fail for good and nothing else is released
     SimulationConfig.Replay off = SimulationConfig.Replay.off();
