@@ -133,6 +133,17 @@ class WfCommonsExperimentTest {
   }
 
   @Test
+  void complementaryPlaceRunsTheWorkflowsToo() throws Exception {
+    List<WfCommonsExperiment.Row> rows = new WfCommonsExperiment(tmp.resolve("cp"),
+        WfCommonsExperiment.policies(List.of("complementary_place"), false),
+        new WfCommonsExperiment.Overrides(null, null, null), 1, false,
+        new PrintWriter(new StringWriter())).run(List.of(blastLike(), chain()));
+    assertThat(rows).hasSize(2).allMatch(r -> r.run().complete()
+        && r.m().tasks().completed() == r.m().tasks().arrived());
+    assertThat(tmp.resolve("cp").resolve("plots")).doesNotExist();
+  }
+
+  @Test
   void policiesAreCheckedAndTheOnlineHpsFamilyIsExplained() {
     assertThat(WfCommonsExperiment.policies(null, false)).containsExactly("FA", "FCA", "MCU",
         "MCH", "GCC");
