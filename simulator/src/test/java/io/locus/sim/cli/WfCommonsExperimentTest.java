@@ -207,6 +207,11 @@ class WfCommonsExperimentTest {
     Outcome empty = run("experiment", "wfcommons", "--trace", tmp.toString(), "--slots", "0");
     assertThat(empty.code()).isEqualTo(2);
     assertThat(empty.err()).contains("no instance files in", "--slots must be >= 1");
+    Outcome both = run("experiment", "wfcommons", "--synthetic", "--trace", tmp.toString(),
+        "--format", "json", "--time-scale", "-1");
+    assertThat(both.code()).isEqualTo(2);
+    assertThat(both.err()).contains("give --trace or --synthetic, not both",
+        "unknown trace format 'json'", "--time-scale must be > 0");
     Outcome none = run("experiment", "wfcommons", "--out", tmp.resolve("x").toString());
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err()).contains("give --trace");
