@@ -121,10 +121,14 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cl, "--nodes must be >= 1");
     }
     var instances = wf.instances(cl, seed);
-    var rows = new WfCommonsExperiment(dir, policies,
-        new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb), seed, !noPlots,
-        cl.getOut()).run(instances);
-    return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
+    try {
+      var rows = new WfCommonsExperiment(dir, policies,
+          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb), seed, !noPlots,
+          cl.getOut()).run(instances);
+      return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
+    } catch (io.locus.workloads.TraceFormatException e) { // trace files are read as they run
+      throw new CommandLine.ParameterException(cl, "--trace: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -212,6 +212,17 @@ class WfCommonsExperimentTest {
     assertThat(both.code()).isEqualTo(2);
     assertThat(both.err()).contains("give --trace or --synthetic, not both",
         "unknown trace format 'json'", "--time-scale must be > 0");
+    // a trace whose header is fine but a later line is not: read during the run, still exit 2
+    Path bad = Files.createDirectories(tmp.resolve("bad"));
+    TraceWriter.write(bad.resolve("t.jsonl"), Workload.of("t", "", List.of(
+        new TraceJob("j0", 0, List.of(), 1), new TraceJob("j1", 1, List.of(), 1))));
+    List<String> lines = new ArrayList<>(Files.readAllLines(bad.resolve("t.jsonl")));
+    lines.set(lines.size() - 1, "{\"broken\": ");
+    Files.write(bad.resolve("t.jsonl"), lines);
+    Outcome broken = run("experiment", "wfcommons", "--trace", bad.toString(), "--format",
+        "locus", "--out", tmp.resolve("y").toString());
+    assertThat(broken.code()).as(broken.out()).isEqualTo(2);
+    assertThat(broken.err()).contains("--trace: ", "t.jsonl").doesNotContain("\tat ");
     Outcome none = run("experiment", "wfcommons", "--out", tmp.resolve("x").toString());
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err()).contains("give --trace");
