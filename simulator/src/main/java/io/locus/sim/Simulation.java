@@ -55,6 +55,22 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     Progress NONE = (t, c, r, q, n) -> { };
   }
 
+  /**
+   * One job's end, for tests and per-task reports: the last attempt's node, when the job was
+   * released (submitted to the pool), when that attempt started and when the job ended, and the
+   * bytes that attempt read from the node's cache, from peers and from storage.
+   */
+  public record TaskRecord(String jobId, String node, double submitted, double started,
+      double ended, boolean completed, long bytesLocal, long bytesPeer, long bytesStorage) {}
+
+  /** Hears every job that ends (completed, or failed for good). */
+  @FunctionalInterface
+  public interface TaskListener {
+    void ended(TaskRecord record);
+
+    TaskListener NONE = r -> { };
+  }
+
   /** Virtual seconds between two progress reports. */
   public static final double PROGRESS_STEP = 500.0;
 
@@ -73,6 +89,7 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   private final IdealTime ideal = new IdealTime();
   private final DecisionListener listener;
   private final Progress progress;
+  private final TaskListener taskListener;
   private final SplittableRandom failureRng;
   private long nextSeq;
   private long decisions;
@@ -80,8 +97,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   private double nextReport = PROGRESS_STEP;
 
   private Simulation(SimulationConfig cfg, String workloadName, Iterator<TraceJob> jobs,
-      DecisionListener listener, Progress progress) {
+      DecisionListener listener, Progress progress, TaskListener taskListener) {
     this.cfg = cfg;
+    this.taskListener = taskListener == null ? TaskListener.NONE : taskListener;
     this.workloadName = workloadName;
     this.listener = listener == null ? DecisionListener.NONE : listener;
     this.progress = progress == null ? Progress.NONE : progress;
@@ -109,14 +127,20 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, Workload workload,
       Progress progress) {
     Simulation sim = new Simulation(cfg, workload.name(), workload.iterator(),
-        DecisionListener.NONE, progress);
+        DecisionListener.NONE, progress, TaskListener.NONE);
     return sim.engine.run(sim);
   }
 
   /** Runs an arrival-sorted job stream; {@code listener} hears every command carried out. */
   public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, String workloadName,
       Iterator<TraceJob> jobs, DecisionListener listener) {
-    Simulation sim = new Simulation(cfg, workloadName, jobs, listener, Progress.NONE);
+    return run(cfg, workloadName, jobs, listener, TaskListener.NONE);
+  }
+
+  /** As above; {@code tasks} also hears every job that ends. */
+  public static RunResult<DiffusionMetrics> run(SimulationConfig cfg, String workloadName,
+      Iterator<TraceJob> jobs, DecisionListener listener, TaskListener tasks) {
+    Simulation sim = new Simulation(cfg, workloadName, jobs, listener, Progress.NONE, tasks);
     return sim.engine.run(sim);
   }
 
@@ -166,14 +190,22 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     digest = (digest ^ v) * FNV_PRIME;
   }
 
-  /** A job ended for good: completed, or failed past its retries. */
+  /**
+   * A job ended for good: completed, or failed past its retries. A completed job's outputs enter
+   * its node's cache (and the scheduler's index) before its children are released.
+   */
   void jobEnded(Task task, TaskRun run, boolean completed, double now) {
     if (completed) {
       metrics.completed(task, run.startTime(), now);
+      if (!task.outputs().isEmpty()) {
+        cluster.storeOutputs(run, now);
+      }
     } else {
       metrics.failedPermanently();
     }
-    feeder.finished(task.jobId(), now);
+    taskListener.ended(new TaskRecord(task.jobId(), run.node(), task.submitTime(),
+        run.startTime(), now, completed, run.bytesLocal(), run.bytesPeer(), run.bytesStorage()));
+    feeder.finished(task.jobId(), completed, now);
   }
 
   // ------------------------------------------------------------------ listeners
@@ -181,7 +213,7 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   @Override
   public void released(TraceJob job, double now) {
     Task t = new Task(job.jobId(), job.jobId(), 0, nextSeq++, job.inputs(), job.computeSeconds(),
-        now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job));
+        now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job), job.outputs());
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
     placer.released(t, now);
@@ -294,7 +326,8 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
         t.completionTime() > 0 ? bytesRead * 8 / 1e9 / t.completionTime() : Double.NaN,
         Percentiles.nearestRank(throughput, 99),
         arrivalSpan > 0 ? metrics.arrivedBytes() * 8 / 1e9 / arrivalSpan : Double.NaN,
-        peakDemand, cluster.staleHints(), cluster.dedupWaits(), cluster.maxCacheFill());
+        peakDemand, cluster.staleHints(), cluster.dedupWaits(), cluster.maxCacheFill(),
+        cluster.evictions(), cluster.outputsCached());
     DiffusionMetrics.Resources res = new DiffusionMetrics.Resources(
         registeredSlotSeconds / 3600.0, registeredSlotSeconds, busy,
         registeredSlotSeconds > 0 ? busy / registeredSlotSeconds : Double.NaN,
@@ -306,7 +339,7 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     DiffusionMetrics.Tasks tasks = new DiffusionMetrics.Tasks(feeder.arrived(),
         feeder.released(), metrics.completedCount(),
         feeder.finishedCount() - metrics.completedCount(), placer.retries(), placer.timeouts(),
-        placer.injectedFailures());
+        placer.injectedFailures(), feeder.dropped());
     boolean perTask = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK;
     DiffusionMetrics.Setup setup = new DiffusionMetrics.Setup(workloadName,
         cfg.provisioning().cliName(), cfg.nodes(), cfg.slots(), cfg.cacheBytes(),

@@ -8,7 +8,9 @@ public final class CernOptions {
   @Option(names = "--policies", split = ",", paramLabel = "VARIANT",
       description = {"cern: policy variants, comma-separated. A variant is a policy name, "
           + "optionally with parameters after ':' (e.g. OUT_OF_ORDER:replication=true, "
-          + "DELAYED:period=1d:stripe=2500). Default: the experiment's own set."})
+          + "DELAYED:period=1d:stripe=2500). Default: the experiment's own set.",
+          "wfcommons: file policies (FA, FCA, MCU, MCH, GCC, COMPLEMENTARY_PLACE). Default: the "
+              + "data-diffusion five."})
   public List<String> policies;
 
   @Option(names = "--caches-gb", split = ",", paramLabel = "GB",
@@ -20,7 +22,8 @@ public final class CernOptions {
   public int jobs;
 
   @Option(names = "--nodes", defaultValue = "10",
-      description = "cern: processing nodes n. Default: ${DEFAULT-VALUE}.")
+      description = "cern: processing nodes n. Default: ${DEFAULT-VALUE}. wfcommons: nodes of "
+          + "the cluster. Default: per instance, its widest DAG level / slots (at most 64).")
   public int nodes;
 
   @Option(names = "--step", defaultValue = "0.05",

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         "  x5, x6, x8, x9a, x9b, hps-budget, khanna-all (Online-HPS and its baselines)",
         "  hybrid, hybrid-h3, hybrid-cluster (hybrid CPU/IO co-scheduling)",
         "  cern-load, cern-point, cern-e1 ... cern-e11 (CERN job splitting)",
+        "  wfcommons (every file policy on recorded workflows: --trace DIR|FILE...)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -54,6 +55,9 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Mixin
   CernOptions cern = new CernOptions();
+
+  @CommandLine.Mixin
+  WfCommonsOptions wf = new WfCommonsOptions();
 
   /** Runs one experiment of a family into a directory; returns the exit code. */
   @FunctionalInterface
@@ -93,7 +97,38 @@ public final class ExperimentCommand implements Callable<Integer> {
                   spec.commandLine().getParseResult().originalArgs());
               new CernExperiments(dir, cern, seeds, !noPlots, o, cmd).run(key);
               return 0;
-            }));
+            }),
+        new Family(List.of(WfCommonsExperiment.NAME),
+            "Workflows (--trace DIR|FILE..., --format, --nodes, --slots, --cache-gb, --policies,"
+                + " --quick):",
+            "  " + WfCommonsExperiment.NAME + ": every file policy on each workflow instance "
+                + "(DAG release, outputs cached where created): makespan and bytes moved\n",
+            (key, dir) -> wfcommons(dir)));
+  }
+
+  /** {@code experiment wfcommons}: the instances, the policies and the cluster overrides. */
+  private int wfcommons(Path dir) throws Exception {
+    var cl = spec.commandLine();
+    var parsed = cl.getParseResult();
+    List<String> policies;
+    try {
+      policies = WfCommonsExperiment.policies(cern.policies, wf.quick);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--policies: " + e.getMessage());
+    }
+    Integer nodes = parsed.hasMatchedOption("--nodes") ? cern.nodes : null;
+    if (nodes != null && nodes < 1) {
+      throw new CommandLine.ParameterException(cl, "--nodes must be >= 1");
+    }
+    var instances = wf.instances(cl, seed);
+    try {
+      var rows = new WfCommonsExperiment(dir, policies,
+          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb), seed, !noPlots,
+          cl.getOut()).run(instances);
+      return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
+    } catch (io.locus.workloads.TraceFormatException e) { // trace files are read as they run
+      throw new CommandLine.ParameterException(cl, "--trace: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -10,7 +10,8 @@ import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
 import io.locus.sim.provision.LrmConfig;
-import io.locus.workloads.TraceReader;
+import io.locus.workloads.TraceFiles;
+import io.locus.workloads.TraceFormatException;
 import io.locus.workloads.Workload;
 import io.locus.workloads.Workloads;
 import java.io.IOException;
@@ -51,9 +52,25 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Generator parameter, repeatable (e.g. --workload stacking --workload-param locality=10).")
   Map<String, String> workloadParams = new LinkedHashMap<>();
 
-  @Option(names = "--trace", paramLabel = "FILE",
-      description = "Replay a Locus trace file (JSON lines, .gz allowed) instead of --workload.")
-  Path trace;
+  @Option(names = "--trace", arity = "1..*", paramLabel = "FILE",
+      description = "Replay trace files instead of --workload: Locus JSON lines (.gz allowed), "
+          + "WfCommons instances or SWF logs (--format). Several files are one workload (ids "
+          + "prefixed with each file's name).")
+  List<Path> traces = new ArrayList<>();
+
+  @Option(names = "--format", defaultValue = "locus", paramLabel = "FORMAT",
+      description = "Format of the --trace files: locus, wfcommons or swf. Default: ${DEFAULT-VALUE}.")
+  String format;
+
+  @Option(names = "--time-scale", defaultValue = "1", paramLabel = "X",
+      description = "--trace: multiply every time of the trace (arrivals, runtimes) by X. "
+          + "Default: ${DEFAULT-VALUE}.")
+  double timeScale;
+
+  @Option(names = "--swf-file-model", defaultValue = "true", arity = "1", paramLabel = "true|false",
+      description = "--format swf: jobs read files of the seeded file-set model (true) or none "
+          + "(false). Default: ${DEFAULT-VALUE}.")
+  boolean swfFileModel;
 
   @Option(names = "--policy", defaultValue = "gcc",
       description = "FA, FCA, MCU, MCH or GCC. Default: ${DEFAULT-VALUE}.")
@@ -167,13 +184,23 @@ public final class SimulateCommand implements Callable<Integer> {
         cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
             : cfg.policy().toUpperCase(Locale.ROOT), cfg.provisioning().cliName());
     long wall0 = System.nanoTime();
-    RunResult<DiffusionMetrics> r = Simulation.run(cfg, w, quiet ? Simulation.Progress.NONE
-        : (t, done, released, queue, nodes) -> {
-      o.printf(Locale.ROOT, "  t = %7.0f s: %d of %d tasks done, queue %d, %d nodes (%.1f s)%n",
-          t, done, w.size(), queue, nodes, (System.nanoTime() - wall0) / 1e9);
-      o.flush();
-    });
+    RunResult<DiffusionMetrics> r;
+    try {
+      r = Simulation.run(cfg, w, quiet ? Simulation.Progress.NONE
+          : (t, done, released, queue, nodes) -> {
+        o.printf(Locale.ROOT, "  t = %7.0f s: %d of %d tasks done, queue %d, %d nodes (%.1f s)%n",
+            t, done, w.size(), queue, nodes, (System.nanoTime() - wall0) / 1e9);
+        o.flush();
+      });
+    } catch (TraceFormatException e) { // trace files are read as the run goes
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: " + e.getMessage(),
+          e);
+    }
     SummaryTable.print(o, List.of(r));
+    if (r.detail().tasks().dropped() > 0) {
+      o.printf(Locale.ROOT, "%d jobs not run: a parent failed for good or never arrived%n",
+          r.detail().tasks().dropped());
+    }
     if (faTime != null) {
       o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
     }
@@ -202,14 +229,30 @@ public final class SimulateCommand implements Callable<Integer> {
   /** Validates every option together, so one run reports every mistake at once. */
   SimulationConfig config() {
     List<String> problems = new ArrayList<>();
-    if (trace != null && spec != null && spec.commandLine().getParseResult() != null
-        && spec.commandLine().getParseResult().hasMatchedOption("--workload")) {
+    boolean trace = !traces.isEmpty();
+    var parsed = spec != null ? spec.commandLine().getParseResult() : null;
+    if (trace && parsed != null && parsed.hasMatchedOption("--workload")) {
       problems.add("give --workload or --trace, not both");
     }
-    if (trace != null && !Files.isReadable(trace)) {
-      problems.add("--trace: cannot read " + trace);
+    for (Path t : traces) {
+      if (!Files.isReadable(t) || Files.isDirectory(t)) {
+        problems.add("--trace: cannot read " + t);
+      }
     }
-    if (trace == null && !Workloads.names().contains(workload)) {
+    if (!trace && parsed != null) {
+      for (String o : List.of("--format", "--time-scale", "--swf-file-model")) {
+        if (parsed.hasMatchedOption(o)) {
+          problems.add(o + " applies to --trace files only");
+        }
+      }
+    }
+    try {
+      TraceFiles.Format.parse(format);
+    } catch (IllegalArgumentException e) {
+      problems.add("--format: " + e.getMessage());
+    }
+    positive(problems, "--time-scale", timeScale);
+    if (!trace && !Workloads.names().contains(workload)) {
       problems.add("--workload: unknown workload '" + workload + "'; valid: "
           + String.join(", ", Workloads.names()));
     }
@@ -301,14 +344,33 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   public Workload workload() throws IOException {
-    if (trace != null) {
-      return TraceReader.workload(trace);
+    if (!traces.isEmpty()) {
+      return traceWorkload(spec, traces, TraceFiles.Format.parse(format),
+          new TraceFiles.Options(timeScale, List.of(), swfFileModel, seed));
     }
     try {
       return Workloads.create(workload, workloadParams, seed);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--workload-param: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The trace files as one workload. A malformed file, or a format or option the readers do not
+   * support, is a usage error (exit code 2) with the reader's message.
+   */
+  static Workload traceWorkload(CommandLine.Model.CommandSpec spec, List<Path> files,
+      TraceFiles.Format format, TraceFiles.Options options) throws IOException {
+    try {
+      return TraceFiles.open(files, format, options);
+    } catch (TraceFormatException | IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: " + e.getMessage(),
+          e);
+    } catch (UnsupportedOperationException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: --format "
+          + format.cliName() + " with these files and options is not supported by this build ("
+          + e.getMessage() + ")", e);
     }
   }
 

@@ -25,6 +25,14 @@ import java.util.Map;
  * holder and finally the file system when a hint is stale, and cached at the reader on arrival
  * (evicting unpinned files). FA's plan says "do not cache": every FA access goes to storage and
  * nothing is kept or shared. After the reads the task computes, then delivers its result.
+ *
+ * <p>Workflow outputs ({@link Task#outputs()}, data-diffusion model): when a task completes, each
+ * output is created in its node's cache with its declared size ({@link #storeOutputs}), evicting
+ * unpinned files by the node's eviction policy like a fetched file, and the scheduler's index
+ * learns it from the same cache delta. Creating it moves no bytes. An output is also taken to be in
+ * the file system at once (the workflow system's stage-out, not modelled): a reader that finds no
+ * cached copy anywhere (evicted everywhere, its node released, or too large to cache) reads it from
+ * storage like any input.
  */
 public final class Cluster {
   /** Flow and access categories, equal to {@link InputSource} ordinals. */
@@ -45,6 +53,8 @@ public final class Cluster {
   private long staleHints;
   private long dedupWaits;
   private double maxCacheFill;
+  private long outputsCached;
+  private long evictions;
 
   /** @param seed seeds the randomised eviction policies (one stream per node) */
   public Cluster(ExecConfig cfg, FlowNetwork flows, EventQueue events, ClusterListener listener,
@@ -186,6 +196,36 @@ public final class Cluster {
     }
     e.cache.clear();
     return cancelled;
+  }
+
+  /**
+   * The completed attempt {@code r} created its task's outputs on its node: each enters the cache
+   * with its declared size (an output larger than the cache, or than what is unpinned, is not
+   * kept), and the change is reported like any cached file. No bytes are moved. A released node
+   * keeps nothing.
+   */
+  public void storeOutputs(TaskRun r, double now) {
+    Executor e = r.executor;
+    if (!e.alive) {
+      return;
+    }
+    for (InputFile out : r.task.outputs()) {
+      if (e.cache.contains(out.id())) {
+        e.cache.touch(out.id()); // written again: the newest copy
+      } else if (insert(e, out, now)) {
+        outputsCached++;
+      }
+    }
+  }
+
+  /** Files evicted by the nodes to make room (Evict commands not counted). */
+  public long evictions() {
+    return evictions;
+  }
+
+  /** Outputs that entered a cache when their task completed. */
+  public long outputsCached() {
+    return outputsCached;
   }
 
   /** Evict command: drops unpinned files and reports the change. */
@@ -368,6 +408,7 @@ public final class Cluster {
     if (!ins.cached()) {
       return false; // larger than the cache, or the rest is pinned: streamed, not kept
     }
+    evictions += ins.evicted().size();
     if (e.cache.capacity() > 0) {
       maxCacheFill = Math.max(maxCacheFill, (double) e.cache.used() / e.cache.capacity());
     }

@@ -29,11 +29,13 @@ public record DiffusionMetrics(
       double fsGbps, String eviction, long seed) {}
 
   /**
-   * Task accounting: {@code completed + failedPermanently = released} when the run was complete
-   * ({@link RunResult#complete()}; otherwise it was truncated: horizon, stall or nothing left).
+   * Task accounting: {@code completed + failedPermanently = released} and {@code released +
+   * dropped = arrived} when the run was complete ({@link RunResult#complete()}; otherwise it was
+   * truncated: horizon, stall or nothing left). {@code dropped}: workflow jobs never released
+   * because a parent failed for good or never arrived ({@link io.locus.sim.workload.JobFeeder}).
    */
   public record Tasks(long arrived, long released, long completed, long failedPermanently,
-      long retries, long timeouts, long injectedFailures) {}
+      long retries, long timeouts, long injectedFailures, long dropped) {}
 
   /**
    * Times in seconds. Completion time T_N = last completion − first arrival; efficiency = ideal /
@@ -47,11 +49,14 @@ public record DiffusionMetrics(
   /**
    * Reads. Accesses and bytes are indexed LOCAL, PEER, STORAGE (local hit, global hit, miss).
    * {@code flowBytes} is the integral of all flow rates; it equals the completed reads plus the
-   * aborted bytes, up to rounding.
+   * aborted bytes, up to rounding. {@code evictions}: files the nodes evicted to make room for a
+   * fetched file or a created output (Evict commands not counted); {@code outputsCached}: workflow
+   * outputs that entered the cache of the node that created them.
    */
   public record Io(long[] accesses, long[] bytes, double abortedBytes, double flowBytes,
       double avgThroughputGbps, double peakThroughputGbps, double meanDemandGbps,
-      double peakDemandGbps, long staleHints, long dedupWaits, double maxCacheFill) {
+      double peakDemandGbps, long staleHints, long dedupWaits, double maxCacheFill,
+      long evictions, long outputsCached) {
 
     public long totalAccesses() {
       return accesses[0] + accesses[1] + accesses[2];

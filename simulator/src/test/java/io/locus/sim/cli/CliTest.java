@@ -6,7 +6,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.locus.workloads.TraceWriter;
+import io.locus.workloads.Workloads;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -65,6 +68,40 @@ class CliTest {
     Outcome q = run("simulate", "--nodes", "many");
     assertThat(q.code()).isEqualTo(2);
     assertThat(q.err()).contains("--nodes");
+  }
+
+  @Test
+  void simulateReadsALocusTraceThroughTraceFiles() throws Exception {
+    Path trace = tmp.resolve("stages.jsonl");
+    TraceWriter.write(trace, Workloads.create("stages18", Map.of(), 1));
+    Path out = tmp.resolve("out");
+    Outcome o = run("simulate", "--trace", trace.toString(), "--format", "locus", "--policy",
+        "fa", "--provisioning", "srp", "--nodes", "32", "--slots", "1", "--cache-gb", "0",
+        "--no-plots", "--quiet", "--out", out.toString());
+    assertThat(o.code()).as(o.err()).isZero();
+    assertThat(o.out()).contains("Simulating stages18 (1000 tasks) with FA", "1000");
+    assertThat(Files.readAllLines(out.resolve("summary.csv")).get(1)).contains(",stages18,FA,");
+  }
+
+  @Test
+  void traceOptionsAreValidated() throws Exception {
+    Outcome o = run("simulate", "--trace", tmp.resolve("nope.json").toString(), "--format",
+        "csv", "--time-scale", "0");
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err()).contains("--trace: cannot read", "nope.json",
+        "unknown trace format 'csv'", "locus, wfcommons, swf", "--time-scale must be > 0");
+    Outcome p = run("simulate", "--workload", "stages18", "--format", "swf",
+        "--swf-file-model", "false");
+    assertThat(p.code()).isEqualTo(2);
+    assertThat(p.err()).contains("--format applies to --trace files only",
+        "--swf-file-model applies to --trace files only");
+    // a malformed trace is a usage error with the reader's message, not a stack trace
+    Path bad = tmp.resolve("bad.jsonl");
+    Files.writeString(bad, "{\"not\": \"a header\"}\n");
+    Outcome q = run("simulate", "--trace", bad.toString(), "--quiet", "--no-plots", "--out",
+        tmp.resolve("o").toString());
+    assertThat(q.code()).as(q.out()).isEqualTo(2);
+    assertThat(q.err()).contains("--trace: ", "bad.jsonl").doesNotContain("\tat ");
   }
 
   @Test
