@@ -1,5 +1,6 @@
 package io.locus.core.policy;
 
+import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import io.locus.core.staging.CostModel;
 import io.locus.core.staging.Ect;
@@ -7,8 +8,11 @@ import io.locus.core.staging.EctPlanner;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.StagingState;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * EFT (earliest estimated finish): Locus's own policy (issue 16). A task goes where it is estimated
@@ -19,10 +23,13 @@ import java.util.Locale;
  * <ul>
  *   <li><b>Scheduler-staged caches</b> (the Khanna model: one slot per node, the scheduler stages
  *       files over the storage nodes' Gantt charts). An arriving job is mapped to the node with
- *       the least ready_k + ECT, where — unlike MCT's nominal transfer times (D19) — the ECT plans
- *       the missing files on the storage nodes' charts from ready_k on, so a transfer is priced
- *       with the queue it will meet at its storage node. Each idle node then runs the min-ECT job
- *       of its queue with Gantt staging and VALUE eviction, the stage 2 shared with MET, MCT, SA.
+ *       the earliest estimated finish: ready_k counts each file the node's queue will fetch once
+ *       (MCT counts it for every queued job that reads it), and, unlike MCT's nominal transfer
+ *       times (D19), the job's own missing files are planned on the storage nodes' charts from
+ *       ready_k on, so a transfer is priced with the queue it will meet; the storage time the
+ *       choice adds is charged once per job waiting in the pool (the delay it can cause them).
+ *       Each idle node then runs the min-ECT job of its queue with Gantt staging and VALUE
+ *       eviction, the stage 2 shared with MET, MCT and SA.
  *   <li><b>Agent caches</b> (data diffusion: executors cache what they read and report it). First,
  *       every task whose best holder (most bytes cached) can take it now goes there (MCH's rule,
  *       decided on the pool's dispatch index). When every window task's best holders are busy,
@@ -134,21 +141,60 @@ public final class EarliestFinish extends GanttStaging {
   // ------------------------------------------------------------- scheduler-staged caches
 
   /**
-   * min over nodes of ECT(j, k, ready_k): the nominal ready time of MCT (running job's planned
-   * completion plus the queue's Exec_k), then the job's own transfers first-fit on the storage
-   * charts from there. Ties to the lowest id (nodes come lowest id first; strict comparison).
+   * The node with the least price = ECT(j, k, ready_k) + moved_k × others.
+   *
+   * <p>ready_k is when k can start j: its running job's planned completion (at least now), plus
+   * its queued jobs' read and compute, plus the transfers of the files they miss, each file
+   * counted once: a file two queued jobs read is fetched by the first and local for the second.
+   * (MCT's ready_k, §2.5, prices every queued job's missing files anew, which overstates the
+   * backlog of exactly the node whose queue shares data, and so sends the next job of a cluster
+   * away from its data.) ECT then plans j's own missing files on the storage nodes' Gantt charts
+   * from ready_k on, counting the files the queue brings as local, so a transfer is priced with
+   * the queue its storage node has.
+   *
+   * <p>moved_k × others is what the choice costs the other jobs: moved_k is the nominal storage
+   * time of j's transfers on k (Σ size / RBW), and others the jobs waiting in the pool besides j.
+   * Storage nodes serve one transfer at a time and ingress takes one file at a time, so every
+   * second of transfer j adds can delay each waiting job by up to that second; we charge it at
+   * that bound. With nobody waiting the rule is the job's own earliest finish (MCT-like, good at
+   * low load); with a backlog, moving data is priced high and jobs stay where their data is
+   * (MET-like, what wins in overload and with many nodes). No constant is tuned: the weight is
+   * a count the pool has. Ties to the lowest id (nodes come lowest id first; strict comparison).
    */
   @Override
   NodeView map(Dispatch d, StagingState st, Task t, List<NodeView> nodes) {
     NodeView best = null;
     double bestFinish = 0;
+    int others = Math.max(0, d.state().queueLength() - 1); // queued and mapped, not running
     for (NodeView n : nodes) {
-      var local = StagingRules.local(st, n, true);
-      double ready = StagingRules.ready(st, cost, n, local, d.now());
-      Ect e = ectPlanner.ect(t, ready, local, st::chart);
-      if (best == null || e.completion() < bestFinish) {
+      Predicate<String> local = StagingRules.local(st, n, true);
+      Set<String> coming = new HashSet<>();
+      double ready = d.now();
+      if (n.busy() > 0) {
+        double planned = st.plannedCompletion(n.id());
+        if (!Double.isNaN(planned)) {
+          ready = Math.max(ready, planned);
+        }
+      }
+      long fetch = 0;
+      for (Task q : st.queue(n.id())) {
+        ready += cost.readComputeSeconds(q.totalBytes());
+        for (InputFile u : q.inputs()) {
+          if (!local.test(u.id()) && coming.add(u.id())) {
+            fetch += u.bytes();
+          }
+        }
+      }
+      ready += cost.transferSeconds(fetch);
+      Ect e = ectPlanner.ect(t, ready, f -> local.test(f) || coming.contains(f), st::chart);
+      double moved = 0;
+      for (var p : e.plan()) {
+        moved += cost.transferSeconds(p.unit().bytes());
+      }
+      double price = e.completion() + moved * others;
+      if (best == null || price < bestFinish) {
         best = n;
-        bestFinish = e.completion();
+        bestFinish = price;
       }
     }
     return best;

@@ -85,6 +85,24 @@ class EarliestFinishTest {
   }
 
   @Test
+  void withABacklogMovingDataIsPricedByTheJobsItDelays() {
+    List<InputFile> g = List.of(file("g1", 1), file("g2", 2));
+    Task job = Task.of("j", 2, 0, 0, g.toArray(InputFile[]::new));
+    // alone: n2 (finish 3) beats n1 (finish 101), as in the first case
+    // with 60 jobs waiting behind j: n2 costs 3 + 2 s of transfers × 60 = 123 > 101, n1 moves none
+    PoolState s = staged(g, 100, 0);
+    for (int i = 0; i < 60; i++) {
+      s.enqueue(Task.of("w" + i, 10 + i, 0, 0, file("w" + i, 4)));
+    }
+    assertThat(mappedNode(s, eft(EarliestFinish.Caches.STAGED), job)).isEqualTo("n1");
+    PoolState fewer = staged(g, 100, 0);
+    for (int i = 0; i < 40; i++) { // 3 + 2 × 40 = 83 < 101: still worth moving
+      fewer.enqueue(Task.of("w" + i, 10 + i, 0, 0, file("w" + i, 4)));
+    }
+    assertThat(mappedNode(fewer, eft(EarliestFinish.Caches.STAGED), job)).isEqualTo("n2");
+  }
+
+  @Test
   void aShortWaitWhereTheDataIsBeatsFetching() {
     List<InputFile> g = List.of(file("g1", 1), file("g2", 2));
     Task job = Task.of("j", 2, 0, 0, g.toArray(InputFile[]::new));
