@@ -14,7 +14,8 @@ import java.util.function.ToDoubleFunction;
  * count and the trace of each seed. The grids below expand into those points in run order.
  */
 final class KhannaPlans {
-  static final List<String> POLICIES = List.of("ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL");
+  static final List<String> POLICIES = List.of("ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL",
+      "EFT");
   private static final List<Integer> JOBS = List.of(800, 1000, 1200, 1400, 1600);
   private static final List<String> ORDERS = List.of("clustered", "random");
 

@@ -15,7 +15,9 @@ import java.util.Map;
  * {@code seed} (0), and the re-partitioning budget {@code repartitionInterval} (seconds, 0) and
  * {@code repartitionEvents} (1). COMPLEMENTARY_PLACE (hybrid spec §2.6): {@code w_loc}, {@code w_comp},
  * {@code w_pk}, {@code h}, {@code D_node}, {@code D_rack}, {@code aging}, {@code delay} and
- * {@code window} (see {@link io.locus.core.hybrid.ComplementaryPlace#of}).
+ * {@code window} (see {@link io.locus.core.hybrid.ComplementaryPlace#of}). EFT (Locus's own, {@link
+ * EarliestFinish}): the cost model and {@code window}, {@code nicGbps} (1), {@code diskGbps}
+ * (1.1875) and {@code caches} (auto | staged | agent).
  *
  * <p>Every file policy also takes the pool parameter {@code maxQueueDepth} (late binding, default
  * {@value #DEFAULT_MAX_QUEUE_DEPTH}): the most local-queue positions beyond its slots the pool
@@ -25,7 +27,7 @@ import java.util.Map;
 public final class Policies {
   public static final List<String> NAMES =
       List.of("FA", "FCA", "MCU", "MCH", "GCC", "MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS",
-          "COMPLEMENTARY_PLACE");
+          "COMPLEMENTARY_PLACE", "EFT");
   /** Spec defaults for MI and SW: window W = 2500, GCC threshold θ = 0.9. */
   public static final int DEFAULT_WINDOW = 2500;
   public static final double DEFAULT_THETA = 0.9;
@@ -55,6 +57,7 @@ public final class Policies {
       case "JDPDLL" -> concat(COST_PARAMS, "thresh");
       case "ONLINE_HPS", "ONLINE-HPS", "HPS" -> concat(COST_PARAMS, "eps", "partitioner", "seed",
           "repartitionInterval", "repartitionEvents");
+      case "EFT", "EARLIEST_FINISH" -> concat(COST_PARAMS, "nicGbps", "diskGbps", "caches");
       case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" -> List.of("window", "w_loc", "w_comp",
           "w_pk", "h", "d_node", "d_rack", "aging", "delay", MAX_QUEUE_DEPTH);
       default -> null;
@@ -112,6 +115,10 @@ public final class Policies {
           partitioner(params == null ? null : params.get("partitioner")),
           doubleParam(params, "eps", 0.10), longParam(params, "seed", 0),
           doubleParam(params, "repartitionInterval", 0), intParam(params, "repartitionEvents", 1));
+      case "EFT", "EARLIEST_FINISH" -> new EarliestFinish(CostModel.fromParams(params), window,
+          positive(params, "nicGbps", EarliestFinish.DEFAULT_NIC_GBPS),
+          positive(params, "diskGbps", EarliestFinish.DEFAULT_DISK_GBPS),
+          EarliestFinish.caches(params == null ? null : params.get("caches")));
       case "COMPLEMENTARY_PLACE", "COMPLEMENTARY-PLACE" ->
           io.locus.core.hybrid.ComplementaryPlace.of(params, window);
       default -> throw new IllegalArgumentException(
@@ -198,6 +205,16 @@ public final class Policies {
     if (!Double.isFinite(d)) {
       throw new IllegalArgumentException("parameter " + key + " must be a finite number, got '"
           + v + "'");
+    }
+    return d;
+  }
+
+  /** A finite number > 0. */
+  private static double positive(Map<String, String> p, String key, double dflt) {
+    double d = doubleParam(p, key, dflt);
+    if (!(d > 0)) {
+      throw new IllegalArgumentException("parameter " + key + " must be > 0, got '"
+          + p.get(key) + "'");
     }
     return d;
   }

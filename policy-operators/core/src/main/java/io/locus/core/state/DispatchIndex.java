@@ -118,6 +118,12 @@ public final class DispatchIndex {
     return full ? windowLast : Long.MAX_VALUE;
   }
 
+  /** How many queued tasks read {@code file} (demand-aware eviction). */
+  public int queuedReaders(String file) {
+    ArrayList<IndexEntry> list = byFile.get(file);
+    return list == null ? 0 : list.size();
+  }
+
   /** The first queued task whose best holders include {@code node}, or null. */
   public Task firstBest(NodeView node) {
     NodeSets ns = byNode.get(node.id());

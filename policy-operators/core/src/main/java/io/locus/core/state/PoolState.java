@@ -31,7 +31,7 @@ import java.util.TreeMap;
  * free pool and the journal at once). The next cut, if it grows, is one class per transition
  * family (arrival and placement, endings, late binding), not more queries elsewhere.
  */
-public final class PoolState {
+public final class PoolState implements io.locus.core.cache.FileDemand {
   /** Spec "replay policy": a failed task is re-dispatched at most this many times. */
   public static final int DEFAULT_MAX_RETRIES = 3;
 
@@ -259,6 +259,21 @@ public final class PoolState {
 
   public Set<String> holders(String file) {
     return cacheIndex.holders(file);
+  }
+
+  /**
+   * Demand-aware eviction's query: queued tasks reading {@code file}, from the queue index (built
+   * on first use, like the data-aware policies build it).
+   */
+  @Override
+  public int queuedReaders(String file) {
+    return dispatchIndex().queuedReaders(file);
+  }
+
+  /** Demand-aware eviction's query: how many nodes the cache index says hold {@code file}. */
+  @Override
+  public int copies(String file) {
+    return cacheIndex.holders(file).size();
   }
 
   public int registeredSlots() {

@@ -120,9 +120,14 @@ class DeterminismAndRestoreTest {
     return log;
   }
 
+  /** GCC's θ for the data-diffusion policies; EFT takes no θ (its caches model is auto here). */
+  private static Map<String, String> params(String policy) {
+    return policy.equals("EFT") ? Map.of() : Map.of("theta", "0.6");
+  }
+
   private static Scheduler fresh(String policy, StateJournal journal) {
     PoolState s = new PoolState(journal, PoolState.DEFAULT_MAX_RETRIES);
-    Scheduler sched = new Scheduler("p", s, Policies.create(policy, Map.of("theta", "0.6")));
+    Scheduler sched = new Scheduler("p", s, Policies.create(policy, params(policy)));
     for (int i = 0; i < 6; i++) {
       sched.onNodeRegistered("n" + i, 1 + i % 2, 1_000_000_000L, null, 0);
     }
@@ -130,7 +135,7 @@ class DeterminismAndRestoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC"})
+  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC", "EFT"})
   void sameSeedSameDecisions(String policy) {
     List<String> a = run(fresh(policy, StateJournal.NONE), new Random(42), 400, new HashMap<>(), 1);
     List<String> b = run(fresh(policy, StateJournal.NONE), new Random(42), 400, new HashMap<>(), 1);
@@ -138,7 +143,7 @@ class DeterminismAndRestoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC"})
+  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC", "EFT"})
   void aRebuiltStateDecidesLikeTheOriginal(String policy) {
     Mirror mirror = new Mirror();
     Scheduler original = fresh(policy, mirror);
@@ -146,7 +151,7 @@ class DeterminismAndRestoreTest {
     run(original, new Random(1), 300, seqs, 1);
 
     Scheduler restored = new Scheduler("p", mirror.rebuild(StateJournal.NONE),
-        Policies.create(policy, Map.of("theta", "0.6")));
+        Policies.create(policy, params(policy)));
     assertThat(restored.state().queueLength()).isEqualTo(original.state().queueLength());
     assertThat(restored.state().busySlots()).isEqualTo(original.state().busySlots());
 

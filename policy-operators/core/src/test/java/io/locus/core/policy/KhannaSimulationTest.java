@@ -72,7 +72,7 @@ class KhannaSimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS"})
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS", "EFT"})
   void everyJobCompletesAndTheCommandsKeepTheRules(String policy) {
     VirtualDriver d = simulate(policy, 17, 400);
     assertThat(d.completed).hasSize(400);
@@ -106,7 +106,7 @@ class KhannaSimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS"})
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS", "EFT"})
   void sameEventsSameCommands(String policy) {
     List<String> a = simulate(policy, 5, 300).log;
     List<String> b = simulate(policy, 5, 300).log;
@@ -114,7 +114,7 @@ class KhannaSimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS"})
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS", "EFT"})
   void aRebuiltStateDecidesLikeTheOriginal(String policy) {
     Mirror mirror = new Mirror();
     VirtualDriver original = new VirtualDriver(fresh(policy, mirror), CostModel.DEFAULT);
