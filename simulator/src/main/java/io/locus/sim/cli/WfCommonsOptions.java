@@ -1,6 +1,8 @@
 package io.locus.sim.cli;
 
 import io.locus.workloads.TraceFiles;
+import io.locus.workloads.wf.SyntheticWorkflows;
+import io.locus.workloads.wf.WfJobs;
 import io.locus.workloads.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,12 +100,18 @@ public final class WfCommonsOptions {
   }
 
   /**
-   * The built-in synthetic instances (the workloads module's SyntheticWorkflows, from the formats
-   * work of issue 15). Not in this build yet: a precise usage error until it is wired here.
+   * The built-in synthetic instances (the workloads module's {@code SyntheticWorkflows}): a
+   * BLAST-like run of 40 tasks sharing one 5 GB database (the shape of the published BLAST
+   * instances the issue cites) and a two-chromosome 1000Genome-like one (10 individuals tasks per
+   * chromosome, 3 populations). Deterministic: they take no seed.
    */
-  static List<Workload> synthetic(CommandLine cmd, long seed) {
-    throw new CommandLine.ParameterException(cmd, "wfcommons: give --trace DIR|FILE...: the "
-        + "built-in synthetic instances are not part of this build yet");
+  List<Workload> synthetic(CommandLine cmd, long seed) {
+    return List.of(
+        Workload.of("blast", "synthetic BLAST-like workflow: 40 tasks, one 5 GB database",
+            WfJobs.jobs(SyntheticWorkflows.blast(40, 5_000_000_000L), "blast", timeScale)),
+        Workload.of("genome", "synthetic 1000Genome-like workflow: 2 chromosomes, 10 individuals"
+            + " tasks each, 3 populations",
+            WfJobs.jobs(SyntheticWorkflows.genome(2, 10, 3), "genome", timeScale)));
   }
 
   /** A directory's instance files, sorted by name (hidden files skipped). */
