@@ -81,13 +81,18 @@ final class TaskOutputs {
       if (ctx.cache.contains(f)) {
         if (ctx.cache.isPinned(f)) {
           ctx.cache.discard(o);
+          ctx.counters.outputsNotCached++;
           notes.add("output " + f + " not cached: a running task reads the cached copy");
           continue;
         }
         ctx.cache.remove(f, delta);
       }
-      if (!ctx.cache.insert(o, delta)) {
+      if (ctx.cache.insert(o, delta)) {
+        ctx.counters.outputsCached++;
+        ctx.counters.outputBytesCached += o.bytes();
+      } else {
         ctx.cache.discard(o);
+        ctx.counters.outputsNotCached++;
         long capacity = ctx.cache.capacity();
         notes.add("output " + f + " (" + o.bytes() + " bytes) not cached: "
             + (o.bytes() > capacity ? "larger than the cache (" + capacity + " bytes)"

@@ -70,6 +70,8 @@ class TaskOutputsTest {
     assertThat(a.cacheContents()).containsEntry("wf/out-1", 7 * MB)
         .containsEntry("wf/out-2", 3 * MB).containsEntry("in", 5 * MB);
     assertThat(a.holds("wf/out-1")).isTrue();
+    assertThat(a.stats().outputsCached()).isEqualTo(2);
+    assertThat(a.stats().outputBytesCached()).isEqualTo(10 * MB);
 
     // The delta naming the outputs is emitted before COMPLETED, in the one order the agent emits.
     int completedAt = out.all.indexOf(completed);
@@ -128,6 +130,8 @@ class TaskOutputsTest {
     assertThat(completed.getMessage())
         .isEqualTo("output big (11000000 bytes) not cached: larger than the cache (10000000 bytes)");
     assertThat(a.cacheContents()).containsOnlyKeys("small");
+    assertThat(a.stats().outputsNotCached()).isEqualTo(1);
+    assertThat(a.stats().outputsCached()).isEqualTo(1);
     assertThat(outputs.get("n1").reports(NodeReportType.CACHE_DELTA).get(0).getAdded())
         .containsExactly(new CachedFile("small", MB));
   }

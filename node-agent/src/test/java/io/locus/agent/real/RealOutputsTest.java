@@ -74,6 +74,8 @@ class RealOutputsTest {
     assertThat(Files.readString(cache.resolve("wf%2Fa"))).isEqualTo("abc");
     assertThat(Files.size(cache.resolve("wf%2Fb"))).isEqualTo(2000);
     assertThat(a.cache().incomingFiles()).isZero();
+    assertThat(a.metrics()).contains("result=\"cached\"} 2\n")
+        .contains("locus_agent_output_bytes_total{pool=\"p\",node=\"a\"} 2003\n");
     // Reported in a delta that was emitted no later than COMPLETED.
     List<CachedFile> added = outA.reports(NodeReportType.CACHE_DELTA).stream()
         .flatMap(r -> r.getAdded().stream()).toList();
