@@ -230,13 +230,15 @@ final class TaskRunner {
       // The outputs' CACHE_DELTA is sent first (node-reports), then COMPLETED (task-events), both
       // under this lock through the agent's one output, so one producer gets them in this order.
       // Why: a child may be submitted as soon as COMPLETED is read (the replayer acts on
-      // task-events), and the scheduler must know the file is here by then to place the child
-      // LOCAL or PEER. Kafka orders records within a partition only, so across the two topics this
-      // is an order of sending: the delta is in the producer's buffer first and leaves in the same
-      // or an earlier request; it cannot be "later" unless a send to node-reports fails (then the
-      // seq gap makes the scheduler resync us). The reverse order would always leave a window.
-      // Staged files work the same way: their delta leaves when staging ends. A child placed before the delta is read still runs: the agent reads
-      // its own cache first whatever the plan says, and storage is the authority.
+      // task-events), and the scheduler should know the file is here by then to place the child
+      // LOCAL or PEER; the reverse order would always leave a window. Kafka orders records within
+      // a partition only, so across the two topics this is an order of sending, not of reading:
+      // the delta is in the producer's buffer first and normally leaves in the same or an earlier
+      // request, but a reader may still see COMPLETED first (the partitions' leaders differ, a
+      // retry). Staged files are in the same position: their delta leaves when staging ends.
+      // A child placed before the delta is read still runs: the agent reads its own cache first
+      // whatever the plan says, a stale peer hint falls back to storage, and storage is the
+      // authority (real agents stage outputs out to a writable file: storage).
       ctx.reports.send(t.delta);
       finish(t, TaskEventType.COMPLETED, 0, join(message, note), processedEnd, null);
     } else {

@@ -128,7 +128,8 @@ class TaskOutputsTest {
 
     TaskEvent completed = outputs.get("n1").events(TaskEventType.COMPLETED).get(0);
     assertThat(completed.getMessage())
-        .isEqualTo("output big (11000000 bytes) not cached: larger than the cache (10000000 bytes)");
+        .isEqualTo("output big (11000000 bytes) not cached:"
+            + " larger than the cache (10000000 bytes)");
     assertThat(a.cacheContents()).containsOnlyKeys("small");
     assertThat(a.stats().outputsNotCached()).isEqualTo(1);
     assertThat(a.stats().outputsCached()).isEqualTo(1);

@@ -110,8 +110,8 @@ final class OutputFiles {
         landed.add(out);
       } catch (IOException | StorageLocations.Refused e) {
         landed.forEach(disk::discard);
-        return failed("output " + o.getId() + " could not be "
-            + (root != null ? "written to storage" : "moved into the cache") + ": " + e.getMessage(),
+        String where = root != null ? "written to storage" : "moved into the cache";
+        return failed("output " + o.getId() + " could not be " + where + ": " + e.getMessage(),
             ok.message());
       }
     }
