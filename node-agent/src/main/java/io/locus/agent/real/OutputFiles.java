@@ -111,7 +111,10 @@ final class OutputFiles {
       } catch (IOException | StorageLocations.Refused e) {
         landed.forEach(disk::discard);
         String where = root != null ? "written to storage" : "moved into the cache";
-        return failed("output " + o.getId() + " could not be " + where + ": " + e.getMessage(),
+        // NIO's messages are often just the path: the exception's name says what happened there.
+        String why = e instanceof StorageLocations.Refused ? e.getMessage()
+            : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return failed("output " + o.getId() + " could not be " + where + ": " + why,
             ok.message());
       }
     }

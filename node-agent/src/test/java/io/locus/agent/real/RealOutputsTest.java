@@ -14,6 +14,7 @@ import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -190,5 +191,39 @@ class RealOutputsTest {
     assertThat(b.recovered().ignored()).containsExactly("bad%zz");
     assertThat(second.reports().get(0).getAdded()).containsExactlyInAnyOrder(
         new CachedFile("wf/a", 3L), new CachedFile("x%y", 10L));
+  }
+
+  @Test
+  void aFailedStageOutFailsTheAttemptAndCachesNothing() throws IOException {
+    // A file where the instance's directory should be: storage cannot take wf/a.
+    Files.writeString(fx.storage.resolve("wf"), "in the way");
+    AwaitingOutput out = new AwaitingOutput();
+    RealAgent a = fx.started(config("a").build(), out);
+    a.agent().onDecision(fx.decision("a", withOutputs(task("t1", "one", List.of()),
+        unit("wf/a", 3))));
+
+    TaskEvent done = out.awaitEnd("t1");
+    assertThat(done.getType()).isEqualTo(TaskEventType.FAILED);
+    assertThat(done.getMessage())
+        .startsWith("exit code 0, but output wf/a could not be written to storage: "
+            + "FileAlreadyExistsException: " + fx.storage.resolve("wf"));
+    assertThat(a.agent().cacheContents()).isEmpty();
+    assertThat(a.cache().incomingFiles()).isZero();
+  }
+
+  @Test
+  void withAnHttpStorageRootOutputsAreOnlyCached() throws IOException {
+    AwaitingOutput out = new AwaitingOutput();
+    RealAgent a = fx.started(config("a").storageRoot(URI.create("http://127.0.0.1:1/data/"))
+        .build(), out);
+    a.agent().onDecision(fx.decision("a", withOutputs(task("t1", "one", List.of()),
+        unit("wf/a", 3))));
+
+    TaskEvent done = out.awaitEnd("t1");
+    assertThat(done.getType()).as(done.getMessage()).isEqualTo(TaskEventType.COMPLETED);
+    assertThat(a.agent().cacheContents()).containsOnly(Map.entry("wf/a", 3L));
+    try (Stream<Path> s = Files.list(fx.storage)) {
+      assertThat(s).isEmpty();
+    }
   }
 }
