@@ -36,6 +36,9 @@ final class AgentCounters {
   long filesEvictedOnRequest;
   long evictionsRefused;
   long replicatedBytes;
+  long outputsCached;
+  long outputBytesCached;
+  long outputsNotCached;
   private final Map<String, Long> refusals = new TreeMap<>();
 
   /** Counts one refused decision of {@code kind} (a {@link Refusal} constant or a guard's). */
@@ -53,6 +56,7 @@ final class AgentCounters {
         inputs.peer, inputs.storage, peerFallbacks, sharedFetches, duplicateDecisions, staleDecisions,
         ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running,
         cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed,
-        duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs, queued, tasksWithdrawn);
+        duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs, queued, tasksWithdrawn,
+        outputsCached, outputBytesCached, outputsNotCached);
   }
 }

@@ -33,6 +33,10 @@ package io.locus.agent;
  * @param resyncs ResyncNode decisions obeyed
  * @param queued placed attempts waiting in the local queue now (not started)
  * @param tasksWithdrawn queued attempts withdrawn by the scheduler (WITHDRAWN emitted)
+ * @param outputsCached outputs of completed tasks put in the cache ({@link TaskOutputs})
+ * @param outputBytesCached their bytes
+ * @param outputsNotCached outputs of completed tasks that were not cached (too large, or the
+ *     cached copy was in use)
  */
 public record AgentStats(
     long tasksStarted,
@@ -61,11 +65,14 @@ public record AgentStats(
     long absurdEpochs,
     long resyncs,
     int queued,
-    long tasksWithdrawn) {
+    long tasksWithdrawn,
+    long outputsCached,
+    long outputBytesCached,
+    long outputsNotCached) {
 
   public static final AgentStats ZERO =
       new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-          0);
+          0, 0, 0, 0);
 
   public AgentStats plus(AgentStats o) {
     return new AgentStats(
@@ -95,7 +102,10 @@ public record AgentStats(
         absurdEpochs + o.absurdEpochs,
         resyncs + o.resyncs,
         queued + o.queued,
-        tasksWithdrawn + o.tasksWithdrawn);
+        tasksWithdrawn + o.tasksWithdrawn,
+        outputsCached + o.outputsCached,
+        outputBytesCached + o.outputBytesCached,
+        outputsNotCached + o.outputsNotCached);
   }
 
   /** Input bytes of all sources. */

@@ -276,6 +276,15 @@ public final class RealAgent implements AutoCloseable {
         "EvictFiles entries refused because a running task needs the file.");
     b.append("locus_agent_evictions_refused_total{").append(l).append("} ")
         .append(s.evictionsRefused()).append('\n');
+    counter(b, "locus_agent_outputs_total",
+        "Outputs of completed tasks, by whether they were cached.");
+    b.append("locus_agent_outputs_total{").append(l).append(",result=\"cached\"} ")
+        .append(s.outputsCached()).append('\n');
+    b.append("locus_agent_outputs_total{").append(l).append(",result=\"not_cached\"} ")
+        .append(s.outputsNotCached()).append('\n');
+    counter(b, "locus_agent_output_bytes_total", "Bytes of the outputs cached.");
+    b.append("locus_agent_output_bytes_total{").append(l).append("} ")
+        .append(s.outputBytesCached()).append('\n');
     counter(b, "locus_agent_refusals_total", "Decisions refused, by reason.");
     refusals.forEach((k, v) -> b.append("locus_agent_refusals_total{").append(l)
         .append(",reason=\"").append(esc(k)).append("\"} ").append(v).append('\n'));

@@ -119,6 +119,16 @@ public final class SimMetricsServer implements AutoCloseable {
     family(b, "locus_agent_replicated_bytes_total", "counter", "Bytes fetched by ReplicateFile.");
     nodes.forEach((n, s) -> line(b, "locus_agent_replicated_bytes_total", pool, n, null,
         s.replicatedBytes()));
+    family(b, "locus_agent_outputs_total", "counter",
+        "Outputs of completed tasks, by whether they were cached.");
+    nodes.forEach((n, s) -> {
+      line(b, "locus_agent_outputs_total", pool, n, "result=\"cached\"", s.outputsCached());
+      line(b, "locus_agent_outputs_total", pool, n, "result=\"not_cached\"",
+          s.outputsNotCached());
+    });
+    family(b, "locus_agent_output_bytes_total", "counter", "Bytes of the outputs cached.");
+    nodes.forEach((n, s) -> line(b, "locus_agent_output_bytes_total", pool, n, null,
+        s.outputBytesCached()));
     family(b, "locus_agent_tasks_total", "counter", "Task events emitted, by type.");
     nodes.forEach((n, s) -> {
       line(b, "locus_agent_tasks_total", pool, n, "type=\"started\"", s.tasksStarted());

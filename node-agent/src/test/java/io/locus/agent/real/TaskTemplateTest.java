@@ -85,4 +85,24 @@ class TaskTemplateTest {
     assertThat(t.check(PlaceTask.newBuilder(noRange)
         .setEvents(new EventRange("lhcb", 0L, 10L)).build())).isNull();
   }
+
+  @Test
+  void outputPlaceholdersNameTheDeclaredOutputsFiles() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("tool", "{output}", "--out={output:1}"));
+    assertThat(t.expand(ctx(List.of(), List.of())
+        .withOutputs(List.of("/w/out/a", "/w/out/wf%2Fb"))))
+        .containsExactly("tool", "/w/out", "--out=/w/out/wf%2Fb");
+    PlaceTask one = PlaceTask.newBuilder().setTaskId("t").setJobId("j").setAttempt(0)
+        .setInputs(List.of())
+        .setReason(io.locus.schemas.PlacementReason.newBuilder().setPolicy("T").build())
+        .setOutputs(List.of(io.locus.schemas.DataUnit.newBuilder().setId("a").setBytes(1)
+            .build()))
+        .build();
+    assertThat(t.check(one).detail()).isEqualTo("template t needs output 1; the task declares 1");
+    assertThat(TaskTemplate.of("t", List.of("tool", "{output:0}")).check(one)).isNull();
+    PlaceTask range = PlaceTask.newBuilder(one)
+        .setEvents(EventRange.newBuilder().setDataset("d").setStart(0).setEnd(10).build()).build();
+    assertThat(TaskTemplate.of("t", List.of("tool", "{output:0}")).check(range).message())
+        .contains("an event-range task creates no output files");
+  }
 }

@@ -18,15 +18,20 @@ import io.locus.kafka.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.agent.NodeAgent;
+import io.locus.schemas.CachedFile;
+import io.locus.schemas.DataUnit;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -54,6 +59,8 @@ class SimulatedAgentHostTest {
 
   private final List<TaskEvent> events = new ArrayList<>();
   private final List<NodeReport> reports = new ArrayList<>();
+  /** Each record's timestamp: the producer's clock when the agent sent it (CreateTime). */
+  private final Map<Object, Long> sentAt = new IdentityHashMap<>();
   private KafkaConsumer<byte[], byte[]> observer;
   private String pool;
 
@@ -118,11 +125,13 @@ class SimulatedAgentHostTest {
           TaskEvent e = Topics.TASK_EVENTS.decode(r.value());
           if (e.getPool().equals(pool)) {
             events.add(e);
+            sentAt.put(e, r.timestamp());
           }
         } else {
           NodeReport n = Topics.NODE_REPORTS.decode(r.value());
           if (n.getPool().equals(pool)) {
             reports.add(n);
+            sentAt.put(n, r.timestamp());
           }
         }
       }
@@ -203,6 +212,36 @@ class SimulatedAgentHostTest {
       awaitUntil("heartbeats", () -> reports(NodeReportType.HEARTBEAT).size() >= 3);
     }
     awaitUntil("3 LEAVE", () -> reports(NodeReportType.LEAVE).size() == 3);
+  }
+
+  @Test
+  void aTasksOutputsAreReportedOnNodeReportsAndReadByAChildFromThatPeer() throws Exception {
+    HostConfig cfg = HostConfig.builder(kafka.bootstrapServers())
+        .nodeIds(List.of("o-00", "o-01")).readCommitted(false).build();
+    try (AgentHost<NodeAgent> host = AgentHost.start(cfg, agents())) {
+      assertThat(host.awaitRegistered(DEADLINE)).isTrue();
+      PlaceTask parent = PlaceTask.newBuilder(task("parent", 0.5))
+          .setOutputs(List.of(DataUnit.newBuilder().setId("wf/o1").setBytes(20 * MB).build(),
+              DataUnit.newBuilder().setId("wf/o2").setBytes(5 * MB).build()))
+          .build();
+      send(decision("p1", 1, pool, "o-00", parent));
+      awaitUntil("parent COMPLETED",
+          () -> !events(is("parent", TaskEventType.COMPLETED)).isEmpty());
+      TaskEvent completed = events(is("parent", TaskEventType.COMPLETED)).get(0);
+      awaitUntil("o-00's delta", () -> !reports(NodeReportType.CACHE_DELTA).isEmpty());
+      NodeReport delta = reports(NodeReportType.CACHE_DELTA).get(0);
+      assertThat(delta.getNode()).isEqualTo("o-00");
+      assertThat(delta.getAdded()).containsExactly(new CachedFile("wf/o1", 20 * MB),
+          new CachedFile("wf/o2", 5 * MB));
+      // Sent first: the delta's record is no younger than COMPLETED's.
+      assertThat(sentAt.get(delta)).isLessThanOrEqualTo(sentAt.get(completed));
+
+      send(decision("c1", 1, pool, "o-01", task("child", 0.1, peer("wf/o1", 20 * MB, "o-00"))));
+      awaitUntil("child COMPLETED", () -> !events(is("child", TaskEventType.COMPLETED)).isEmpty());
+      assertThat(events(is("child", TaskEventType.COMPLETED)).get(0).getBytesPeer())
+          .isEqualTo(20 * MB);
+      assertThat(host.stats().outputsCached()).isEqualTo(2);
+    }
   }
 
   @Test
