@@ -58,6 +58,12 @@ public final class LocusCli implements Runnable {
       if (ex instanceof IllegalArgumentException) {
         return badArgument(new CommandLine.ParameterException(cmd, ex.getMessage(), ex), parsed.originalArgs().toArray(new String[0]));
       }
+      if (ex instanceof io.locus.workloads.TraceFormatException) {
+        // A malformed trace: the reader's message names the file and the place; bad input, so 2.
+        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+        cmd.getErr().flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
+      }
       if (ex instanceof io.locus.kafka.KafkaReachability.Unreachable) {
         // Says where it looked and what to check: a stack trace would add nothing.
         cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
