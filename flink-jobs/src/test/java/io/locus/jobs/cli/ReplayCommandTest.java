@@ -130,6 +130,165 @@ class ReplayCommandTest {
     }
   }
 
+  /** Exit code, stdout and stderr of one command. */
+  record Ran(int code, String out, String err, Duration took) {}
+
+  private static Ran runCapturing(String... args) {
+    CommandLine cl = LocusCli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    long t0 = System.nanoTime();
+    int code = cl.execute(args);
+    return new Ran(code, out.toString(), err.toString(), Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  private static Path khannaTrace(Path dir, int n) {
+    Path trace = dir.resolve("khanna-" + n + ".jsonl");
+    assertThat(run("trace", "--workload", "khanna", "--workload-param", "n=" + n, "--seed", "3",
+        "-o", trace.toString())).isZero();
+    return trace;
+  }
+
+  /** The complaint: 242 s of silence, then exit 0 with nothing published. */
+  @Test
+  void anUnreachableBrokerFailsWithinSecondsNamingTheAddress(@TempDir Path dir) throws Exception {
+    Path trace = khannaTrace(dir, 20);
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort(); // closed again: nothing listens there
+    }
+    Ran r = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers",
+        "127.0.0.1:" + port, "--pool", "p", "--speedup", "0");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("cannot reach Kafka at 127.0.0.1:" + port).doesNotContain("\tat ");
+    assertThat(r.out()).doesNotContain("published");
+    assertThat(r.took()).isLessThan(Duration.ofSeconds(15));
+  }
+
+  /** The complaint: an exact first message, then a stack trace and exit 1. */
+  @Test
+  void aMalformedTraceExitsTwoWithTheReadersMessageAndNoStackTrace(@TempDir Path dir)
+      throws Exception {
+    Path good = khannaTrace(dir, 20);
+    List<String> lines = new ArrayList<>(Files.readAllLines(good));
+    lines.set(2, lines.get(2).replace("\"arrival\"", "\"arival\""));
+    Path bad = Files.write(dir.resolve("bad.jsonl"), lines);
+    String expected;
+    try {
+      TraceReader.readAll(bad);
+      throw new AssertionError("the reader accepted " + lines.get(2));
+    } catch (io.locus.workloads.TraceFormatException e) {
+      expected = e.getMessage();
+    }
+    try (KafkaConsumer<byte[], byte[]> c = arrivals()) {
+      Ran r = runCapturing("replay", "--trace", bad.toString(), "--bootstrap-servers",
+          kafka.bootstrapServers(), "--pool", "malformed", "--speedup", "0");
+      assertThat(r.code()).isEqualTo(2);
+      assertThat(r.err()).isEqualTo("locus replay: " + expected + System.lineSeparator());
+      // nothing of it was published: the whole trace is read before the first record
+      assertThat(c.poll(Duration.ofMillis(500)).count()).isZero();
+    }
+  }
+
+  @Test
+  void everyRecordIsConfirmedAndOneKafkaRefusesIsCountedAndFailsTheReplay(@TempDir Path dir)
+      throws Exception {
+    Path trace = khannaTrace(dir, 40);
+    Ran ok = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers",
+        kafka.bootstrapServers(), "--pool", "acked", "--speedup", "0", "--quiet");
+    assertThat(ok.code()).isZero();
+    assertThat(ok.out()).contains("published 40 of 40 jobs").contains("acknowledged by Kafka: 40, failed: 0");
+
+    // records too large for the producer: Kafka never takes them, and the replay says so
+    Path props = Files.writeString(dir.resolve("small.properties"), "max.request.size=64\n");
+    Ran refused = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers",
+        kafka.bootstrapServers(), "--kafka-properties", props.toString(), "--pool", "refused",
+        "--speedup", "0", "--quiet");
+    assertThat(refused.code()).isEqualTo(1);
+    assertThat(refused.out()).contains("published 0 of 40 jobs").contains("failed: 40");
+    assertThat(refused.err()).contains("40 of 40 job(s) were not accepted by Kafka")
+        .contains("RecordTooLargeException");
+  }
+
+  @Test
+  void aSummaryIsPrintedAndWrittenWhenAsked(@TempDir Path dir) throws Exception {
+    Path trace = khannaTrace(dir, 20);
+    Path csv = dir.resolve("summary.csv");
+    try (KafkaConsumer<byte[], byte[]> c = arrivals();
+        KafkaProducer<byte[], byte[]> events =
+            new KafkaProducer<>(ClientConfigs.producer(kafka.bootstrapServers()))) {
+      CompletableFuture<Ran> replay = CompletableFuture.supplyAsync(() -> runCapturing("replay",
+          "--trace", trace.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--pool",
+          "summary", "--speedup", "0", "--summary-csv", csv.toString()));
+      int done = 0;
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (done < 20 && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+          JobSubmitted j = Topics.JOB_ARRIVALS.decode(r.value());
+          if (!j.getPool().equals("summary")) {
+            continue;
+          }
+          events.send(new ProducerRecord<>(Topics.TASK_EVENTS.name(),
+              Topics.TASK_EVENTS.key("summary"), Topics.TASK_EVENTS.value(TaskEvent.newBuilder()
+                  .setPool("summary").setTaskId(j.getJobId()).setJobId(j.getJobId())
+                  .setAttempt(0).setNode("n").setType(TaskEventType.COMPLETED)
+                  .setTimeMs(j.getSubmitTimeMs() + 1000).setEndTimeMs(j.getSubmitTimeMs() + 1000)
+                  .setBytesLocal(25).setBytesStorage(75).build())));
+          done++;
+        }
+        events.flush();
+      }
+      Ran r = replay.get(60, TimeUnit.SECONDS);
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.out()).contains("completed      20 / 20").contains("mean response  1.00 s")
+          .contains("local 25.0%  peer 0.0%  storage 75.0%");
+      List<String> rows = Files.readAllLines(csv);
+      assertThat(rows.get(0)).startsWith("workload,jobs,published,publish_failed,completed");
+      assertThat(rows.get(1)).contains(",20,20,0,20,0,").endsWith(",0.25,0,0.75,500,0,1500,1500");
+    }
+  }
+
+  @Test
+  void badReplayArgumentsExitTwo(@TempDir Path dir) {
+    Path trace = khannaTrace(dir, 20);
+    String b = kafka.bootstrapServers();
+    assertThat(runCapturing("replay", "--workload", "stages18", "--bootstrap-servers", b,
+        "--pool", "p", "--no-wait").err()).contains("stages");
+    assertThat(runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers", b,
+        "--pool", "p", "--pools", "a,b").code()).isEqualTo(2);
+    assertThat(runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers", b,
+        "--format", "csv").err()).contains("unknown trace format 'csv'");
+    assertThat(runCapturing("replay", "--workload", "khanna", "--bootstrap-servers", b,
+        "--pools", "a,b").err()).contains("a generated workload is one");
+    assertThat(runCapturing("replay", "--trace", dir.resolve("none.jsonl").toString(),
+        "--bootstrap-servers", b, "--pool", "p").code()).isEqualTo(2);
+    // the trace has no pool of its own
+    Ran noPool = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers", b);
+    assertThat(noPool.code()).isEqualTo(2);
+    assertThat(noPool.err()).contains("has no pool: give --pool");
+  }
+
+  @Test
+  void theFormatIsTakenFromTheNameOrTheContent(@TempDir Path dir) throws Exception {
+    Path locus = khannaTrace(dir, 20);
+    Path renamed = Files.copy(locus, dir.resolve("trace.txt"));
+    Path swf = Files.writeString(dir.resolve("log"), "; Version: 2.2\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 -1 -1 -1\n");
+    Path wf = Files.writeString(dir.resolve("wf"), "{\n  \"name\": \"x\"\n}\n");
+    assertThat(WorkloadSource.detect(locus)).isEqualTo(io.locus.workloads.TraceFiles.Format.LOCUS);
+    assertThat(WorkloadSource.detect(renamed)).isEqualTo(io.locus.workloads.TraceFiles.Format.LOCUS);
+    assertThat(WorkloadSource.detect(swf)).isEqualTo(io.locus.workloads.TraceFiles.Format.SWF);
+    assertThat(WorkloadSource.detect(wf)).isEqualTo(io.locus.workloads.TraceFiles.Format.WFCOMMONS);
+    assertThat(WorkloadSource.detect(Path.of("a/montage.json.gz")))
+        .isEqualTo(io.locus.workloads.TraceFiles.Format.WFCOMMONS);
+    assertThat(WorkloadSource.detect(Path.of("a/ctc.swf")))
+        .isEqualTo(io.locus.workloads.TraceFiles.Format.SWF);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> WorkloadSource.detect(List.of(locus, swf)))
+        .hasMessageContaining("give --format");
+  }
+
   @Test
   void aBadWorkloadNameListsTheValidOnes() {
     CommandLine cl = LocusCli.commandLine();
