@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = LocusCli.Version.class,
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
-    subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, ReplayCommand.class, TraceCommand.class,
+    subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, ReplayCommand.class, TraceCommand.class, StorageCommand.class,
         io.locus.sim.cli.SimulateCommand.class, io.locus.sim.cli.ExperimentCommand.class,
         BrokerCommand.class, TopicsCommand.class, StatusCommand.class,
         CommandLine.HelpCommand.class})
