@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A PlaceTask is refused while draining ({@value #DRAINING}), for an attempt already running
  *       ({@value #ALREADY_RUNNING}, also when it waits in the local queue under another decision),
  *       when every slot and every local-queue position is taken ({@value #NO_FREE_SLOT}: so a
- *       scheduler that overbooks a node shows up), and for a malformed event range.
+ *       scheduler that overbooks a node shows up), for a malformed event range, and for malformed
+ *       outputs (a negative size, an id declared twice: {@link TaskOutputs}).
  * </ul>
  * A refused PlaceTask, ShrinkTask or SuspendTask gets a REFUSED task event (the scheduler waits for
  * an answer about that task); for EvictFiles, ReplicateFile and CancelTask a task event would read
@@ -375,6 +376,10 @@ public final class NodeAgent implements AutoCloseable {
       if (bad == null && !runner.runsEventRanges()) {
         bad = "this agent's executor does not run event ranges";
       }
+      refusal = bad == null ? null : Refusal.of(Refusal.BAD_INPUT, bad);
+    }
+    if (refusal == null) {
+      String bad = TaskOutputs.problem(p);
       refusal = bad == null ? null : Refusal.of(Refusal.BAD_INPUT, bad);
     }
     if (refusal != null) {

@@ -26,8 +26,23 @@ public interface TaskExecutor {
    *
    * @param exitCode 0 = success
    * @param message for the task event (e.g. the tail of stderr); null for none
+   * @param outputs on success, the task's declared outputs as this executor wrote them: one
+   *     request per output, in the task's order, with the real size, whose bytes the executor has
+   *     handed to the agent's {@link CacheStore} under that very request (a real agent's
+   *     {@code DiskCache.landed}); the agent then commits each into the cache, or discards it.
+   *     Null when the executor writes no bytes (the simulated one): the declared outputs then
+   *     exist with their declared sizes. Ignored when the task failed.
    */
-  record Result(int exitCode, String message) {}
+  record Result(int exitCode, String message, java.util.List<StageRequest> outputs) {
+    /** A result without written outputs (see {@link #outputs}). */
+    public Result(int exitCode, String message) {
+      this(exitCode, message, null);
+    }
+
+    public Result {
+      outputs = outputs == null ? null : java.util.List.copyOf(outputs);
+    }
+  }
 
   /**
    * {@link #run} with a message for the task event. The agent calls this one; the default has no

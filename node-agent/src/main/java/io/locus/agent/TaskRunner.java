@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A peer that no longer holds the file (the index is a hint, §3.4) sends the read to storage;
  *       a cached copy that vanished is forgotten and the input staged again.
  *   <li>Two runs needing the same missing file share one fetch ({@link SharedFetches}).
+ *   <li>When a file task succeeds, its declared outputs enter the cache ({@link TaskOutputs}) and
+ *       their CACHE_DELTA is sent before its COMPLETED (see {@code onComputed} for why).
  * </ul>
  *
  * <p>Guarded by the agent's monitor: the stager's and executor's callbacks take it (see
@@ -202,28 +204,53 @@ final class TaskRunner {
     t.step = step;
     if (t.range != null) {
       RangeRun run = executor.executeRange(ctx.nodeId(), t.place, t.rangeEnd,
-          r -> ctx.locked(() -> onComputed(t, step, r.exitCode(), r.message(), r.processedEnd())));
+          r -> ctx.locked(() -> onComputed(t, step, r.exitCode(), r.message(), r.processedEnd(),
+              List.of())));
       t.rangeRun = run;
       step.handle = run::suspend;
       return;
     }
     step.handle = executor.execute(ctx.nodeId(), t.place,
-        r -> ctx.locked(() -> onComputed(t, step, r.exitCode(), r.message(), t.rangeStart())));
+        r -> ctx.locked(() -> onComputed(t, step, r.exitCode(), r.message(), t.rangeStart(),
+            r.outputs() != null ? r.outputs() : TaskOutputs.declared(ctx.nodeId(), t.place))));
   }
 
+  /** @param outputs the task's outputs as written (a file task's; none for a range) */
   private void onComputed(AttemptRun t, RunStep step, int exitCode, String message,
-      long processedEnd) {
+      long processedEnd, List<StageRequest> outputs) {
     if (t.ended() || t.step != step || !ctx.live()) {
+      TaskOutputs.discard(ctx, outputs);
       return;
     }
     t.step = null;
     t.rangeRun = null;
     if (exitCode == 0) {
-      finish(t, TaskEventType.COMPLETED, 0, message, processedEnd, null);
+      String note = outputs.isEmpty() ? null
+          : TaskOutputs.cache(ctx, t.key, outputs, t.delta);
+      // The outputs' CACHE_DELTA is sent first (node-reports), then COMPLETED (task-events), both
+      // under this lock through the agent's one output, so one producer gets them in this order.
+      // Why: a child may be submitted as soon as COMPLETED is read (the replayer acts on
+      // task-events), and the scheduler must know the file is here by then to place the child
+      // LOCAL or PEER. Kafka orders records within a partition only, so across the two topics this
+      // is an order of sending: the delta is in the producer's buffer first and leaves in the same
+      // or an earlier request; it cannot be "later" unless a send to node-reports fails (then the
+      // seq gap makes the scheduler resync us). The reverse order would always leave a window.
+      // Staged files work the same way: their delta leaves when staging ends. A child placed before the delta is read still runs: the agent reads
+      // its own cache first whatever the plan says, and storage is the authority.
+      ctx.reports.send(t.delta);
+      finish(t, TaskEventType.COMPLETED, 0, join(message, note), processedEnd, null);
     } else {
+      TaskOutputs.discard(ctx, outputs);
       finish(t, TaskEventType.FAILED, exitCode,
           message != null ? message : "exit code " + exitCode, processedEnd, null);
     }
+  }
+
+  private static String join(String message, String note) {
+    if (note == null) {
+      return message;
+    }
+    return message == null ? note : message + "; " + note;
   }
 
   // ---- ENDED -----------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * &lt;cache-dir&gt;/
- *   &lt;file id&gt;      cached files, read-only, named by their (safe, see {@link FileIds}) id
+ *   &lt;file name&gt;    cached files, read-only, named by their id's {@link FileIds#fileName}
  *   .incoming/      downloads in progress and inputs streamed without caching; emptied at start
  * </pre>
  *
@@ -94,7 +94,7 @@ public final class DiskCache implements CacheStore {
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
-    Path p = root.resolve(fileId);
+    Path p = root.resolve(FileIds.fileName(fileId));
     // FileIds already guarantees this; a second, independent check costs nothing.
     if (!root.equals(p.getParent())) {
       throw new IllegalArgumentException("'" + fileId + "' escapes the cache directory");
@@ -124,13 +124,14 @@ public final class DiskCache implements CacheStore {
         }
         BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
             LinkOption.NOFOLLOW_LINKS);
-        if (!a.isRegularFile() || !FileIds.isSafe(name)) {
+        String id = FileIds.idOf(name);
+        if (!a.isRegularFile() || id == null) {
           ignored.add(name);
-          LOG.warn("cache {}: ignoring {} (not a regular file with a safe id)", root,
+          LOG.warn("cache {}: ignoring {} (not a regular file named as a safe id)", root,
               FileIds.printable(name));
           continue;
         }
-        files.add(new Entry(name, a.size(), a.lastModifiedTime()));
+        files.add(new Entry(id, a.size(), a.lastModifiedTime()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the cache directory " + root, e);
@@ -167,6 +168,17 @@ public final class DiskCache implements CacheStore {
     if (old != null && !old.equals(file)) {
       delete(old);
     }
+  }
+
+  /**
+   * A task's output, written at {@code written} (a run's output directory), becomes the bytes of
+   * {@code output}: moved into {@code .incoming} (a rename on one file system, else a copy), to
+   * wait for the agent to commit or discard it like a fetch's bytes.
+   */
+  public void landOutput(StageRequest output, Path written) throws IOException {
+    Path dst = newIncoming(output.fileId());
+    Files.move(written, dst, LinkOption.NOFOLLOW_LINKS);
+    landed(output, dst);
   }
 
   /**

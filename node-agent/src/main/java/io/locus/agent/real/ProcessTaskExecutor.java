@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * template's variables, HOME and TMPDIR in the work dir, and LOCUS_TASK_ID, LOCUS_ATTEMPT,
  * LOCUS_JOB_ID, LOCUS_NODE, LOCUS_POOL, LOCUS_WORK_DIR, LOCUS_OUTPUT_DIR.
  *
+ * <p>After an exit 0, the task's declared outputs are taken from {@code out/} (missing ones fail
+ * the run), staged out to a writable {@code file:} storage root and landed in the cache's
+ * {@code .incoming} for the agent: see {@link OutputFiles}. {@code {output:N}} is the path of the
+ * N-th.
+ *
  * <p>The result carries the exit code and the tail of stderr. A run that outlives its timeout is
  * stopped and reported with exit code {@link NodeAgent#ABORTED_EXIT_CODE}. Stopping (cancel,
  * timeout, shutdown) sends SIGTERM to the process and every descendant, then SIGKILL to whatever is
@@ -67,6 +72,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
   private final AgentScheduler scheduler;
   private final WorkDirs workDirs;
   private final ProcessTrees processes;
+  private final OutputFiles outputs;
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
   private final Map<String, BatchRun> batchRuns = new ConcurrentHashMap<>();
 
@@ -79,6 +85,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     this.workDirs = new WorkDirs(config.work().dir(), config.work().keep(),
         config.work().recycle());
     this.processes = new ProcessTrees(scheduler, config.tasks().killGrace());
+    this.outputs = new OutputFiles(disk, config.storage().locations());
   }
 
   @Override
@@ -269,7 +276,8 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       Path out = wd.resolve("out");
       List<String> argv = t.expand(new TaskTemplate.Context(inputs, task.getArgs(),
           out.toString(), wd.toString(), task.getTaskId(), task.getAttempt(), task.getJobId(),
-          node, config.agent().pool(), task.getComputeSeconds()));
+          node, config.agent().pool(), task.getComputeSeconds())
+          .withOutputs(OutputFiles.paths(out, task)));
       ProcessBuilder pb = processBuilder(argv, wd, t, node, task, false, Map.of());
       Process p;
       synchronized (this) {
@@ -307,21 +315,33 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       processes.exited(p);
       int code = p.exitValue();
       String tail = stderrTail(workDir.resolve("stderr"));
-      finishDir();
       Result r;
       if (timedOut) {
         r = new Result(NodeAgent.ABORTED_EXIT_CODE, "timed out after " + limit + suffix(tail));
       } else if (code == 0) {
         r = new Result(0, tail.isEmpty() ? null : tail);
+        boolean stopped;
+        synchronized (this) {
+          stopped = cancelled;
+        }
+        if (!stopped) {
+          // Before the directory is kept or recycled: the outputs leave out/ now.
+          r = outputs.collect(node, task, workDir.resolve("out"), r);
+        }
       } else {
         r = new Result(code, "exit code " + code + suffix(tail));
       }
+      finishDir();
       end(r);
     }
 
     private void end(Result r) {
       synchronized (this) {
         if (cancelled || finished) {
+          // Nobody will cache outputs landed for a run that was stopped meanwhile.
+          if (r.outputs() != null) {
+            r.outputs().forEach(disk::discard);
+          }
           return;
         }
         finished = true;

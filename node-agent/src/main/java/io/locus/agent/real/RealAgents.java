@@ -78,9 +78,9 @@ public final class RealAgents implements AgentFactory<RealAgent> {
     }
     if (nodesDir != null) {
       for (String n : nodeIds) {
-        if (!FileIds.isSafe(n)) {
+        if (FileIds.nameProblem(n) != null) {
           throw new IllegalArgumentException("node id " + n + " cannot name a directory: "
-              + FileIds.problem(n));
+              + FileIds.nameProblem(n));
         }
       }
     }

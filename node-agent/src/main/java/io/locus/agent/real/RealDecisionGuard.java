@@ -3,6 +3,7 @@ package io.locus.agent.real;
 import io.locus.agent.DecisionGuard;
 import io.locus.agent.Refusal;
 import io.locus.schemas.auth.RecordSigner;
+import io.locus.schemas.DataUnit;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
@@ -17,7 +18,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>verify: with a secret configured, the decision must carry a valid HMAC signature
  *       ({@link RecordSigner}); REFUSED "unsigned decision" or "bad signature".
- *   <li>admit, for every file a decision names (inputs, files to evict, file to replicate): a safe
+ *   <li>admit, for every file a decision names (inputs, outputs, files to evict, file to
+ *       replicate): a safe
  *       id ({@link FileIds}: "unsafe file id") and, for files to fetch or read, no symbolic link
  *       at its place in the cache directory ("symlink in cache"); a location inside the allowed
  *       storage ("location not allowed"); a size &ge; 0 and a checksum this agent can verify, i.e.
@@ -94,6 +96,17 @@ public final class RealDecisionGuard implements DecisionGuard {
       if (!RealStager.isSupportedChecksum(in.getChecksum())) {
         return Refusal.of(Refusal.BAD_INPUT, "checksum of " + in.getFileId()
             + " is not a SHA-256 hex digest (64 hex digits, optionally 'sha256:' first)");
+      }
+    }
+    for (DataUnit o : p.getOutputs()) {
+      // An output becomes a cache file and, with a file: storage root, a storage file: the same
+      // rules as for an input, and a location (if it names one) inside the allowed storage.
+      Refusal bad = file(o.getId());
+      if (bad == null && o.getLocation() != null) {
+        bad = location(o.getLocation(), o.getId(), FetchSource.STORAGE);
+      }
+      if (bad != null) {
+        return bad;
       }
     }
     String name = p.getTemplate() != null ? p.getTemplate() : config.defaultTemplate();

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  *       input order. Must be a whole element of the command.
  *   <li>{@code {args}}: the decision's arguments, one argument each. Must be a whole element.
  *   <li>{@code {input:N}}, {@code {arg:N}}: the N-th (from 0) input path or argument.
+ *   <li>{@code {output:N}}: the path the N-th (from 0) declared output must be written to,
+ *       {@code {output}/<name>} where {@code <name>} is the output's {@link FileIds#fileName}
+ *       (issue 15; a task declaring fewer outputs is refused "bad input").
  *   <li>{@code {output}} (the task's output directory, {@code <workdir>/out}), {@code {workdir}},
  *       {@code {task}}, {@code {attempt}}, {@code {job}}, {@code {node}}, {@code {pool}},
  *       {@code {compute}} (the task's compute seconds, e.g. {@code 0.5}).
@@ -54,6 +57,8 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
 
   private static final Set<String> SCALARS = Set.of("output", "workdir", "task", "attempt", "job",
       "node", "pool", "compute", "dataset", "batch-start", "batch-end");
+  /** The piece name of {@code {output:N}} (not a placeholder name itself). */
+  private static final String OUTPUT_FILE = "output:";
   /** Placeholders that only an event-range task has values for. */
   private static final Set<String> RANGE_SCALARS = Set.of("dataset", "batch-start", "batch-end");
 
@@ -165,16 +170,19 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     if (SCALARS.contains(ph)) {
       return new Piece(null, ph, 0);
     }
-    for (String indexed : List.of("input", "arg")) {
+    for (String indexed : List.of("input", "arg", "output")) {
       if (ph.startsWith(indexed + ":")) {
         String n = ph.substring(indexed.length() + 1);
         if (n.matches("[0-9]{1,4}")) {
-          return new Piece(null, indexed, Integer.parseInt(n));
+          // "output" alone is the directory; the N-th output file is another piece.
+          return new Piece(null, indexed.equals("output") ? OUTPUT_FILE : indexed,
+              Integer.parseInt(n));
         }
       }
     }
     throw new IllegalArgumentException("template " + template + ": unknown placeholder {" + ph
-        + "} in '" + element + "'; known: {inputs} {args} {input:N} {arg:N} {output} {workdir}"
+        + "} in '" + element + "'; known: {inputs} {args} {input:N} {arg:N} {output} {output:N}"
+        + " {workdir}"
         + " {task} {attempt} {job} {node} {pool} {compute} {dataset} {batch-start} {batch-end}");
   }
 
@@ -218,6 +226,14 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
             return Refusal.of(Refusal.BAD_INPUT, "template " + name + " needs input "
                 + piece.index() + "; the task has " + task.getInputs().size());
           }
+          if (OUTPUT_FILE.equals(piece.name()) && task.getEvents() != null) {
+            return Refusal.of(Refusal.BAD_INPUT, "template " + name + " uses {output:"
+                + piece.index() + "}; an event-range task creates no output files");
+          }
+          if (OUTPUT_FILE.equals(piece.name()) && piece.index() >= task.getOutputs().size()) {
+            return Refusal.of(Refusal.BAD_INPUT, "template " + name + " needs output "
+                + piece.index() + "; the task declares " + task.getOutputs().size());
+          }
           if (piece.name() != null && RANGE_SCALARS.contains(piece.name())
               && task.getEvents() == null) {
             return Refusal.of(Refusal.BAD_INPUT, "template " + name + " uses {" + piece.name()
@@ -235,16 +251,31 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
    * @param dataset the event range's dataset; null for a task without a range
    * @param batchStart first event of the batch
    * @param batchEnd end of the batch, exclusive
+   * @param outputs where each declared output must be written ({@code {output:N}}), in order
    */
   public record Context(List<String> inputs, List<String> args, String output, String workdir,
       String task, int attempt, String job, String node, String pool, double computeSeconds,
-      String dataset, long batchStart, long batchEnd) {
+      String dataset, long batchStart, long batchEnd, List<String> outputs) {
 
     /** A task without an event range. */
     public Context(List<String> inputs, List<String> args, String output, String workdir,
         String task, int attempt, String job, String node, String pool, double computeSeconds) {
       this(inputs, args, output, workdir, task, attempt, job, node, pool, computeSeconds, null,
-          -1, -1);
+          -1, -1, List.of());
+    }
+
+    /** A batch of an event-range task (no output files). */
+    public Context(List<String> inputs, List<String> args, String output, String workdir,
+        String task, int attempt, String job, String node, String pool, double computeSeconds,
+        String dataset, long batchStart, long batchEnd) {
+      this(inputs, args, output, workdir, task, attempt, job, node, pool, computeSeconds, dataset,
+          batchStart, batchEnd, List.of());
+    }
+
+    /** This context with the paths of the declared outputs. */
+    public Context withOutputs(List<String> paths) {
+      return new Context(inputs, args, output, workdir, task, attempt, job, node, pool,
+          computeSeconds, dataset, batchStart, batchEnd, List.copyOf(paths));
     }
   }
 
@@ -270,6 +301,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
       case "input" -> ctx.inputs().get(p.index());
       case "arg" -> ctx.args().get(p.index());
       case "output" -> ctx.output();
+      case OUTPUT_FILE -> ctx.outputs().get(p.index());
       case "workdir" -> ctx.workdir();
       case "task" -> ctx.task();
       case "attempt" -> Integer.toString(ctx.attempt());
