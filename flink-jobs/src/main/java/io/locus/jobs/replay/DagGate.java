@@ -94,7 +94,8 @@ final class DagGate {
         b.append(", ...");
         break;
       }
-      List<String> open = w.job.parents().stream().filter(p -> !completed.contains(p)).toList();
+      List<String> open = w.job.parents().stream().distinct()
+          .filter(p -> !completed.contains(p)).toList();
       b.append(n > 1 ? ", " : "").append(w.job.jobId()).append(" (waits for ")
           .append(String.join(", ", open)).append(')');
     }

@@ -98,6 +98,11 @@ public final class Replayer {
           if (inFlight() > 0 || gate.waiting() > 0) {
             break; // stage barrier: the previous stages are still running
           }
+          if (stage > 0 || stats.submittedCount() > 0) {
+            out.printf("stage %d released: the %d jobs before it completed%n", next.stage(),
+                stats.completedCount());
+            out.flush();
+          }
           stage = next.stage();
           clockStart = now;
         }
