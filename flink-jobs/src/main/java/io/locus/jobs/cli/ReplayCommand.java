@@ -134,12 +134,29 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     KafkaReachability.check(client, connectTimeout); // names the address, exit 1
     Replayer.Outcome outcome;
-    try (TaskEventFeed feed = waits ? new TaskEventFeed(client, scan.pools()) : null;
-        AckedPublisher publisher = new AckedPublisher(client)) {
+    TaskEventFeed feed;
+    try {
+      feed = waits ? new TaskEventFeed(client, scan.pools()) : null;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      // e.g. no READ on task-events: say so before anything is published
+      err.println(spec.qualifiedName() + ": cannot follow task-events (needed to wait for"
+          + " completions): " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    try (feed; AckedPublisher publisher = new AckedPublisher(client)) {
       Replayer r = new Replayer(w, poolOf,
           new Replayer.Settings(speedup, limit, waits, timeout), publisher, feed,
           Progress.forStderr(err, quiet), out, scan.jobs());
-      outcome = r.run();
+      try {
+        outcome = r.run();
+      } catch (IllegalStateException e) {
+        // the task-events consumer failed mid-replay; what was published stays published
+        err.println(spec.qualifiedName() + ": " + e.getMessage() + " (published so far: "
+            + publisher.acked() + " of " + scan.jobs() + ")");
+        err.flush();
+        return 1;
+      }
       out.printf("published %d of %d jobs of %s to %s (acknowledged by Kafka: %d, failed: %d)%n",
           publisher.acked(), scan.jobs(), w.name(), Topics.JOB_ARRIVALS.name(), publisher.acked(),
           publisher.failed());
