@@ -290,6 +290,37 @@ class ReplayCommandTest {
   }
 
   @Test
+  void sourcesTakeRepeatedFilesADirectoryAndATimeScale(@TempDir Path dir) throws Exception {
+    CommandLine.ParseResult parsed = LocusCli.commandLine().parseArgs("replay", "--trace",
+        "a.json", "--trace", "b.json", "--bootstrap-servers", "x:1");
+    ReplayCommand rc = (ReplayCommand) parsed.subcommand().commandSpec().userObject();
+    assertThat(rc.source.choice.traces).containsExactly(Path.of("a.json"), Path.of("b.json"));
+
+    Path in = Files.createDirectories(dir.resolve("instances"));
+    Files.writeString(in.resolve("b.json"), "{}");
+    Files.writeString(in.resolve("a.json"), "{}");
+    Files.writeString(in.resolve(".hidden"), "x");
+    Files.createDirectories(in.resolve("sub"));
+    assertThat(WorkloadSource.files(List.of(in)))
+        .containsExactly(in.resolve("a.json"), in.resolve("b.json"));
+
+    // a generated workload scaled: arrivals and compute times x 0.5
+    CommandLine.ParseResult scaled = LocusCli.commandLine().parseArgs("replay", "--workload",
+        "khanna", "--workload-param", "n=20", "--time-scale", "0.5", "--bootstrap-servers", "x:1");
+    var plain = io.locus.workloads.Workloads.create("khanna", java.util.Map.of("n", "20"), 1)
+        .toList();
+    var half = ((ReplayCommand) scaled.subcommand().commandSpec().userObject()).source.open()
+        .toList();
+    assertThat(half).hasSameSizeAs(plain);
+    for (int i = 0; i < plain.size(); i++) {
+      assertThat(half.get(i).jobId()).isEqualTo(plain.get(i).jobId());
+      assertThat(half.get(i).arrival()).isEqualTo(plain.get(i).arrival() * 0.5);
+      assertThat(half.get(i).totalComputeSeconds())
+          .isCloseTo(plain.get(i).totalComputeSeconds() * 0.5, org.assertj.core.data.Offset.offset(1e-9));
+    }
+  }
+
+  @Test
   void aBadWorkloadNameListsTheValidOnes() {
     CommandLine cl = LocusCli.commandLine();
     StringWriter err = new StringWriter();
