@@ -251,6 +251,19 @@ class ReplayCommandTest {
   }
 
   @Test
+  void jobsThatDoNotCompleteInTimeExitOneSayingHowMany(@TempDir Path dir) {
+    Path trace = khannaTrace(dir, 20);
+    Ran r = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers",
+        kafka.bootstrapServers(), "--pool", "nobody-home", "--speedup", "0", "--wait",
+        "--timeout", "2s", "--quiet");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).contains("published 20 of 20 jobs").contains("completed      0 / 20");
+    assertThat(r.err()).isEqualTo("locus replay: no job completed for 2 s: 20 job(s) published and"
+        + " not completed; are the scheduler and agents running for pool(s) [nobody-home]?"
+        + System.lineSeparator());
+  }
+
+  @Test
   void badReplayArgumentsExitTwo(@TempDir Path dir) {
     Path trace = khannaTrace(dir, 20);
     String b = kafka.bootstrapServers();
