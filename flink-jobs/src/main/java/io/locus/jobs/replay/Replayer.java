@@ -117,6 +117,11 @@ public final class Replayer {
         published++;
         lastMove = now;
         next = it.hasNext() ? it.next() : null;
+        if ((published & 1023) == 0) {
+          // as fast as possible, a big trace stays in this loop for a while: keep the bar alive
+          progress.update(System.nanoTime(), stats.submittedCount(),
+              feed == null ? -1 : stats.completedCount(), total);
+        }
       }
       boolean allOut = next == null && gate.waiting() == 0;
       if (allOut && (feed == null || !settings.waitForCompletion() || inFlight() == 0)) {
