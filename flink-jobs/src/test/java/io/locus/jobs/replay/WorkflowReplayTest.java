@@ -150,7 +150,13 @@ class WorkflowReplayTest {
 
   private static CompletableFuture<Replayer.Outcome> replay(Workload w, String pool,
       Duration timeout, StringWriter log) {
-    var client = ClientConfigs.base(kafka.bootstrapServers());
+    return replay(w, pool, timeout, log, Map.of());
+  }
+
+  private static CompletableFuture<Replayer.Outcome> replay(Workload w, String pool,
+      Duration timeout, StringWriter log, Map<String, String> clientSettings) {
+    var client = ClientConfigs.withOverrides(ClientConfigs.base(kafka.bootstrapServers()),
+        clientSettings);
     // the feed exists (end offsets fixed) before anything is published
     TaskEventFeed feed = new TaskEventFeed(client, java.util.Set.of(pool));
     AckedPublisher publisher = new AckedPublisher(client);
@@ -258,5 +264,30 @@ class WorkflowReplayTest {
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
       assertThat(agents.awaitArrivals(2)).containsExactly("wf/a", "wf/e");
     }
+  }
+
+  /** A parent Kafka refused can never complete: its children are reported at once, no timeout. */
+  @Test
+  void childrenOfARefusedParentEndTheReplayAtOnceNamingThem() throws Exception {
+    String pool = "wf-refused";
+    List<InputFile> many = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      many.add(InputFile.of("big/input-file-with-a-long-name-" + i, 1));
+    }
+    Workload w = Workload.of("refused", "test", List.of(
+        job("r/parent", 0, List.of(), many, List.of()),
+        job("r/child", 0, List.of("r/parent"), List.of(InputFile.of("f", 1)), List.of())));
+    long t0 = System.nanoTime();
+    // records above 1 kB are refused by the producer: the parent's, not the child's
+    Replayer.Outcome o = replay(w, pool, Duration.ofSeconds(60), new StringWriter(),
+        Map.of("max.request.size", "1000")).get(30, TimeUnit.SECONDS);
+    assertThat(o.ok()).isFalse();
+    assertThat(o.problem()).contains("1 of 1 job(s) were not accepted by Kafka")
+        .contains("RecordTooLargeException")
+        .contains("1 job(s) wait for parents that did not complete and cannot any more:"
+            + " r/child (waits for r/parent)");
+    assertThat(o.summary().published()).isZero();
+    assertThat(o.summary().publishFailed()).isEqualTo(1);
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
   }
 }
