@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = LocusCli.Version.class,
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
-    subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, ReplayCommand.class, TraceCommand.class,
+    subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, ReplayCommand.class, TraceCommand.class, StorageCommand.class,
         io.locus.sim.cli.SimulateCommand.class, io.locus.sim.cli.ExperimentCommand.class,
         BrokerCommand.class, TopicsCommand.class, StatusCommand.class,
         CommandLine.HelpCommand.class})
@@ -57,6 +57,12 @@ public final class LocusCli implements Runnable {
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof IllegalArgumentException) {
         return badArgument(new CommandLine.ParameterException(cmd, ex.getMessage(), ex), parsed.originalArgs().toArray(new String[0]));
+      }
+      if (ex instanceof io.locus.workloads.TraceFormatException) {
+        // A malformed trace: the reader's message names the file and the place; bad input, so 2.
+        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+        cmd.getErr().flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
       }
       if (ex instanceof io.locus.kafka.KafkaReachability.Unreachable) {
         // Says where it looked and what to check: a stack trace would add nothing.

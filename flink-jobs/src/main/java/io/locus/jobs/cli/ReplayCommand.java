@@ -1,33 +1,41 @@
 package io.locus.jobs.cli;
 
-import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.jobs.replay.AckedPublisher;
+import io.locus.jobs.replay.JobRecords;
+import io.locus.jobs.replay.Progress;
+import io.locus.jobs.replay.Replayer;
+import io.locus.jobs.replay.TaskEventFeed;
+import io.locus.jobs.replay.WorkloadScan;
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.KafkaReachability;
 import io.locus.kafka.Topics;
-import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
+import io.locus.workloads.TraceFormatException;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.locks.LockSupport;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code locus replay}: publishes a trace (or a generated workload) to job-arrivals at its arrival
- * times, compressed by {@code --speedup}. Staged traces (STAGES18) release a stage once every job of
- * the previous one has completed, watching task-events.
+ * {@code locus replay}: the workflow engine in front of Locus. It publishes a trace (or a
+ * generated workload) to job-arrivals at its arrival times, a job with parents once they all
+ * completed (read from task-events), a stage of a staged trace once the previous one completed;
+ * every record is confirmed by Kafka. Exit codes: 0 = every job published (and, when waiting,
+ * completed); 1 = something was not (the message says how many and why), or Kafka is not
+ * reachable; 2 = a bad argument or a malformed trace.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Publish a trace or a generated workload to the job-arrivals topic of a Kafka cluster.")
+    description = "Publish a trace or a generated workload to the job-arrivals topic of a Kafka"
+        + " cluster, as a workflow engine: a job with parents goes out once they completed.")
 public final class ReplayCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -45,6 +53,10 @@ public final class ReplayCommand implements Callable<Integer> {
       description = "Pool of every job (overrides the trace's pool; required when the trace has none).")
   String pool;
 
+  @Option(names = "--pools", paramLabel = "P1,P2,...", split = ",",
+      description = "Several pools: each trace file (instance) goes to the next one in turn.")
+  List<String> pools;
+
   @Option(names = "--speedup", defaultValue = "1",
       description = "Trace seconds per real second; 0 publishes as fast as possible. Default: ${DEFAULT-VALUE}.")
   double speedup;
@@ -52,105 +64,121 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--limit", defaultValue = "-1", description = "Publish at most this many jobs.")
   long limit;
 
-  @Option(names = "--stage-timeout", defaultValue = "PT1H",
-      description = "Staged traces: give up when a stage has not completed within this. Default: ${DEFAULT-VALUE}.")
-  java.time.Duration stageTimeout;
+  @Option(names = "--wait", negatable = true, fallbackValue = "true",
+      description = "Wait until every published job completed (read from task-events). Default: on"
+          + " when jobs have parents or stages, or with --summary-csv.")
+  Boolean waitForCompletion;
+
+  @Option(names = {"--timeout", "--stage-timeout"}, defaultValue = "1h", paramLabel = "DURATION",
+      description = "Give up when the replay can only go on through completions (parents, a stage,"
+          + " --wait) and none came for this long. Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Option(names = "--connect-timeout", defaultValue = "5s", paramLabel = "DURATION",
+      description = "Fail when no Kafka broker answers within this, before anything is published."
+          + " Default: ${DEFAULT-VALUE}.")
+  Duration connectTimeout;
+
+  @Option(names = "--summary-csv", paramLabel = "FILE",
+      description = "Also write the summary (makespan, mean response, hit ratios, bytes moved) as"
+          + " CSV.")
+  Path summaryCsv;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+  boolean quiet;
 
   @Override
   public Integer call() throws Exception {
-    if (speedup < 0 || Double.isNaN(speedup)) {
+    if (speedup < 0 || Double.isNaN(speedup) || Double.isInfinite(speedup)) {
       throw new IllegalArgumentException("--speedup must be ≥ 0 (0 = as fast as possible)");
     }
-    Workload w = source.open();
+    if (pool != null && pools != null) {
+      throw new IllegalArgumentException("give --pool or --pools, not both");
+    }
+    if (timeout.isNegative() || timeout.isZero() || connectTimeout.isNegative()
+        || connectTimeout.isZero()) {
+      throw new IllegalArgumentException("--timeout and --connect-timeout must be > 0");
+    }
+    List<String> poolList = pool != null ? List.of(pool) : pools == null ? List.of() : pools;
+    if (poolList.stream().anyMatch(String::isBlank)) {
+      throw new IllegalArgumentException("--pools: a pool name is empty");
+    }
+    Workload w = source.open(poolList);
+    String only = poolList.size() == 1 ? poolList.get(0) : null;
+    Function<TraceJob, String> poolOf = j -> only != null ? only : j.pool();
+    WorkloadScan scan;
+    try {
+      scan = WorkloadScan.of(w, limit, poolOf);
+    } catch (TraceFormatException | IllegalArgumentException e) {
+      throw e;
+    } catch (IllegalStateException e) {
+      // the workload's own contract (order, count) broken
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    boolean waits = waitForCompletion != null ? waitForCompletion
+        : scan.hasParents() || scan.hasStages() || summaryCsv != null;
+    if (!waits && (scan.hasParents() || scan.hasStages())) {
+      throw new IllegalArgumentException("--no-wait: " + w.name() + " has "
+          + (scan.hasParents() ? "jobs with parents" : "stages")
+          + ", which are released by completions: the replay must follow them");
+    }
+    if (!waits && summaryCsv != null) {
+      throw new IllegalArgumentException("--summary-csv needs the completions: drop --no-wait");
+    }
+
     PrintWriter out = spec.commandLine().getOut();
-    Properties props = ClientConfigs.producer(bootstrap);
+    PrintWriter err = spec.commandLine().getErr();
+    Properties client = ClientConfigs.base(bootstrap);
     if (kafkaProperties != null) {
-      props = ClientConfigs.withOverrides(props, kafkaProperties);
+      client = ClientConfigs.withOverrides(client, kafkaProperties);
     }
-    long published = 0;
-    int stage = 0;
-    List<String> poolsSeen = new ArrayList<>();
-    TaskEventTracker tracker = null;
-    long start = System.nanoTime();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-      for (TraceJob job : w) {
-        if (limit >= 0 && published >= limit) {
-          break;
-        }
-        String p = pool != null ? pool : job.pool();
-        if (p == null) {
-          throw new IllegalArgumentException("the trace's jobs have no pool: give --pool");
-        }
-        if (!poolsSeen.contains(p)) {
-          poolsSeen.add(p);
-        }
-        if (job.stage() > stage) {
-          // Stage barrier: wait until every earlier job completed, then restart the clock.
-          producer.flush();
-          if (tracker == null) {
-            tracker = new TaskEventTracker(bootstrap);
-          }
-          awaitCompleted(tracker, poolsSeen, published, stageTimeout, out);
-          stage = job.stage();
-          start = System.nanoTime();
-        }
-        if (speedup > 0) {
-          long due = start + (long) (job.arrival() / speedup * 1e9);
-          while (System.nanoTime() < due) {
-            LockSupport.parkNanos(Math.min(due - System.nanoTime(), 50_000_000L));
-          }
-        }
-        JobSubmitted j = toJob(job, p, System.currentTimeMillis());
-        producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(), Topics.JOB_ARRIVALS.key(p),
-            Topics.JOB_ARRIVALS.value(j)));
-        published++;
-        if (published % 10_000 == 0) {
-          out.printf("published %d / %d%n", published, w.size());
-          out.flush();
-        }
+    KafkaReachability.check(client, connectTimeout); // names the address, exit 1
+    Replayer.Outcome outcome;
+    TaskEventFeed feed;
+    try {
+      feed = waits ? new TaskEventFeed(client, scan.pools()) : null;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      // e.g. no READ on task-events: say so before anything is published
+      err.println(spec.qualifiedName() + ": cannot follow task-events (needed to wait for"
+          + " completions): " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    try (feed; AckedPublisher publisher = new AckedPublisher(client)) {
+      Replayer r = new Replayer(w, poolOf,
+          new Replayer.Settings(speedup, limit, waits, timeout), publisher, feed,
+          Progress.forStderr(err, quiet), out, scan.jobs());
+      try {
+        outcome = r.run();
+      } catch (IllegalStateException e) {
+        // the task-events consumer failed mid-replay; what was published stays published
+        err.println(spec.qualifiedName() + ": " + e.getMessage() + " (published so far: "
+            + publisher.acked() + " of " + scan.jobs() + ")");
+        err.flush();
+        return 1;
       }
-      producer.flush();
-    } finally {
-      if (tracker != null) {
-        tracker.close();
+      out.printf("published %d of %d jobs of %s to %s (acknowledged by Kafka: %d, failed: %d)%n",
+          publisher.acked(), scan.jobs(), w.name(), Topics.JOB_ARRIVALS.name(), publisher.acked(),
+          publisher.failed());
+    }
+    if (waits) {
+      out.println();
+      out.print(outcome.summary().table());
+      if (summaryCsv != null) {
+        outcome.summary().writeCsv(summaryCsv);
+        out.println("summary written to " + summaryCsv);
       }
     }
-    out.printf("published %d jobs of %s (%d stages) to %s%n", published, w.name(),
-        stage == 0 ? 1 : stage, Topics.JOB_ARRIVALS.name());
     out.flush();
+    if (!outcome.ok()) {
+      err.println(spec.qualifiedName() + ": " + outcome.problem());
+      err.flush();
+      return 1;
+    }
     return 0;
   }
 
-  private static void awaitCompleted(TaskEventTracker tracker, List<String> pools, long jobs,
-      java.time.Duration timeout, PrintWriter out) {
-    out.printf("waiting for %d jobs to complete before the next stage%n", jobs);
-    out.flush();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (pools.stream().mapToLong(p -> tracker.stats(p).completed).sum() < jobs) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("stage not completed within " + timeout
-            + ": are the scheduler and agents running for pools " + pools + "?");
-      }
-      LockSupport.parkNanos(100_000_000L);
-    }
-  }
-
   static JobSubmitted toJob(TraceJob t, String pool, long submitMs) {
-    List<DataUnit> inputs = new ArrayList<>(t.inputs().size());
-    for (io.locus.core.model.InputFile u : t.inputs()) {
-      inputs.add(DataUnit.newBuilder().setId(u.id()).setBytes(u.bytes())
-          .setComputeSeconds(u.computeSeconds()).setLocation(u.location())
-          .setChecksum(u.checksum()).build());
-    }
-    return JobSubmitted.newBuilder()
-        .setJobId(t.jobId())
-        .setPool(pool)
-        .setSubmitTimeMs(submitMs)
-        .setInputs(inputs)
-        .setComputeSeconds(t.computeSeconds())
-        // hybrid mixes carry a resource profile as job attributes (cpu, mem, disk)
-        .setProfile(io.locus.operators.Conversions.profile(
-            io.locus.workloads.HybridMix.profile(t)))
-        .build();
+    return JobRecords.toJob(t, pool, submitMs);
   }
 }

@@ -9,9 +9,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code locus trace}: write a generated workload to a trace file. */
+/**
+ * {@code locus trace}: write a generated workload, or trace files of any format (converted), to a
+ * Locus trace file.
+ */
 @Command(name = "trace", mixinStandardHelpOptions = true,
-    description = "Write a generated workload to a trace file (JSON lines; .gz compresses).")
+    description = "Write a generated workload, or trace files of any format, to a Locus trace file"
+        + " (JSON lines; .gz compresses).")
 public final class TraceCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
