@@ -84,9 +84,14 @@ public final class LocusAcls {
         allow(principal, topic(Topics.CONTROL_ACKS), AclOperation.READ));
   }
 
-  /** A job submitter ({@code locus replay}, a workflow system): WRITE {@code job-arrivals}. */
+  /**
+   * A job submitter ({@code locus replay}, a workflow system): WRITE {@code job-arrivals}, and
+   * READ {@code task-events} (assigned partitions, no consumer group): a replay that waits for
+   * completions, or releases a workflow's tasks after their parents, follows them there.
+   */
   public static List<AclBinding> submitter(String principal) {
-    return List.of(allow(principal, topic(Topics.JOB_ARRIVALS), AclOperation.WRITE));
+    return List.of(allow(principal, topic(Topics.JOB_ARRIVALS), AclOperation.WRITE),
+        allow(principal, topic(Topics.TASK_EVENTS), AclOperation.READ));
   }
 
   static ResourcePattern topic(TopicSpec<?> topic) {

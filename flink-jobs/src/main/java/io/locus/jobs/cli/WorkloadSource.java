@@ -105,9 +105,6 @@ public final class WorkloadSource {
     } catch (UncheckedIOException e) {
       throw new IllegalArgumentException("cannot read trace " + files + ": "
           + e.getCause().getMessage(), e);
-    } catch (UnsupportedOperationException e) {
-      throw new IllegalArgumentException("this build cannot read that yet (" + e.getMessage()
-          + ")", e);
     }
   }
 
