@@ -19,7 +19,7 @@ import java.util.TreeMap;
 /**
  * The dashboard's whole state, folded from the topics' records in the order they are read: per
  * pool, per node, placements, dead letters. Memory is bounded whatever the topics hold: aggregates,
- * the last {@code keepPlacements} placements and {@link #KEEP_LETTERS} dead letters, at most
+ * the newest {@code keepPlacements} placements and {@link #KEEP_LETTERS} dead letters, at most
  * {@link #MAX_NODES} nodes, {@link #MAX_POOLS} pools and {@link #MAX_CODES} dead-letter codes,
  * strings cut to {@link #MAX_TEXT} characters. Rebuilding it from the earliest offsets gives the
  * same numbers (the rate window aside, which follows the wall clock).
@@ -55,7 +55,21 @@ public final class DashboardState {
   private int nodeCount;
   private long nodesDropped;
   private final RateWindow rate = new RateWindow();
-  private final Deque<Snapshot.Placement> latest = new ArrayDeque<>();
+  /**
+   * The newest placements by decision time (then decision id): the same list whatever order the
+   * 16 decision partitions are read in, live or on a rebuild.
+   */
+  private final java.util.TreeMap<PlacementKey, Snapshot.Placement> latest =
+      new java.util.TreeMap<>();
+
+  private record PlacementKey(long timeMs, String decisionId)
+      implements Comparable<PlacementKey> {
+    @Override
+    public int compareTo(PlacementKey o) {
+      int c = Long.compare(timeMs, o.timeMs);
+      return c != 0 ? c : decisionId.compareTo(o.decisionId);
+    }
+  }
   private final Map<String, long[]> letterCounts = new LinkedHashMap<>();
   private final Map<String, DeadLetter> letterLast = new LinkedHashMap<>();
   private final Deque<Snapshot.Letter> letters = new ArrayDeque<>();
@@ -101,12 +115,14 @@ public final class DashboardState {
     PlacementReason r = p.getReason();
     long peer = r == null ? 0 : r.getPeerBytes();
     long storage = r == null ? 0 : r.getStorageBytes();
-    latest.addLast(new Snapshot.Placement(d.getTimeMs(), text(d.getPool()), text(d.getNode()),
+    // A decision replayed after a failure has the same id: it replaces itself.
+    latest.put(new PlacementKey(d.getTimeMs(), d.getDecisionId()), new Snapshot.Placement(
+        d.getTimeMs(), text(d.getPool()), text(d.getNode()),
         text(p.getTaskId()), text(p.getJobId()), p.getAttempt(),
         r == null ? "" : text(r.getPolicy()), r == null ? 0 : r.getScore(),
         r == null ? 0 : r.getLocalBytes(), peer, storage, peer + storage));
     while (latest.size() > keepPlacements) {
-      latest.removeFirst();
+      latest.pollFirstEntry();
     }
   }
 
@@ -350,8 +366,7 @@ public final class DashboardState {
           text(last.getSourceTopic())));
     });
     reasons.sort((a, b) -> Long.compare(b.count(), a.count()));
-    List<Snapshot.Placement> newestFirst = new ArrayList<>(latest);
-    java.util.Collections.reverse(newestFirst);
+    List<Snapshot.Placement> newestFirst = new ArrayList<>(latest.descendingMap().values());
     List<Snapshot.Letter> lettersNewestFirst = new ArrayList<>(letters);
     java.util.Collections.reverse(lettersNewestFirst);
     return new Snapshot(nowMs, version, totals,

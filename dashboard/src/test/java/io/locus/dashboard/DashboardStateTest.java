@@ -109,6 +109,21 @@ class DashboardStateTest {
   }
 
   @Test
+  void latestPlacementsDoNotDependOnTheOrderThePartitionsAreRead() {
+    DashboardState other = new DashboardState(30_000, 5);
+    List<io.locus.schemas.Decision> ds = new java.util.ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      ds.add(place("p", "n" + (i % 3), "t" + i, T0 + i / 2, "MCH", i, 0, 0)); // ties in time
+    }
+    ds.forEach(state::decision);
+    java.util.Collections.reverse(ds);
+    ds.forEach(other::decision);
+    other.decision(ds.get(0)); // a replayed decision (same id) is not a second placement shown
+    assertThat(other.snapshot(T0).placements()).isEqualTo(state.snapshot(T0).placements());
+    assertThat(state.snapshot(T0).placements().get(0).taskId()).isEqualTo("t8");
+  }
+
+  @Test
   void aNodeSilentLongerThanTheTimeoutOnItsPoolsClockIsLostUntilItRegisters() {
     state.nodeReport(register("p", "quiet", T0, 2, 0));
     state.nodeReport(register("p", "busy", T0, 2, 0));
