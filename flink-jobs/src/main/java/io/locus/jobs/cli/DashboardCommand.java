@@ -48,6 +48,17 @@ public final class DashboardCommand implements Callable<Integer> {
   int placements;
 
   private final CountDownLatch stop = new CountDownLatch(1);
+  private volatile Dashboard running;
+
+  /** Stops a running {@code call()} (tests; a signal goes through the shutdown hook). */
+  void stop() {
+    stop.countDown();
+  }
+
+  /** The dashboard this command serves, once started (tests). */
+  Dashboard dashboard() {
+    return running;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -83,13 +94,24 @@ public final class DashboardCommand implements Callable<Integer> {
       out.println("locus dashboard: stopping");
       out.flush();
       dashboard.close();
-      stop.countDown();
     }, "locus-dashboard-stop");
     Runtime.getRuntime().addShutdownHook(hook);
+    running = dashboard;
     out.printf("locus dashboard: %s (topics of %s; read-only). Ctrl-C stops it.%n",
         dashboard.url(), kafka.bootstrap);
     out.flush();
-    stop.await();
+    try {
+      stop.await();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+        dashboard.close();
+        out.println("locus dashboard: stopped");
+        out.flush();
+      } catch (IllegalStateException alreadyStopping) {
+        // The JVM is shutting down: the hook does it.
+      }
+    }
     return 0;
   }
 }
