@@ -337,7 +337,7 @@ public final class DashboardState {
     List<Snapshot.Node> nodeList = new ArrayList<>();
     List<Snapshot.LostNode> lost = new ArrayList<>();
     int alive = 0;
-    int notShown = 0;
+    List<NodeTally> all = new ArrayList<>(nodeCount);
     for (Map<String, NodeTally> of : nodes.values()) {
       for (NodeTally n : of.values()) {
         if (n.lost) {
@@ -345,19 +345,21 @@ public final class DashboardState {
         } else if (!n.left) {
           alive++;
         }
-        if (nodeList.size() >= NODES_SHOWN) {
-          notShown++;
-          continue;
-        }
-        nodeList.add(new Snapshot.Node(n.pool, n.node, n.state(), n.slots, n.running(),
-            n.queueDepth, n.cacheBytes, n.cacheCapacityBytes, n.cachedFiles(), n.placements,
-            n.completed, n.failed, n.heardMs == Long.MIN_VALUE ? 0 : n.heardMs));
+        all.add(n);
       }
     }
-    long all = local + peer + storage;
+    // Members first (alive, draining), then lost, then left; by pool and node within each.
+    all.sort(java.util.Comparator.comparingInt(DashboardState::rank));
+    for (NodeTally n : all.subList(0, Math.min(NODES_SHOWN, all.size()))) {
+      nodeList.add(new Snapshot.Node(n.pool, n.node, n.state(), n.slots, n.running(),
+          n.queueDepth, n.cacheBytes, n.cacheCapacityBytes, n.cachedFiles(), n.placements,
+          n.completed, n.failed, n.heardMs == Long.MIN_VALUE ? 0 : n.heardMs));
+    }
+    int notShown = all.size() - nodeList.size();
+    long bytesRead = local + peer + storage;
     Snapshot.Totals totals = new Snapshot.Totals(placements,
         rate.perSecond(nowMs, RATE_WINDOW_SECONDS), completed, failed, local, peer, storage,
-        ratio(local, all), ratio(peer, all), ratio(storage, all), peer + storage, deadLetters,
+        ratio(local, bytesRead), ratio(peer, bytesRead), ratio(storage, bytesRead), peer + storage, deadLetters,
         lost.size(), alive);
     List<Snapshot.Reason> reasons = new ArrayList<>();
     letterCounts.forEach((code, c) -> {
@@ -375,6 +377,10 @@ public final class DashboardState {
         poolList, nodeList, notShown + (int) Math.min(Integer.MAX_VALUE, nodesDropped), lost,
         new Snapshot.DeadLetters(deadLetters, reasons, lettersNewestFirst), newestFirst,
         new Snapshot.Topics(new TreeMap<>(read), new TreeMap<>(undecodable), caughtUp));
+  }
+
+  private static int rank(NodeTally n) {
+    return n.left ? 2 : n.lost ? 1 : 0;
   }
 
   private static double ratio(long part, long all) {

@@ -43,9 +43,6 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -56,10 +53,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class DashboardBrowserTest {
-  static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("LOCUS_CHROMIUM",
-      "/usr/bin/chromium"));
-  static final Path CHROMEDRIVER = Path.of(System.getenv().getOrDefault("LOCUS_CHROMEDRIVER",
-      "/usr/bin/chromedriver"));
+  static final Path CHROMIUM = HeadlessChromium.CHROMIUM;
+  static final Path CHROMEDRIVER = HeadlessChromium.CHROMEDRIVER;
   static final Duration WAIT = Duration.ofSeconds(30);
   static final String POOL = "batch";
   static final String XSS = "<img src=x onerror=alert(1)>";
@@ -83,16 +78,7 @@ class DashboardBrowserTest {
     dashboard = Dashboard.start(ClientConfigs.base(kafka.bootstrapServers()),
         Dashboard.Options.defaults());
     profile = Files.createTempDirectory("locus-chromium-");
-    ChromeOptions o = new ChromeOptions();
-    o.setBinary(CHROMIUM.toFile());
-    o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,2000",
-        "--user-data-dir=" + profile);
-    // The driver is named explicitly: Selenium Manager never looks for (or downloads) one.
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    browser = new ChromeDriver(service, o);
+    browser = HeadlessChromium.start(profile, 1400, 2000);
     browser.manage().timeouts().pageLoadTimeout(WAIT);
   }
 

@@ -155,6 +155,8 @@ class DashboardStateTest {
     Snapshot s = state.snapshot(T0);
     assertThat(s.lostNodes()).isEmpty();
     assertThat(node(s, "n1").state()).isEqualTo("left");
+    // members are listed first: a finished pool's nodes do not push the live ones down
+    assertThat(s.nodes()).extracting(Snapshot.Node::node).containsExactly("n2", "n1");
   }
 
   @Test
