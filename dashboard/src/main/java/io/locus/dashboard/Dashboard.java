@@ -15,6 +15,8 @@ public final class Dashboard implements AutoCloseable {
   private final TopicFollower follower;
   private final DashboardServer server;
   private final String host;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /**
    * Settings: where to serve ({@code port} 0 = a free one), the scheduler's node timeout (for lost
@@ -81,8 +83,12 @@ public final class Dashboard implements AutoCloseable {
     return follower.failure();
   }
 
+  /** Stops following and serving; a second call does nothing. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     try {
       follower.close();
     } finally {

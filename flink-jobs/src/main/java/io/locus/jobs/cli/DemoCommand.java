@@ -176,9 +176,12 @@ public final class DemoCommand implements Callable<Integer> {
             storage, queueDepth == null ? slots : queueDepth);
         results.add(DemoRun.run(locus, tracker, rc, out));
       }
+      if (dashboard != null) {
+        dashboard.close(); // here, while the broker it reads from is still up
+      }
     } finally {
       if (dashboard != null) {
-        dashboard.close(); // before the broker it reads from is gone
+        dashboard.close(); // after a failure (a no-op when closed above)
       }
     }
     if (!results.isEmpty()) {

@@ -44,6 +44,12 @@ class DashboardCommandTest {
   }
 
   @Test
+  void theDemoCanDoWithoutIt() {
+    assertThat(LocusCli.commandLine().getSubcommands().get("demo").getCommandSpec()
+        .findOption("--no-dashboard")).isNotNull();
+  }
+
+  @Test
   void servesThePageOnAFreeLoopbackPortAndStops() throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       TopicAdmin.ensureTopics(kafka.bootstrapServers(), Topics.ALL);
@@ -69,6 +75,7 @@ class DashboardCommandTest {
       assertThat(page.body()).contains("Locus dashboard");
       command.stop();
       assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
+      command.dashboard().close(); // closed already: a no-op
       assertThat(out.toString()).contains("locus dashboard: stopped");
     }
   }
