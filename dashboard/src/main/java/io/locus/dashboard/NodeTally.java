@@ -14,7 +14,7 @@ import java.util.Set;
 final class NodeTally {
   /** Beyond this many cached files per node, sizes are no longer kept (fill becomes a bound). */
   static final int MAX_CACHE_ENTRIES = 200_000;
-  /** Beyond this many open attempts on one node, new ones are counted only. */
+  /** Beyond this many open attempts on one node (lost end events?), new ones are not tracked. */
   static final int MAX_RUNNING = 10_000;
 
   final String pool;

@@ -90,10 +90,10 @@ public final class TopicFollower implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
           fold(r);
         }
-        if (!initialEnd.isEmpty() && missing.isEmpty()) {
+        if (!initialEnd.isEmpty()) {
           initialEnd.entrySet().removeIf(e -> c.position(e.getKey()) >= e.getValue());
-          if (initialEnd.isEmpty()) {
-            state.caughtUp();
+          if (initialEnd.isEmpty() && missing.isEmpty()) {
+            state.caughtUp(); // once: the map stays empty from here on
           }
         }
       }
