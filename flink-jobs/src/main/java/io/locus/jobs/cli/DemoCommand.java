@@ -1,6 +1,8 @@
 package io.locus.jobs.cli;
 
 import io.locus.connectors.DeliveryMode;
+import io.locus.dashboard.Dashboard;
+import io.locus.kafka.ClientConfigs;
 import io.locus.core.split.SplitParams;
 import io.locus.jobs.EmbeddedLocus;
 import io.locus.jobs.demo.DemoRun;
@@ -110,6 +112,11 @@ public final class DemoCommand implements Callable<Integer> {
           + "Default: the first free port from 9249 to 9299.")
   String metricsPort;
 
+  @Option(names = "--no-dashboard",
+      description = "Do not serve the live dashboard. By default the demo serves it on a free port"
+          + " of 127.0.0.1 while it runs and prints its URL (dashboard: http://...).")
+  boolean noDashboard;
+
   @Mixin PolicyOptions policyOptions;
 
   @Override
@@ -146,12 +153,14 @@ public final class DemoCommand implements Callable<Integer> {
     Duration checkpoints = mode == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500)
         : Duration.ofSeconds(5);
     int port = metricsPort();
+    Dashboard dashboard = null;
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, mode, checkpoints, "rocksdb", 1, 4, port);
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
       out.println("Kafka at " + locus.bootstrapServers() + "; scheduler job running.");
       if (locus.metricsUrl() != null) {
         out.println("metrics: " + locus.metricsUrl());
       }
+      dashboard = startDashboard(locus, out);
       for (String p : policies) {
         if (SplitPoolParams.isSplitPolicy(p)) {
           splitResults.add(runSplit(locus, tracker, p, pools.get(poolOf(p)), out));
@@ -166,6 +175,13 @@ public final class DemoCommand implements Callable<Integer> {
             rate == null ? FILE_RATE : rate, timeScale, 50e6, 100e6, 400e6, true, timeout,
             storage, queueDepth == null ? slots : queueDepth);
         results.add(DemoRun.run(locus, tracker, rc, out));
+      }
+      if (dashboard != null) {
+        dashboard.close(); // here, while the broker it reads from is still up
+      }
+    } finally {
+      if (dashboard != null) {
+        dashboard.close(); // after a failure (a no-op when closed above)
       }
     }
     if (!results.isEmpty()) {
@@ -183,6 +199,25 @@ public final class DemoCommand implements Callable<Integer> {
       deleteTree(storage.getParent());
     }
     return ok ? 0 : 1;
+  }
+
+  /**
+   * The live dashboard on a free port of loopback, reading the embedded broker; null with
+   * --no-dashboard. A dashboard that cannot start is reported and the demo goes on without it.
+   */
+  private Dashboard startDashboard(EmbeddedLocus locus, PrintStream out) {
+    if (noDashboard) {
+      return null;
+    }
+    try {
+      Dashboard d = Dashboard.start(ClientConfigs.base(locus.bootstrapServers()),
+          Dashboard.Options.defaults());
+      out.println("dashboard: " + d.url());
+      return d;
+    } catch (RuntimeException e) {
+      out.println("dashboard: not started (" + e.getMessage() + "); the demo runs without it");
+      return null;
+    }
   }
 
   /** --metrics-port as a port, -1 for off; unset: the first free port from 9249 to 9299. */

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
     subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, ReplayCommand.class, TraceCommand.class, StorageCommand.class,
         io.locus.sim.cli.SimulateCommand.class, io.locus.sim.cli.ExperimentCommand.class,
-        BrokerCommand.class, TopicsCommand.class, StatusCommand.class,
+        BrokerCommand.class, TopicsCommand.class, StatusCommand.class, DashboardCommand.class,
         CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,214 @@
+// The Locus dashboard page: a snapshot on load, then the server's SSE stream of snapshots.
+// Every string from the server is put in the page with textContent (never innerHTML): task ids,
+// node names and reasons are user input and are shown as text, whatever they contain.
+'use strict';
+
+(function () {
+  const COLORS = ['#3a7bd5', '#2e9b57', '#e0a526', '#c8553d', '#8e5bd0', '#1fa2a8', '#d05b9a', '#6b7785'];
+  let rateChart = null;
+  let queueChart = null;
+
+  function $(id) { return document.getElementById(id); }
+
+  function bytes(n) {
+    const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+    let v = Number(n) || 0;
+    let u = 0;
+    while (Math.abs(v) >= 1000 && u < units.length - 1) { v /= 1000; u++; }
+    return (u === 0 ? v.toFixed(0) : v.toFixed(1)) + ' ' + units[u];
+  }
+
+  function pct(r) { return (100 * (Number(r) || 0)).toFixed(1) + '%'; }
+
+  function time(ms) {
+    if (!ms) { return '–'; }
+    const d = new Date(ms);
+    return d.toLocaleTimeString([], { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
+  }
+
+  function setText(id, text, value) {
+    const el = $(id);
+    el.textContent = text;
+    if (value !== undefined) { el.dataset.value = String(value); }
+  }
+
+  function td(text, cls, value) {
+    const c = document.createElement('td');
+    c.textContent = text;
+    if (cls) { c.className = cls; }
+    if (value !== undefined) { c.dataset.value = String(value); }
+    return c;
+  }
+
+  function meter(used, of) {
+    const m = document.createElement('span');
+    m.className = 'meter';
+    const fill = document.createElement('div');
+    const f = of > 0 ? Math.min(1, used / of) : 0;
+    fill.style.width = (100 * f).toFixed(1) + '%';
+    if (of > 0 && used >= of) { m.classList.add('full'); }
+    m.appendChild(fill);
+    return m;
+  }
+
+  function fill(tableId, rows, build) {
+    const body = $(tableId).querySelector('tbody');
+    const out = document.createDocumentFragment();
+    rows.forEach(r => out.appendChild(build(r)));
+    body.replaceChildren(out);
+  }
+
+  function renderTotals(s) {
+    const t = s.totals;
+    setText('placements-rate', t.placementsPerSecond.toFixed(1), t.placementsPerSecond);
+    setText('placements-total', String(t.placements), t.placements);
+    setText('completed', String(t.completed), t.completed);
+    setText('failed', String(t.failed), t.failed);
+    setText('hit-local', pct(t.localRatio), t.localRatio);
+    setText('hit-peer', pct(t.peerRatio), t.peerRatio);
+    setText('hit-storage', pct(t.storageRatio), t.storageRatio);
+    $('bar-local').style.width = pct(t.localRatio);
+    $('bar-peer').style.width = pct(t.peerRatio);
+    $('bar-storage').style.width = pct(t.storageRatio);
+    setText('bytes-moved', bytes(t.bytesMoved), t.bytesMoved);
+    setText('alive-count', String(t.aliveNodes), t.aliveNodes);
+    setText('lost-count', String(t.lostNodes), t.lostNodes);
+    setText('dead-letters-total', String(t.deadLetters), t.deadLetters);
+    const read = Object.values(s.topics.read).reduce((a, b) => a + b, 0);
+    const bad = Object.values(s.topics.undecodable).reduce((a, b) => a + b, 0);
+    setText('records-read', read + ' records read' + (bad ? ', ' + bad + ' undecodable (skipped)' : '') + '.', read);
+    setText('caught-up', s.topics.caughtUp ? 'caught up with the topics' : 'reading the topics…');
+  }
+
+  function renderPools(s) {
+    fill('pools', s.pools, p => {
+      const tr = document.createElement('tr');
+      tr.dataset.pool = p.pool;
+      tr.append(td(p.pool, 'text pool'), td(p.policy || '–', 'policy'),
+        td(String(p.queueLength), 'num queue', p.queueLength),
+        td(String(p.runningTasks), 'num running', p.runningTasks),
+        td(p.busySlots + ' / ' + p.totalSlots, 'num busy', p.busySlots),
+        td(String(p.registeredNodes), 'num nodes', p.registeredNodes),
+        td(String(p.placements), 'num placements', p.placements),
+        td(String(p.completed), 'num completed', p.completed),
+        td(pct(p.localRatio), 'num local', p.localRatio));
+      return tr;
+    });
+  }
+
+  function renderPlacements(s) {
+    fill('placements', s.placements, p => {
+      const tr = document.createElement('tr');
+      tr.dataset.task = p.taskId;
+      tr.append(td(time(p.timeMs), 'time'), td(p.pool, 'text pool'),
+        td(p.taskId + (p.attempt > 0 ? ' #' + p.attempt : ''), 'text task'),
+        td(p.node, 'text node'), td(p.policy, 'policy'),
+        td(bytes(p.localBytes), 'num local', p.localBytes),
+        td(bytes(p.bytesToMove), 'num move', p.bytesToMove),
+        td(pct(p.score), 'num score', p.score));
+      return tr;
+    });
+  }
+
+  function renderNodes(s) {
+    $('nodes-not-shown').textContent = s.nodesNotShown > 0 ? s.nodesNotShown + ' more nodes not shown' : '';
+    fill('nodes', s.nodes, n => {
+      const tr = document.createElement('tr');
+      tr.dataset.pool = n.pool;
+      tr.dataset.node = n.node;
+      tr.className = n.state;
+      const slots = td('', 'slots', n.running);
+      slots.append(meter(n.running, n.slots), document.createTextNode(n.running + ' / ' + n.slots));
+      const cache = td('', 'cache', n.cacheBytes);
+      const f = n.cacheCapacityBytes > 0 ? ' (' + pct(n.cacheBytes / n.cacheCapacityBytes) + ')' : '';
+      cache.append(meter(n.cacheBytes, n.cacheCapacityBytes),
+        document.createTextNode(bytes(n.cacheBytes) + ' / ' + bytes(n.cacheCapacityBytes) + f));
+      tr.append(td(n.pool, 'text pool'), td(n.node, 'text node'), td(n.state, 'state'), slots, cache,
+        td(String(n.placements), 'num placements', n.placements),
+        td(String(n.completed), 'num completed', n.completed),
+        td(String(n.failed), 'num failed', n.failed));
+      return tr;
+    });
+  }
+
+  function renderLost(s) {
+    fill('lost', s.lostNodes, n => {
+      const tr = document.createElement('tr');
+      tr.dataset.node = n.node;
+      tr.append(td(n.pool, 'text pool'), td(n.node, 'text node'), td(time(n.heardMs), 'time'),
+        td(time(n.lostAtMs), 'time'));
+      return tr;
+    });
+  }
+
+  function renderDeadLetters(s) {
+    fill('dead-codes', s.deadLetters.byCode, r => {
+      const tr = document.createElement('tr');
+      tr.dataset.code = r.code;
+      tr.append(td(r.code, 'code'), td(String(r.count), 'num count', r.count),
+        td(r.lastTopic + ': ' + r.lastReason, 'text reason'));
+      return tr;
+    });
+  }
+
+  function chart(canvasId, type) {
+    if (!window.Chart) { return null; }
+    return new window.Chart($(canvasId), {
+      type: type,
+      data: { labels: [], datasets: [] },
+      options: {
+        animation: false, responsive: true, maintainAspectRatio: false,
+        scales: { y: { beginAtZero: true } },
+        plugins: { legend: { display: canvasId === 'queue-chart' } }
+      }
+    });
+  }
+
+  function renderCharts(s) {
+    if (!rateChart) { rateChart = chart('rate-chart', 'bar'); }
+    if (!queueChart) { queueChart = chart('queue-chart', 'line'); }
+    if (rateChart) {
+      const n = s.rate.perSecond.length;
+      rateChart.data.labels = s.rate.perSecond.map((_, i) => (i - n) + 's');
+      rateChart.data.datasets = [{ label: 'placements/s', data: s.rate.perSecond, backgroundColor: COLORS[0] }];
+      rateChart.update();
+    }
+    if (queueChart) {
+      const now = s.timeMs;
+      queueChart.data.datasets = s.pools.map((p, i) => ({
+        label: p.pool, borderColor: COLORS[i % COLORS.length], backgroundColor: COLORS[i % COLORS.length],
+        pointRadius: 0, data: p.queueTimesMs.map((t, k) => ({ x: Math.round((t - now) / 1000), y: p.queueLengths[k] }))
+      }));
+      queueChart.options.scales.x = { type: 'linear', title: { display: true, text: 'seconds ago' } };
+      queueChart.update();
+    }
+  }
+
+  function render(s) {
+    renderTotals(s);
+    renderPools(s);
+    renderPlacements(s);
+    renderNodes(s);
+    renderLost(s);
+    renderDeadLetters(s);
+    renderCharts(s);
+    document.body.dataset.version = String(s.version);
+  }
+
+  function status(text, cls) {
+    const el = $('status');
+    el.textContent = text;
+    el.className = 'status ' + cls;
+  }
+
+  function follow() {
+    const es = new EventSource('api/stream');
+    es.addEventListener('snapshot', e => { render(JSON.parse(e.data)); status('live', 'live'); });
+    es.onerror = () => status('reconnecting…', 'down');
+  }
+
+  fetch('api/snapshot', { cache: 'no-store' })
+    .then(r => { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
+    .then(s => { render(s); follow(); })
+    .catch(e => { status('cannot load: ' + e.message, 'down'); follow(); });
+})();

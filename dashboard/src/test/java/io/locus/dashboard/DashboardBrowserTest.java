@@ -1,0 +1,326 @@
+package io.locus.dashboard;
+
+import static io.locus.dashboard.Records.cacheDelta;
+import static io.locus.dashboard.Records.completed;
+import static io.locus.dashboard.Records.deadLetter;
+import static io.locus.dashboard.Records.file;
+import static io.locus.dashboard.Records.metrics;
+import static io.locus.dashboard.Records.place;
+import static io.locus.dashboard.Records.register;
+import static io.locus.dashboard.Records.report;
+import static io.locus.dashboard.Records.started;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.TopicAdmin;
+import io.locus.kafka.TopicSpec;
+import io.locus.kafka.Topics;
+import io.locus.schemas.NodeReportType;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard in a real headless Chromium (Debian's chromium and chromium-driver, driven by
+ * Selenium; .ci/run installs them), against a real broker: records written to the topics show on
+ * the page, change while more arrive, survive a reload and a restarted server; a task id that is
+ * markup shows as text. Saves target/screenshots/dashboard.png. Fails (not skips) without Chromium.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class DashboardBrowserTest {
+  static final Path CHROMIUM = HeadlessChromium.CHROMIUM;
+  static final Path CHROMEDRIVER = HeadlessChromium.CHROMEDRIVER;
+  static final Duration WAIT = Duration.ofSeconds(30);
+  static final String POOL = "batch";
+  static final String XSS = "<img src=x onerror=alert(1)>";
+  static final String XSS2 = "<img src=y onerror=\"document.body.dataset.pwned='yes'\">";
+
+  static EmbeddedKafka kafka;
+  static KafkaProducer<byte[], byte[]> producer;
+  static Dashboard dashboard;
+  static WebDriver browser;
+  static Path profile;
+  static final long T = System.currentTimeMillis();
+
+  @BeforeAll
+  static void start() throws Exception {
+    // Fail, do not skip: the browser test is part of the suite (.ci/run installs Chromium).
+    assertThat(CHROMIUM).as("Chromium (apt-get install chromium chromium-driver)").isExecutable();
+    assertThat(CHROMEDRIVER).as("chromedriver (apt-get install chromium-driver)").isExecutable();
+    kafka = EmbeddedKafka.start();
+    TopicAdmin.ensureTopics(kafka.bootstrapServers(), Topics.ALL);
+    producer = new KafkaProducer<>(ClientConfigs.producer(kafka.bootstrapServers()));
+    dashboard = Dashboard.start(ClientConfigs.base(kafka.bootstrapServers()),
+        Dashboard.Options.defaults());
+    profile = Files.createTempDirectory("locus-chromium-");
+    browser = HeadlessChromium.start(profile, 1400, 2000);
+    browser.manage().timeouts().pageLoadTimeout(WAIT);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (dashboard != null) {
+      dashboard.close();
+    }
+    if (producer != null) {
+      producer.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+    if (profile != null) {
+      try (var s = Files.walk(profile)) {
+        s.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  static <V extends SpecificRecord> void send(TopicSpec<V> topic, String key, V value) {
+    producer.send(new ProducerRecord<>(topic.name(), topic.key(key), topic.value(value)));
+  }
+
+  /**
+   * The text of an element, read in one script: the page re-renders its tables every second, so
+   * an element found by one WebDriver call may be gone by the next.
+   */
+  static String text(String id) {
+    return (String) js("const e = document.getElementById(arguments[0]);"
+        + " return e ? e.textContent : null;", id);
+  }
+
+  static Object js(String script, Object... args) {
+    return ((JavascriptExecutor) browser).executeScript(script, args);
+  }
+
+  static void await(String what, java.util.function.Supplier<Boolean> condition) {
+    new WebDriverWait(browser, WAIT).withMessage(() -> what + "; the server's snapshot: "
+        + snapshotJson(dashboard)).until(d -> condition.get());
+  }
+
+  static String snapshotJson(Dashboard d) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(d.url()
+          + "api/snapshot")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    } catch (Exception e) {
+      return "(unavailable: " + e + ")";
+    }
+  }
+
+  static void awaitText(String id, String expected) {
+    await("#" + id + " shows " + expected, () -> expected.equals(text(id)));
+  }
+
+  /** The text of cell {@code td.cls} of the row of {@code table} whose {@code attr} is {@code value}. */
+  static String cell(String table, String attr, String value, String cls) {
+    return (String) js("for (const r of document.querySelectorAll('#' + arguments[0] + ' tbody tr')) {"
+        + " if (r.getAttribute(arguments[1]) === arguments[2]) {"
+        + "  const c = r.querySelector('td.' + arguments[3]); return c ? c.textContent : null; } }"
+        + " return null;", table, attr, value, cls);
+  }
+
+  /** The first records: two nodes, three placements (one of a task named as markup), a completion. */
+  static void firstRecords() {
+    send(Topics.NODE_REPORTS, POOL, register(POOL, "n1", T, 2, 1_000_000_000L));
+    send(Topics.NODE_REPORTS, POOL, register(POOL, "n2", T, 2, 1_000_000_000L));
+    send(Topics.NODE_REPORTS, POOL, cacheDelta(POOL, "n1", T + 1,
+        List.of(file("f1", 300_000_000L), file("f2", 200_000_000L)), List.of()));
+    send(Topics.DECISIONS, "n1", place(POOL, "n1", "t1", T + 2, "MCH", 300_000_000L, 0, 0));
+    send(Topics.DECISIONS, "n2", place(POOL, "n2", "t2", T + 2, "MCH", 0, 100_000_000L,
+        300_000_000L));
+    send(Topics.DECISIONS, "n1", place(POOL, "n1", XSS, T + 3, "MCH", 0, 0, 0));
+    send(Topics.DECISIONS, "n1", place(POOL, "n1", XSS2, T + 3, "MCH", 0, 0, 0));
+    send(Topics.TASK_EVENTS, POOL, started(POOL, "n1", "t1", T + 4));
+    send(Topics.TASK_EVENTS, POOL, started(POOL, "n2", "t2", T + 4));
+    send(Topics.TASK_EVENTS, POOL, completed(POOL, "n1", "t1", T + 5, 600_000_000L,
+        100_000_000L, 300_000_000L));
+    send(Topics.TASK_EVENTS, POOL, started(POOL, "n1", XSS, T + 6));
+    send(Topics.SCHEDULER_METRICS, POOL, metrics(POOL, T + 6, "MCH", 3, 4));
+    send(Topics.DEAD_LETTERS, "x", deadLetter("invalid", "timeMs <b>negative</b>", T + 7));
+    producer.flush();
+  }
+
+  /** While the page is open: another completion, ten placements, a lost node, a dead letter. */
+  static void moreRecords() {
+    send(Topics.TASK_EVENTS, POOL, completed(POOL, "n2", "t2", T + 1000, 0, 0, 1_000_000_000L));
+    for (int i = 3; i < 13; i++) {
+      send(Topics.DECISIONS, "n2", place(POOL, "n2", "t" + i, T + 1000 + i, "MCH", 0, 0, 0));
+    }
+    // n2 keeps talking up to 40 s on: n1, silent since T, is lost on the pool's clock (timeout
+    // 30 s); n2 is not (heard 20 s before)
+    send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 20_000));
+    send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 40_000));
+    send(Topics.SCHEDULER_METRICS, POOL, metrics(POOL, T + 40_000, "MCH", 9, 14));
+    send(Topics.DEAD_LETTERS, "x", deadLetter("forged", "bad signature", T + 40_001));
+    producer.flush();
+  }
+
+  @Test
+  void showsTheTopicsLiveSurvivesReloadAndRestartAndRendersMarkupAsText() throws Exception {
+    firstRecords();
+    browser.get(dashboard.url());
+    awaitText("completed", "1");
+    awaitText("placements-total", "4");
+    assertThat(text("hit-local")).isEqualTo("60.0%");
+    assertThat(text("hit-peer")).isEqualTo("10.0%");
+    assertThat(text("hit-storage")).isEqualTo("30.0%");
+    assertThat(text("bytes-moved")).isEqualTo("400.0 MB");
+    assertThat(text("alive-count")).isEqualTo("2");
+    assertThat(text("lost-count")).isEqualTo("0");
+    assertThat(text("dead-letters-total")).isEqualTo("1");
+    assertThat(cell("pools", "data-pool", POOL, "queue")).isEqualTo("3");
+    assertThat(cell("pools", "data-pool", POOL, "policy")).isEqualTo("MCH");
+    assertThat(cell("nodes", "data-node", "n1", "slots")).isEqualTo("1 / 2");
+    assertThat(cell("nodes", "data-node", "n2", "slots")).isEqualTo("1 / 2");
+    assertThat(cell("nodes", "data-node", "n1", "cache")).isEqualTo("500.0 MB / 1.0 GB (50.0%)");
+    assertThat(cell("dead-codes", "data-code", "invalid", "count")).isEqualTo("1");
+    assertThat(cell("dead-codes", "data-code", "invalid", "reason"))
+        .isEqualTo("task-events: timeMs <b>negative</b>");
+    // "why here": the policy, the local bytes, the bytes to move
+    assertThat(cell("placements", "data-task", "t2", "move")).isEqualTo("400.0 MB");
+    assertThat(cell("placements", "data-task", "t1", "local")).isEqualTo("300.0 MB");
+    assertThat(cell("placements", "data-task", "t1", "policy")).isEqualTo("MCH");
+    assertThat(cell("placements", "data-task", "t1", "node")).isEqualTo("n1");
+    assertMarkupIsText();
+    assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart"))
+        .as("Chart.js from the WebJar").isEqualTo("function");
+
+    // Live: new records change the page without a reload (SSE).
+    Object version = ((JavascriptExecutor) browser).executeScript("return document.body.dataset.version");
+    moreRecords();
+    awaitText("completed", "2");
+    awaitText("placements-total", "14");
+    awaitText("lost-count", "1");
+    assertThat(((JavascriptExecutor) browser).executeScript("return document.body.dataset.version"))
+        .isNotEqualTo(version);
+    Map<String, String> shown = shownNumbers();
+    assertThat(shown).containsEntry("hit-local", "30.0%").containsEntry("hit-storage", "65.0%")
+        .containsEntry("bytes-moved", "1.4 GB").containsEntry("dead-letters-total", "2")
+        .containsEntry("queue", "9").containsEntry("alive-count", "1");
+    assertThat(cell("lost", "data-node", "n1", "node")).as("n1 in the lost table").isEqualTo("n1");
+    assertThat(cell("nodes", "data-node", "n1", "state")).isEqualTo("lost");
+    assertThat(cell("dead-codes", "data-code", "forged", "count")).isEqualTo("1");
+    screenshot();
+
+    // Reload: the same numbers (the state lives in the server).
+    browser.navigate().refresh();
+    awaitText("completed", "2");
+    assertThat(shownNumbers()).isEqualTo(shown);
+    assertMarkupIsText();
+
+    // A restarted dashboard rebuilds the same state from the topics.
+    try (Dashboard again = Dashboard.start(ClientConfigs.base(kafka.bootstrapServers()),
+        Dashboard.Options.defaults())) {
+      assertThat(again.port()).isNotEqualTo(dashboard.port());
+      JsonNode a = awaitCaughtUp(again);
+      JsonNode b = awaitCaughtUp(dashboard);
+      for (String f : List.of("placements", "completed", "bytesLocal", "bytesPeer",
+          "bytesStorage", "deadLetters", "lostNodes", "aliveNodes")) {
+        assertThat(a.get("totals").get(f)).as(f).isEqualTo(b.get("totals").get(f));
+      }
+      assertThat(a.get("nodes")).isEqualTo(b.get("nodes"));
+      assertThat(a.get("placements")).isEqualTo(b.get("placements"));
+    }
+  }
+
+  static Map<String, String> shownNumbers() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String id : List.of("placements-total", "completed", "failed", "hit-local", "hit-peer",
+        "hit-storage", "bytes-moved", "alive-count", "lost-count", "dead-letters-total")) {
+      m.put(id, text(id));
+    }
+    m.put("queue", cell("pools", "data-pool", POOL, "queue"));
+    m.put("n1", cell("nodes", "data-node", "n1", "slots") + " " + cell("nodes", "data-node", "n1", "cache"));
+    m.put("n2", cell("nodes", "data-node", "n2", "slots") + " " + cell("nodes", "data-node", "n2", "cache"));
+    return m;
+  }
+
+  /** Task ids that are markup render as text: no element made of them, no script run. */
+  static void assertMarkupIsText() {
+    assertThat(cell("placements", "data-task", XSS, "task")).isEqualTo(XSS);
+    assertThat(cell("placements", "data-task", XSS2, "task")).isEqualTo(XSS2);
+    assertThat(browser.findElements(By.cssSelector("img"))).isEmpty();
+    assertThat(browser.findElements(By.cssSelector("b"))).isEmpty();
+    assertThat(((JavascriptExecutor) browser).executeScript("return document.body.dataset.pwned"))
+        .isNull();
+    // an alert(1) that ran would be open now
+    assertThat(((JavascriptExecutor) browser).executeScript("return 1")).isEqualTo(1L);
+  }
+
+  static void screenshot() throws Exception {
+    Path dir = Path.of("target", "screenshots");
+    Files.createDirectories(dir);
+    byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+    Files.write(dir.resolve("dashboard.png"), png);
+    assertThat(png.length).isGreaterThan(10_000);
+  }
+
+  static JsonNode awaitCaughtUp(Dashboard d) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode s = null;
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(d.url() + "api/snapshot"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      s = new ObjectMapper().readTree(r.body());
+      if (s.get("topics").get("caughtUp").asBoolean() && s.get("totals").get("completed").asLong() == 2) {
+        return s;
+      }
+      Thread.onSpinWait();
+      TimeUnit.MILLISECONDS.sleep(100); // poll interval, bounded by the deadline above
+    }
+    throw new AssertionError("the dashboard at " + d.url() + " did not catch up: " + s);
+  }
+
+  @Test
+  void servesOnLoopbackReadOnlyWithASecurityPolicy() throws Exception {
+    assertThat(dashboard.url()).startsWith("http://127.0.0.1:");
+    HttpClient http = HttpClient.newHttpClient();
+    for (String path : List.of("", "api/snapshot", "dashboard.js")) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + path))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(path).isEqualTo(200);
+      assertThat(r.headers().firstValue("Content-Security-Policy")).as(path)
+          .hasValue(DashboardServer.CSP);
+      assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    }
+    HttpResponse<String> lib = http.send(HttpRequest.newBuilder(URI.create(dashboard.url()
+        + "lib/chart.umd.min.js")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(lib.statusCode()).isEqualTo(200);
+    assertThat(lib.body()).contains("Chart");
+    for (String method : List.of("POST", "PUT", "DELETE")) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(dashboard.url()
+          + "api/snapshot")).method(method, HttpRequest.BodyPublishers.ofString("{}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(method).isIn(404, 405);
+    }
+  }
+}

@@ -1,0 +1,223 @@
+package io.locus.dashboard;
+
+import static io.locus.dashboard.Records.cacheDelta;
+import static io.locus.dashboard.Records.completed;
+import static io.locus.dashboard.Records.deadLetter;
+import static io.locus.dashboard.Records.file;
+import static io.locus.dashboard.Records.metrics;
+import static io.locus.dashboard.Records.place;
+import static io.locus.dashboard.Records.register;
+import static io.locus.dashboard.Records.report;
+import static io.locus.dashboard.Records.started;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.TaskEventType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The fold: what each record does to what the page shows (no Kafka, no browser). */
+class DashboardStateTest {
+  private static final long T0 = 1_700_000_000_000L;
+  private final DashboardState state = new DashboardState(30_000, 5);
+
+  private Snapshot.Node node(Snapshot s, String name) {
+    return s.nodes().stream().filter(n -> n.node().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void slotsInUseAreStartedMinusEndedPerNode() {
+    state.nodeReport(register("p", "n1", T0, 2, 1000));
+    state.taskEvent(started("p", "n1", "a", T0 + 1));
+    state.taskEvent(started("p", "n1", "b", T0 + 2));
+    state.taskEvent(started("p", "n1", "b", T0 + 3)); // repeated STARTED: counted once
+    assertThat(node(state.snapshot(T0), "n1").running()).isEqualTo(2);
+    state.taskEvent(completed("p", "n1", "a", T0 + 4, 10, 0, 0));
+    state.taskEvent(Records.event("p", "n1", "b", TaskEventType.FAILED, T0 + 5, 0, 0, 0));
+    Snapshot.Node n = node(state.snapshot(T0), "n1");
+    assertThat(n.running()).isZero();
+    assertThat(n.slots()).isEqualTo(2);
+    assertThat(n.completed()).isEqualTo(1);
+    assertThat(n.failed()).isEqualTo(1);
+  }
+
+  @Test
+  void cacheFillFollowsDeltasAndSnapshots() {
+    state.nodeReport(register("p", "n1", T0, 2, 1000));
+    state.nodeReport(cacheDelta("p", "n1", T0 + 1, List.of(file("f1", 300), file("f2", 200)),
+        List.of()));
+    state.nodeReport(cacheDelta("p", "n1", T0 + 2, List.of(file("f3", 100)), List.of("f1")));
+    Snapshot.Node n = node(state.snapshot(T0), "n1");
+    assertThat(n.cacheBytes()).isEqualTo(300);
+    assertThat(n.cachedFiles()).isEqualTo(2);
+    assertThat(n.cacheCapacityBytes()).isEqualTo(1000);
+    // removing what was never reported changes nothing; a snapshot replaces everything
+    state.nodeReport(cacheDelta("p", "n1", T0 + 3, List.of(), List.of("nope")));
+    assertThat(node(state.snapshot(T0), "n1").cacheBytes()).isEqualTo(300);
+    var snap = io.locus.schemas.NodeReport.newBuilder(report("p", "n1",
+        NodeReportType.CACHE_SNAPSHOT, T0 + 4)).setAdded(List.of(file("f9", 42))).build();
+    state.nodeReport(snap);
+    assertThat(node(state.snapshot(T0), "n1").cacheBytes()).isEqualTo(42);
+  }
+
+  @Test
+  void hitRatiosAndBytesMovedComeFromCompletedTaskEvents() {
+    state.taskEvent(completed("p", "n1", "a", T0, 600, 100, 300));
+    state.taskEvent(completed("q", "n2", "b", T0, 200, 0, 800));
+    Snapshot.Totals t = state.snapshot(T0).totals();
+    assertThat(t.completed()).isEqualTo(2);
+    assertThat(t.bytesLocal()).isEqualTo(800);
+    assertThat(t.localRatio()).isEqualTo(0.4);
+    assertThat(t.peerRatio()).isEqualTo(0.05);
+    assertThat(t.storageRatio()).isEqualTo(0.55);
+    assertThat(t.bytesMoved()).isEqualTo(1200);
+  }
+
+  @Test
+  void placementsPerSecondIsAMeanOverTheLastWholeSeconds() {
+    for (int i = 0; i < 30; i++) {
+      state.decision(place("p", "n1", "t" + i, T0 + i * 100L, "MCH", 0, 0, 0)); // 3 s of 10/s
+    }
+    Snapshot at = state.snapshot(T0 + 3_500);
+    assertThat(at.totals().placements()).isEqualTo(30);
+    assertThat(at.totals().placementsPerSecond()).isEqualTo(3.0); // 30 in a 10-s window
+    long[] series = at.rate().perSecond();
+    assertThat(series[series.length - 1]).isEqualTo(10);
+    assertThat(series[series.length - 3]).isEqualTo(10);
+    assertThat(series[series.length - 4]).isZero();
+    // a minute later the window is empty, the total stays
+    Snapshot later = state.snapshot(T0 + 70_000);
+    assertThat(later.totals().placementsPerSecond()).isZero();
+    assertThat(later.totals().placements()).isEqualTo(30);
+  }
+
+  @Test
+  void latestPlacementsKeepTheLastNWithTheirReason() {
+    for (int i = 0; i < 8; i++) {
+      state.decision(place("p", "n" + (i % 2), "t" + i, T0 + i, "MCH", 100 * i, 10, 5));
+    }
+    List<Snapshot.Placement> l = state.snapshot(T0).placements();
+    assertThat(l).hasSize(5);
+    Snapshot.Placement newest = l.get(0);
+    assertThat(newest.taskId()).isEqualTo("t7");
+    assertThat(newest.node()).isEqualTo("n1");
+    assertThat(newest.policy()).isEqualTo("MCH");
+    assertThat(newest.localBytes()).isEqualTo(700);
+    assertThat(newest.bytesToMove()).isEqualTo(15);
+    assertThat(l.get(4).taskId()).isEqualTo("t3");
+  }
+
+  @Test
+  void latestPlacementsDoNotDependOnTheOrderThePartitionsAreRead() {
+    DashboardState other = new DashboardState(30_000, 5);
+    List<io.locus.schemas.Decision> ds = new java.util.ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      ds.add(place("p", "n" + (i % 3), "t" + i, T0 + i / 2, "MCH", i, 0, 0)); // ties in time
+    }
+    ds.forEach(state::decision);
+    java.util.Collections.reverse(ds);
+    ds.forEach(other::decision);
+    other.decision(ds.get(0)); // a replayed decision (same id) is not a second placement shown
+    assertThat(other.snapshot(T0).placements()).isEqualTo(state.snapshot(T0).placements());
+    assertThat(state.snapshot(T0).placements().get(0).taskId()).isEqualTo("t8");
+  }
+
+  @Test
+  void aNodeSilentLongerThanTheTimeoutOnItsPoolsClockIsLostUntilItRegisters() {
+    state.nodeReport(register("p", "quiet", T0, 2, 0));
+    state.nodeReport(register("p", "busy", T0, 2, 0));
+    state.taskEvent(started("p", "quiet", "a", T0 + 1));
+    state.nodeReport(report("p", "busy", NodeReportType.HEARTBEAT, T0 + 20_000));
+    assertThat(state.snapshot(T0).lostNodes()).isEmpty();
+    state.nodeReport(report("p", "busy", NodeReportType.HEARTBEAT, T0 + 31_000));
+    Snapshot s = state.snapshot(T0);
+    assertThat(s.lostNodes()).extracting(Snapshot.LostNode::node).containsExactly("quiet");
+    assertThat(node(s, "quiet").state()).isEqualTo("lost");
+    assertThat(node(s, "quiet").running()).isZero(); // its work is re-placed
+    assertThat(s.totals().lostNodes()).isEqualTo(1);
+    assertThat(s.totals().aliveNodes()).isEqualTo(1);
+    // a task event does not bring it back (the scheduler refuses it); a REGISTER does
+    state.taskEvent(started("p", "quiet", "b", T0 + 31_500));
+    assertThat(state.snapshot(T0).lostNodes()).hasSize(1);
+    state.nodeReport(register("p", "quiet", T0 + 32_000, 2, 0));
+    assertThat(state.snapshot(T0).lostNodes()).isEmpty();
+    // another pool's clock does not move this one's
+    state.nodeReport(register("other", "x", T0 + 500_000, 1, 0));
+    assertThat(state.snapshot(T0).lostNodes()).isEmpty();
+  }
+
+  @Test
+  void aNodeThatLeftIsNotLost() {
+    state.nodeReport(register("p", "n1", T0, 2, 0));
+    state.nodeReport(report("p", "n1", NodeReportType.LEAVE, T0 + 1));
+    state.nodeReport(register("p", "n2", T0 + 60_000, 2, 0));
+    Snapshot s = state.snapshot(T0);
+    assertThat(s.lostNodes()).isEmpty();
+    assertThat(node(s, "n1").state()).isEqualTo("left");
+    // members are listed first: a finished pool's nodes do not push the live ones down
+    assertThat(s.nodes()).extracting(Snapshot.Node::node).containsExactly("n2", "n1");
+  }
+
+  @Test
+  void queueLengthPerPoolIsTheLatestMetricsWithAHistory() {
+    state.metrics(metrics("p", T0, "MCH", 5, 10));
+    state.metrics(metrics("p", T0 + 2000, "MCH", 7, 20));
+    state.metrics(metrics("p", T0 + 1000, "MCH", 99, 15)); // older: not the latest
+    Snapshot.Pool p = state.snapshot(T0).pools().get(0);
+    assertThat(p.queueLength()).isEqualTo(7);
+    assertThat(p.policy()).isEqualTo("MCH");
+    assertThat(p.metricsPlacements()).isEqualTo(20);
+    assertThat(p.queueLengths()).containsExactly(5, 7);
+  }
+
+  @Test
+  void deadLettersAreCountedByCodeWithTheNewestReason() {
+    state.deadLetter(deadLetter("invalid", "bad time", T0));
+    state.deadLetter(deadLetter("forged", "bad signature", T0 + 1));
+    state.deadLetter(deadLetter("invalid", "negative bytes", T0 + 2));
+    Snapshot.DeadLetters d = state.snapshot(T0).deadLetters();
+    assertThat(d.total()).isEqualTo(3);
+    assertThat(d.byCode()).extracting(Snapshot.Reason::code).containsExactly("invalid", "forged");
+    assertThat(d.byCode().get(0).count()).isEqualTo(2);
+    assertThat(d.byCode().get(0).lastReason()).isEqualTo("negative bytes");
+    assertThat(d.latest().get(0).reason()).isEqualTo("negative bytes");
+  }
+
+  @Test
+  void memoryIsBoundedWhateverTheTopicsHold() {
+    for (int i = 0; i < DashboardState.MAX_CODES + 10; i++) {
+      state.deadLetter(deadLetter("code-" + i, "r", T0));
+    }
+    Snapshot.DeadLetters d = state.snapshot(T0).deadLetters();
+    assertThat(d.byCode()).hasSize(DashboardState.MAX_CODES + 1);
+    assertThat(d.byCode()).anySatisfy(r -> {
+      assertThat(r.code()).isEqualTo(DashboardState.OTHER_CODE);
+      assertThat(r.count()).isEqualTo(10);
+    });
+    assertThat(d.latest()).hasSize(DashboardState.KEEP_LETTERS);
+    String huge = "x".repeat(100_000);
+    state.decision(place("p", "n", huge, T0, "MCH", 0, 0, 0));
+    assertThat(state.snapshot(T0).placements().get(0).taskId().length())
+        .isLessThanOrEqualTo(DashboardState.MAX_TEXT + 1);
+  }
+
+  @Test
+  void rebuildingFromTheSameRecordsGivesTheSameSnapshot() {
+    DashboardState other = new DashboardState(30_000, 5);
+    for (DashboardState s : List.of(state, other)) {
+      s.nodeReport(register("p", "n1", T0, 2, 1000));
+      s.decision(place("p", "n1", "a", T0 + 1, "MCH", 5, 6, 7));
+      s.taskEvent(started("p", "n1", "a", T0 + 2));
+      s.metrics(metrics("p", T0 + 3, "MCH", 1, 1));
+    }
+    assertThat(other.snapshot(T0 + 5000)).usingRecursiveComparison()
+        .isEqualTo(state.snapshot(T0 + 5000));
+  }
+
+  @Test
+  void badSettingsAreRefused() {
+    assertThatThrownBy(() -> new DashboardState(0, 5)).hasMessageContaining("node timeout");
+    assertThatThrownBy(() -> new DashboardState(1000, 0)).hasMessageContaining("placements");
+  }
+}
