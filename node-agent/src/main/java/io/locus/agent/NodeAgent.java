@@ -427,7 +427,10 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     String kind = t != null ? Refusal.WITHDRAW_STARTED : Refusal.WITHDRAW_UNKNOWN;
-    String jobId = t != null ? t.attempt.jobId() : "";
+    // An attempt that finished here is still in the recent events; one never seen here is a file
+    // task (only file pools withdraw), whose job id is its task id.
+    String recent = t != null ? t.attempt.jobId() : ctx.events.jobOf(c.getTaskId(), c.getAttempt());
+    String jobId = recent != null ? recent : c.getTaskId();
     LOG.debug("{}: withdraw {} of {}#{} refused: {}", nodeId(), d.getDecisionId(),
         c.getTaskId(), c.getAttempt(), kind);
     ctx.events.refused(d, new TaskAttempt(c.getTaskId(), jobId, c.getAttempt()), kind, kind);

@@ -42,6 +42,14 @@ final class TaskEventWriter {
     }
   };
 
+  /** The job of each attempt in {@link #latest} ("task#attempt" → job), kept as long. */
+  private final Map<String, String> jobs = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+      return size() > ANSWERS;
+    }
+  };
+
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
       AgentCounters counters, String instanceId) {
     this.config = config;
@@ -49,6 +57,14 @@ final class TaskEventWriter {
     this.output = output;
     this.counters = counters;
     this.instanceId = instanceId;
+  }
+
+  /**
+   * The job of a recent attempt this agent reported on, or null when none is kept: a withdraw
+   * names only the task, and its REFUSED must still carry the job (a blank one is invalid).
+   */
+  String jobOf(String taskId, int attempt) {
+    return jobs.get(taskId + "#" + attempt);
   }
 
   void started(AttemptRun t) {
@@ -81,6 +97,9 @@ final class TaskEventWriter {
   private void emit(String placement, TaskEvent e) {
     latest.remove(placement);   // re-inserted last: the window is in order of last change
     latest.put(placement, e);
+    String attempt = e.getTaskId() + "#" + e.getAttempt();
+    jobs.remove(attempt);
+    jobs.put(attempt, e.getJobId());
     output.taskEvent(e);
   }
 

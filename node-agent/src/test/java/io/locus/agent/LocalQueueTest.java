@@ -189,7 +189,11 @@ class LocalQueueTest {
     Decision w2 = cancel(a, "t1", true);
     assertThat(last("t1").getDecisionId()).isEqualTo(w2.getDecisionId());
     assertThat(last("t1").getMessage()).isEqualTo("not on this node");
+    // a REFUSED with a blank job id is an invalid record the scheduler dead-letters (seen on
+    // the dashboard of every demo): the finished attempt's job is remembered
+    assertThat(last("t1").getJobId()).isEqualTo("job-t1");
     Decision w3 = cancel(a, "nowhere", true);
+    assertThat(last("nowhere").getJobId()).isEqualTo("nowhere");
     assertThat(last("nowhere").getType()).isEqualTo(TaskEventType.REFUSED);
     assertThat(last("nowhere").getDecisionId()).isEqualTo(w3.getDecisionId());
     assertThat(last("nowhere").getMessage()).isEqualTo("not on this node");

@@ -105,7 +105,7 @@ class FlagTablesTest {
     assertThat(problems).isEmpty();
     // The tables this test exists for are found (a renamed heading would skip them silently).
     assertThat(all).containsKeys("run", "agent real", "agent sim", "broker", "topics create",
-        "topics list", "status");
+        "topics list", "status", "replay", "storage create", "dashboard");
   }
 
   @Test
