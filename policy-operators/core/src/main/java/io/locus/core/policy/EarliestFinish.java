@@ -43,9 +43,11 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>Which model a pool has: parameter {@code caches} = {@code staged} | {@code agent} | {@code
- * auto} (default). Auto picks staged when the pool already keeps a staging state or every
- * registered node has one slot and no local queue (the Khanna model's one job per node), else
- * agent. Deterministic: only the event time and the pool state enter a decision.
+ * auto} (default). Auto picks staged when every registered node has one slot and no local queue
+ * (the Khanna model's one job per node), else agent, at every dispatch from the registered nodes
+ * only: a staging state left from an earlier picture of the pool does not decide it, so a pool
+ * rebuilt from its journal (which may not have one) decides the same. Deterministic: only the
+ * event time and the pool state enter a decision.
  */
 public final class EarliestFinish extends GanttStaging {
   /** Data-diffusion spec §1 table: 1 Gb/s NIC per node. */
@@ -113,7 +115,7 @@ public final class EarliestFinish extends GanttStaging {
     return switch (caches) {
       case STAGED -> true;
       case AGENT -> false;
-      case AUTO -> s.hasStaging() || oneJobPerNode(s);
+      case AUTO -> oneJobPerNode(s);
     };
   }
 
@@ -131,7 +133,13 @@ public final class EarliestFinish extends GanttStaging {
 
   @Override
   public void dispatch(Dispatch d) {
-    if (staged(d.state())) {
+    PoolState s = d.state();
+    if (staged(s)) {
+      if (caches == Caches.AUTO && !s.hasStaging() && s.queueLength() == 0) {
+        // nothing to place: do not create the staging state on a passing picture of the pool
+        // (the first of several nodes registering); a restored pool would not have it
+        return;
+      }
       super.dispatch(d);
     } else {
       dispatchAgentCaches(d);
