@@ -50,8 +50,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH", paramLabel = "POLICY[,POLICY...]",
       description = "Policies to run, one pool each, one after the other: file policies FA, FCA, "
-          + "MCU, MCH, GCC; split policies FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, "
-          + "DELAYED, ADAPTIVE_DELAY (event-range jobs). Default: ${DEFAULT-VALUE}.")
+          + "MCU, MCH, GCC and Locus's own EFT (earliest estimated finish); split policies FARM, "
+          + "JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY (event-range"
+          + " jobs). Default: ${DEFAULT-VALUE}.")
   List<String> policies;
 
   @Option(names = "--tasks", defaultValue = "3000", description = "Tasks per file policy. Default: ${DEFAULT-VALUE}.")
