@@ -223,8 +223,16 @@ class WfCommonsExperimentTest {
         "locus", "--out", tmp.resolve("y").toString());
     assertThat(broken.code()).as(broken.out()).isEqualTo(2);
     assertThat(broken.err()).contains("--trace: ", "t.jsonl").doesNotContain("\tat ");
-    Outcome none = run("experiment", "wfcommons", "--out", tmp.resolve("x").toString());
-    assertThat(none.code()).isEqualTo(2);
-    assertThat(none.err()).contains("give --trace");
+  }
+
+  @Test
+  void withoutATraceTheBuiltInSyntheticInstancesRun() throws Exception {
+    Path out = tmp.resolve("synthetic");
+    Outcome none = run("experiment", "wfcommons", "--quick", "--no-plots", "--out",
+        out.toString());
+    assertThat(none.code()).as(none.err()).isZero();
+    String csv = Files.readString(out.resolve("wfcommons.csv"));
+    assertThat(csv).contains("blast,FA,", "blast,MCH,", "genome,GCC,");
+    assertThat(none.out()).contains("best for blast: ", "best for genome: ");
   }
 }
