@@ -82,7 +82,13 @@ public final class PolicyOptions {
       }
     }
     try {
-      return new SchedulerConfig.PolicySpec(policy.toUpperCase(java.util.Locale.ROOT), params());
+      // --window and --theta go to the policies that take them (MET, EFT, ... have no theta)
+      Map<String, String> p = params();
+      java.util.List<String> takes = Policies.parameters(policy);
+      if (takes != null) {
+        p.keySet().retainAll(takes);
+      }
+      return new SchedulerConfig.PolicySpec(policy.toUpperCase(java.util.Locale.ROOT), p);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       if (m != null && m.startsWith("unknown policy")) {

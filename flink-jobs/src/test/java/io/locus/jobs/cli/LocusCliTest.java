@@ -222,6 +222,25 @@ class LocusCliTest {
     assertThat(twice.err()).contains("--policy lists a policy twice");
   }
 
+  /**
+   * --window and --theta reach only the policies that take them: EFT, MET and the other
+   * cost-model policies have no theta, and `locus run/demo --policy EFT` was refused for it.
+   */
+  @Test
+  void filePoliciesGetOnlyTheParametersTheyTake() {
+    PolicyOptions o = new PolicyOptions();
+    assertThat(o.spec("EFT").params()).containsKey("window").doesNotContainKey("theta");
+    assertThat(o.spec("met").params()).containsKey("window").doesNotContainKey("theta");
+    assertThat(o.spec("GCC").params()).containsKeys("window", "theta");
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--policy", "EFT",
+        "--shadow-policy", "p=MET,GCC");
+    var cfg = cmd.options().scheduler();
+    assertThat(cfg.policyFor("p").name()).isEqualTo("EFT");
+    assertThat(cfg.shadowsFor("p")).extracting(SchedulerConfig.PolicySpec::name)
+        .containsExactly("MET", "GCC");
+  }
+
   @Test
   void demoSplitParametersAreTheScaledDefaultsUnderTheUsers() {
     PolicyOptions o = new PolicyOptions();
