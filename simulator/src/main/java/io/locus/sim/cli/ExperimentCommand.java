@@ -123,7 +123,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     var instances = wf.instances(cl, seed);
     try {
       var rows = new WfCommonsExperiment(dir, policies,
-          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb), seed, !noPlots,
+          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb, wf.eviction), seed, !noPlots,
           cl.getOut()).run(instances);
       return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
     } catch (io.locus.workloads.TraceFormatException e) { // trace files are read as they run

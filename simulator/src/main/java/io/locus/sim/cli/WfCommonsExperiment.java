@@ -62,7 +62,16 @@ public final class WfCommonsExperiment {
   public static final double FS_GBPS = 4.0;
 
   /** What a user may fix; null = the rule's choice. */
-  public record Overrides(Integer nodes, Integer slots, Double cacheGb) {}
+  public record Overrides(Integer nodes, Integer slots, Double cacheGb, String eviction) {
+    /** Node caches evict by LRU (the data-diffusion default). */
+    public Overrides(Integer nodes, Integer slots, Double cacheGb) {
+      this(nodes, slots, cacheGb, "LRU");
+    }
+
+    public Overrides {
+      eviction = eviction == null ? "LRU" : eviction.toUpperCase(Locale.ROOT);
+    }
+  }
 
   /** The cluster one instance runs on, and how it was chosen. */
   public record Sizing(int nodes, int slots, long cacheBytes, int widestLevel, String rule) {
@@ -213,7 +222,8 @@ public final class WfCommonsExperiment {
   private SimulationConfig config(String instance, String policy, Sizing s) {
     return SimulationConfig.builder().label(policy + "@" + instance).policy(policy)
         .provisioning(Provisioning.SRP).nodes(s.nodes()).minNodes(1).slots(s.slots())
-        .cacheBytes(s.cacheBytes()).exec(ExecConfig.defaults(FS_GBPS)).seed(seed).build();
+        .cacheBytes(s.cacheBytes())
+        .exec(ExecConfig.defaults(FS_GBPS).withEviction(overrides.eviction())).seed(seed).build();
   }
 
   /** The best run of each instance: every task completed, the least makespan, then bytes moved. */

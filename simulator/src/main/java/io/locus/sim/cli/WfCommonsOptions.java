@@ -43,6 +43,11 @@ public final class WfCommonsOptions {
           + "the other files' bytes / (2 x nodes).")
   public Double cacheGb;
 
+  @Option(names = "--eviction", defaultValue = "lru", paramLabel = "E",
+      description = "wfcommons: node cache eviction (LRU, FIFO, LFU, RANDOM, VALUE, DEMAND). "
+          + "Default: ${DEFAULT-VALUE}.")
+  public String eviction;
+
   @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies).")
   public boolean quick;
 
@@ -67,6 +72,10 @@ public final class WfCommonsOptions {
     }
     if (cacheGb != null && (!(cacheGb >= 0) || Double.isInfinite(cacheGb))) {
       problems.add("--cache-gb must be >= 0");
+    }
+    if (!io.locus.sim.SimulationConfig.EVICTIONS.contains(eviction.toUpperCase(Locale.ROOT))) {
+      problems.add("--eviction: unknown eviction policy '" + eviction + "'; valid: "
+          + String.join(", ", io.locus.sim.SimulationConfig.EVICTIONS));
     }
     if (synthetic && !traces.isEmpty()) {
       problems.add("give --trace or --synthetic, not both");
