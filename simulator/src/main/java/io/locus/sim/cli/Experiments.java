@@ -110,10 +110,15 @@ public final class Experiments {
 
   // ------------------------------------------------------------------ DD1
 
-  private static Plan dd1(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).minNodes(1).slots(2)
+  /** DD1's cluster: DRP up to 64 nodes x 2 slots, B_fs = 4 Gb/s, W = 2500, theta = 0.9. */
+  static SimulationConfig.Builder dd1Base(long seed) {
+    return SimulationConfig.builder().nodes(64).minNodes(1).slots(2)
         .provisioning(Provisioning.DRP).exec(ExecConfig.defaults(4.0)).window(2500).theta(0.9)
         .seed(seed);
+  }
+
+  private static Plan dd1(long seed) {
+    SimulationConfig.Builder base = dd1Base(seed);
     List<Case> cases = cases(base, List.of(
         row("FA", "mi", b -> b.policy("FA").cacheGb(4)),
         row("GCC-1GB", "mi", b -> b.policy("GCC").cacheGb(1)),
@@ -129,9 +134,14 @@ public final class Experiments {
 
   // ------------------------------------------------------------------ DD2
 
-  private static Plan dd2(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(100).minNodes(1).slots(2)
+  /** DD2's cluster: 100 nodes x 2 slots, B_fs = 8 Gb/s, 50 GB per node, W = 2500, theta 0.9. */
+  static SimulationConfig.Builder dd2Base(long seed) {
+    return SimulationConfig.builder().nodes(100).minNodes(1).slots(2)
         .exec(ExecConfig.defaults(8.0)).window(2500).theta(0.9).cacheGb(50).seed(seed);
+  }
+
+  private static Plan dd2(long seed) {
+    SimulationConfig.Builder base = dd2Base(seed);
     List<Case> cases = cases(base, List.of(
         row("FA-SRP", "sw", b -> b.policy("FA").provisioning(Provisioning.SRP)),
         row("GCC-SRP", "sw", b -> b.policy("GCC").provisioning(Provisioning.SRP)),
@@ -156,9 +166,14 @@ public final class Experiments {
    * sweeps 1 … 64 nodes too). Cache per node is not given for DD5; 50 GB (the AP testbed value) is
    * used so capacity never limits locality. Compute c_stack = 10 ms (§4.4 default).
    */
-  private static Plan dd5(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).slots(2)
+  /** DD5's cluster: SRP, 64 nodes x 2 slots, B_fs = 4 Gb/s, 50 GB per node. */
+  static SimulationConfig.Builder dd5Base(long seed) {
+    return SimulationConfig.builder().nodes(64).slots(2)
         .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(4.0)).cacheGb(50).seed(seed);
+  }
+
+  private static Plan dd5(long seed) {
+    SimulationConfig.Builder base = dd5Base(seed);
     List<CaseRow> rows = new ArrayList<>(); // the grid format x locality x policy
     for (String format : List.of("gz", "fit")) {
       for (Stacking.Row row : Stacking.TABLE) {

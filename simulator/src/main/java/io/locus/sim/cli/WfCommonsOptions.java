@@ -48,7 +48,8 @@ public final class WfCommonsOptions {
           + "Default: ${DEFAULT-VALUE}.")
   public String eviction;
 
-  @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies).")
+  @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies); "
+      + "leaderboard: reduced sizes and 2 seeds.")
   public boolean quick;
 
   @Option(names = "--synthetic",
@@ -115,6 +116,11 @@ public final class WfCommonsOptions {
    * chromosome, 3 populations). Deterministic: they take no seed.
    */
   List<Workload> synthetic(CommandLine cmd, long seed) {
+    return syntheticInstances(timeScale);
+  }
+
+  /** The built-in synthetic instances with runtimes scaled by {@code timeScale}. */
+  static List<Workload> syntheticInstances(double timeScale) {
     return List.of(
         Workload.of("blast", "synthetic BLAST-like workflow: 40 tasks, one 5 GB database",
             WfJobs.jobs(SyntheticWorkflows.blast(40, 5_000_000_000L), "blast", timeScale)),
