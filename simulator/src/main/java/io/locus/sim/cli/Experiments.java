@@ -80,6 +80,9 @@ public final class Experiments {
     PLANS.put("dd6-sched-micro", new Entry(
         "DD6: SCHED_MICRO on 32 nodes, decisions per second of scheduler CPU time",
         Experiments::dd6));
+    PLANS.put("dd-eviction", new Entry(
+        "Eviction that knows the queue: GCC with LRU, FIFO, LFU, RANDOM, VALUE, DEMAND on MI "
+            + "1 / 1.5 GB (DD1 cluster) and SW (DD2 cluster, SRP)", Experiments::eviction));
     PLANS.put("p2-stages18", new Entry(
         "P2: STAGES18, LRM_PER_TASK vs DRP idle 15/60/120/180 s vs 32 nodes held",
         Experiments::p2));
@@ -228,6 +231,39 @@ public final class Experiments {
         cols, "Scheduler CPU time is the JVM thread CPU time spent in the scheduler on this host: "
             + "Scheduler.dispatch and applying events to the pool state; it is the only "
             + "host-dependent number of the simulator.");
+  }
+
+  // ------------------------------------------------------------------ eviction (issue 16)
+
+  /** The node-cache eviction policies compared, DEMAND last. */
+  static final List<String> EVICTIONS = List.of("LRU", "FIFO", "LFU", "RANDOM", "VALUE", "DEMAND");
+
+  /**
+   * Issue 16: the same GCC runs under every eviction policy, where caches are short (MI at 1 and
+   * 1.5 GB per node) and on SW (50 GB per node, SRP, as DD2's GCC-SRP).
+   */
+  private static Plan eviction(long seed) {
+    List<Case> cases = new ArrayList<>();
+    for (double gb : new double[] {1, 1.5}) {
+      for (String ev : EVICTIONS) {
+        String label = "MI-" + (gb == 1 ? "1" : "1.5") + "GB-" + ev;
+        cases.add(new Case(label, "mi", Map.of(), dd1Base(seed).policy("GCC").cacheGb(gb)
+            .exec(ExecConfig.defaults(4.0).withEviction(ev)).label(label).build(), Map.of()));
+      }
+    }
+    for (String ev : EVICTIONS) {
+      String label = "SW-" + ev;
+      cases.add(new Case(label, "sw", Map.of(), dd2Base(seed).policy("GCC")
+          .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(8.0).withEviction(ev))
+          .label(label).build(), Map.of()));
+    }
+    List<Column> cols = new ArrayList<>(ioColumns());
+    cols.add(new Column("evictions", row -> Long.toString(row.r().io().evictions())));
+    return new Plan("dd-eviction", "Eviction that knows the queue (issue 16): GCC, W = 2500, "
+        + "theta = 0.9; MI on DD1's cluster (DRP <= 64 nodes x 2 slots, B_fs = 4 Gb/s) with 1 and "
+        + "1.5 GB per node; SW on DD2's (100 nodes x 2 slots, SRP, B_fs = 8 Gb/s, 50 GB per node)",
+        cases, null, false, cols, "FS GB: bytes read from the shared file system; DEMAND evicts "
+            + "first what no queued task reads, VALUE by Khanna's AccessFreq / NumCopies.");
   }
 
   // ------------------------------------------------------------------ P2
