@@ -82,7 +82,8 @@ public final class Experiments {
         Experiments::dd6));
     PLANS.put("dd-eviction", new Entry(
         "Eviction that knows the queue: GCC with LRU, FIFO, LFU, RANDOM, VALUE, DEMAND on MI "
-            + "1 / 1.5 GB (DD1 cluster) and SW (DD2 cluster, SRP)", Experiments::eviction));
+            + "1 / 1.5 GB (DD1 cluster) and SW 50 / 2 GB (DD2 cluster, SRP)",
+        Experiments::eviction));
     PLANS.put("p2-stages18", new Entry(
         "P2: STAGES18, LRM_PER_TASK vs DRP idle 15/60/120/180 s vs 32 nodes held",
         Experiments::p2));
@@ -240,7 +241,7 @@ public final class Experiments {
 
   /**
    * Issue 16: the same GCC runs under every eviction policy, where caches are short (MI at 1 and
-   * 1.5 GB per node) and on SW (50 GB per node, SRP, as DD2's GCC-SRP).
+   * 1.5 GB per node) and on SW (SRP as DD2's GCC-SRP, at its 50 GB per node and at 2 GB).
    */
   private static Plan eviction(long seed) {
     List<Case> cases = new ArrayList<>();
@@ -251,17 +252,21 @@ public final class Experiments {
             .exec(ExecConfig.defaults(4.0).withEviction(ev)).label(label).build(), Map.of()));
       }
     }
-    for (String ev : EVICTIONS) {
-      String label = "SW-" + ev;
-      cases.add(new Case(label, "sw", Map.of(), dd2Base(seed).policy("GCC")
-          .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(8.0).withEviction(ev))
-          .label(label).build(), Map.of()));
+    // SW at DD2's 50 GB never evicts; at 2 GB per node the caches are short, as MI's at 1 GB
+    for (double gb : new double[] {50, 2}) {
+      for (String ev : EVICTIONS) {
+        String label = "SW-" + (int) gb + "GB-" + ev;
+        cases.add(new Case(label, "sw", Map.of(), dd2Base(seed).policy("GCC").cacheGb(gb)
+            .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(8.0).withEviction(ev))
+            .label(label).build(), Map.of()));
+      }
     }
     List<Column> cols = new ArrayList<>(ioColumns());
     cols.add(new Column("evictions", row -> Long.toString(row.r().io().evictions())));
     return new Plan("dd-eviction", "Eviction that knows the queue (issue 16): GCC, W = 2500, "
         + "theta = 0.9; MI on DD1's cluster (DRP <= 64 nodes x 2 slots, B_fs = 4 Gb/s) with 1 and "
-        + "1.5 GB per node; SW on DD2's (100 nodes x 2 slots, SRP, B_fs = 8 Gb/s, 50 GB per node)",
+        + "1.5 GB per node; SW on DD2's (100 nodes x 2 slots, SRP, B_fs = 8 Gb/s) with 50 and 2 "
+        + "GB per node",
         cases, null, false, cols, "FS GB: bytes read from the shared file system; DEMAND evicts "
             + "first what no queued task reads, VALUE by Khanna's AccessFreq / NumCopies.");
   }
