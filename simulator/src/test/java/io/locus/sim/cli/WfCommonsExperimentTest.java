@@ -224,8 +224,14 @@ class WfCommonsExperimentTest {
         "locus", "--out", tmp.resolve("y").toString());
     assertThat(broken.code()).as(broken.out()).isEqualTo(2);
     assertThat(broken.err()).contains("--trace: ", "t.jsonl").doesNotContain("\tat ");
-    Outcome none = run("experiment", "wfcommons", "--out", tmp.resolve("x").toString());
-    assertThat(none.code()).isEqualTo(2);
-    assertThat(none.err()).contains("give --trace");
+  }
+
+  @Test
+  void withoutTraceTheSyntheticInstancesRun() {
+    // since the synthetic instances became the default, no --trace is not a mistake
+    Outcome none = run("experiment", "wfcommons", "--quick", "--no-plots", "--out",
+        tmp.resolve("x").toString());
+    assertThat(none.code()).as(none.err()).isZero();
+    assertThat(none.out()).contains("2 instances x 3 policies", "blast", "genome");
   }
 }
