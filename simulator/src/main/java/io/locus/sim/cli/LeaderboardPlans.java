@@ -65,7 +65,7 @@ final class LeaderboardPlans {
               + "hybrid cluster mode: %d jobs, %d seeds per load; data-diffusion and WfCommons "
               + "rows: one run (seed --seed)",
           tasks(miTasks, "250,000"), tasks(swTasks, "2,000,000"), String.join(", ", localities),
-          tasks(stackingTasks, "every"), seeds, hybridJobs, seeds);
+          tasks(stackingTasks, "all"), seeds, hybridJobs, seeds);
     }
 
     private static String tasks(int n, String all) {
