@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The leaderboard's table logic, and a tiny real run through its files. */
 class LeaderboardTest {
@@ -134,5 +135,19 @@ class LeaderboardTest {
     assertThat(x8.get(0).seedPolicies()).containsExactly("ONLINE_HPS", "MET", "MCT", "SA",
         "JDPDLL");
     assertThat(x8.get(0).policies()).contains("EFT");
+  }
+
+  @Test
+  void theCommandIsListedAndRefusesZeroSeeds(@TempDir Path dir) {
+    CommandLine cl = SimCli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    assertThat(cl.execute("experiment", "leaderboard", "--quick", "--seeds", "0", "--out",
+        dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--seeds must be >= 1");
+    assertThat(cl.execute("experiment", "--list")).isZero();
+    assertThat(out.toString()).contains("leaderboard: every workload x every policy");
   }
 }
