@@ -68,6 +68,19 @@ class DemandEvictionTest {
   }
 
   @Test
+  void withCellsDemandReadsEveryCellsQueue() {
+    // with cells the node caches read the cells' summed demand (CellPlacer); this checks only
+    // that the wiring runs to completion within capacity, not the victim order
+    SimulationConfig cfg = SimulationConfig.builder().policy("FCA").provisioning(Provisioning.SRP)
+        .nodes(2).minNodes(2).slots(1).cells(2).cacheBytes(250 * MB)
+        .exec(ExecConfig.defaults(1.0).withEviction("DEMAND")).seed(1).build();
+    RunResult<DiffusionMetrics> r = Simulation.run(cfg, "demand-cells", JOBS.iterator(), null);
+    assertThat(r.complete()).isTrue();
+    assertThat(r.detail().tasks().completed()).isEqualTo(4);
+    assertThat(r.detail().io().maxCacheFill()).isLessThanOrEqualTo(1.0);
+  }
+
+  @Test
   void demandIsRefusedWhereThereIsNoQueue() {
     assertThatThrownBy(() -> SimulationConfig.builder().policy("FA")
         .provisioning(Provisioning.LRM_PER_TASK).exec(ExecConfig.defaults(1.0)
