@@ -86,6 +86,26 @@ final class CellPlacer implements TaskPlacer {
       }
       return all;
     });
+    // DEMAND: a task queued in any cell may read a node's file (peers are read across cells)
+    sim.cluster().setDemand(new io.locus.core.cache.FileDemand() {
+      @Override
+      public int queuedReaders(String file) {
+        int n = 0;
+        for (Cell c : cells) {
+          n += c.state.queuedReaders(file);
+        }
+        return n;
+      }
+
+      @Override
+      public int copies(String file) {
+        Set<String> all = new LinkedHashSet<>();
+        for (Cell c : cells) {
+          all.addAll(c.state.holders(file));
+        }
+        return all.size();
+      }
+    });
   }
 
   /** Tasks routed to each cell, and those the load bound sent away from their best cell. */

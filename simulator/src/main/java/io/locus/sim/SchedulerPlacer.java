@@ -72,6 +72,7 @@ final class SchedulerPlacer implements TaskPlacer {
         : null;
     this.gate = new DispatchGate(cfg);
     cluster.setDirectory(state::holders);
+    cluster.setDemand(state);
   }
 
   long skippedDispatches() {

@@ -60,12 +60,17 @@ public record SimulationConfig(
    * MCT, SA, JDPDLL) need storage-node Gantt charts and a transfer engine, which this model has not.
    * COMPLEMENTARY_PLACE (hybrid §2.6) runs with its defaults and the window; tasks get the profile
    * their trace job carries ({@code cpu}, {@code mem}, {@code disk} attributes), else the cold start.
+   * EFT (Locus's own, issue 16) runs in its agent-cache form.
    */
   public static final List<String> POLICIES =
-      List.of("FA", "FCA", "MCU", "MCH", "GCC", "COMPLEMENTARY_PLACE");
+      List.of("FA", "FCA", "MCU", "MCH", "GCC", "COMPLEMENTARY_PLACE", "EFT");
 
-  /** Per-node eviction policies of spec §3.1 (VALUE is Khanna's and needs pool statistics). */
-  public static final List<String> EVICTIONS = List.of("LRU", "FIFO", "LFU", "RANDOM");
+  /**
+   * Per-node eviction policies: spec §3.1's, VALUE (Khanna's, on statistics the cluster keeps) and
+   * DEMAND (issue 16: reads the scheduler's queue; not with LRM_PER_TASK, which has no queue).
+   */
+  public static final List<String> EVICTIONS =
+      List.of("LRU", "FIFO", "LFU", "RANDOM", "VALUE", "DEMAND");
 
   /** How nodes come and go. */
   public enum Provisioning {
@@ -163,6 +168,11 @@ public record SimulationConfig(
     if (!EVICTIONS.contains(exec.eviction().toUpperCase(Locale.ROOT))) {
       throw new IllegalArgumentException("unknown eviction policy '" + exec.eviction()
           + "' for the data-diffusion simulator; valid: " + String.join(", ", EVICTIONS));
+    }
+    if (provisioning == Provisioning.LRM_PER_TASK
+        && exec.eviction().equalsIgnoreCase("DEMAND")) {
+      throw new IllegalArgumentException("eviction DEMAND reads the scheduler's queue; "
+          + "LRM_PER_TASK has none (one LRM node per task)");
     }
     label = label == null ? policy : label;
     pool = pool == null ? "sim" : pool;

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         "  hybrid, hybrid-h3, hybrid-cluster (hybrid CPU/IO co-scheduling)",
         "  cern-load, cern-point, cern-e1 ... cern-e11 (CERN job splitting)",
         "  wfcommons (every file policy on recorded workflows: --trace DIR|FILE...)",
+        "  leaderboard (every workload x every policy, ratio to the best seed policy; --quick)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -103,7 +104,34 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + " --quick):",
             "  " + WfCommonsExperiment.NAME + ": every file policy on each workflow instance "
                 + "(DAG release, outputs cached where created): makespan and bytes moved\n",
-            (key, dir) -> wfcommons(dir)));
+            (key, dir) -> wfcommons(dir)),
+        new Family(List.of(LEADERBOARD), "Leaderboard (issue 16; --quick, --seeds, --seed):",
+            "  " + LEADERBOARD + ": every workload x every policy (the family's seed policies "
+                + "and EFT): primary metric, best seed policy, ratio\n",
+            (key, dir) -> leaderboard(dir)));
+  }
+
+  static final String LEADERBOARD = "leaderboard";
+
+  /**
+   * {@code experiment leaderboard}: the paper sizes, or with --quick reduced sizes and 2 seeds
+   * (unless --seeds is given).
+   */
+  private int leaderboard(Path dir) throws Exception {
+    var cl = spec.commandLine();
+    boolean seedsGiven = cl.getParseResult().hasMatchedOption("--seeds");
+    int n = seedsGiven ? seeds : wf.quick ? 2 : seeds;
+    if (n < 1) {
+      throw new CommandLine.ParameterException(cl, "--seeds must be >= 1");
+    }
+    LeaderboardPlans.Sizes sizes = wf.quick ? LeaderboardPlans.Sizes.quick(n)
+        : LeaderboardPlans.Sizes.full(n);
+    String cmd = "locus " + String.join(" ", cl.getParseResult().originalArgs());
+    String header = "`" + cmd + "` (" + (wf.quick ? "quick: " : "full: ") + sizes.describe()
+        + "). Lower is better; ratio = value / best seed policy's value.";
+    var rows = new Leaderboard(dir, cl.getOut()).run(LeaderboardPlans.entries(sizes, seed),
+        header);
+    return rows.isEmpty() ? 1 : 0;
   }
 
   /** {@code experiment wfcommons}: the instances, the policies and the cluster overrides. */
@@ -123,7 +151,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     var instances = wf.instances(cl, seed);
     try {
       var rows = new WfCommonsExperiment(dir, policies,
-          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb), seed, !noPlots,
+          new WfCommonsExperiment.Overrides(nodes, wf.slots, wf.cacheGb, wf.eviction), seed, !noPlots,
           cl.getOut()).run(instances);
       return rows.stream().allMatch(r -> r.run().complete()) ? 0 : 1;
     } catch (io.locus.workloads.TraceFormatException e) { // trace files are read as they run

@@ -80,6 +80,10 @@ public final class Experiments {
     PLANS.put("dd6-sched-micro", new Entry(
         "DD6: SCHED_MICRO on 32 nodes, decisions per second of scheduler CPU time",
         Experiments::dd6));
+    PLANS.put("dd-eviction", new Entry(
+        "Eviction that knows the queue: GCC with LRU, FIFO, LFU, RANDOM, VALUE, DEMAND on MI "
+            + "1 / 1.5 GB (DD1 cluster) and SW 50 / 2 GB (DD2 cluster, SRP)",
+        Experiments::eviction));
     PLANS.put("p2-stages18", new Entry(
         "P2: STAGES18, LRM_PER_TASK vs DRP idle 15/60/120/180 s vs 32 nodes held",
         Experiments::p2));
@@ -110,10 +114,15 @@ public final class Experiments {
 
   // ------------------------------------------------------------------ DD1
 
-  private static Plan dd1(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).minNodes(1).slots(2)
+  /** DD1's cluster: DRP up to 64 nodes x 2 slots, B_fs = 4 Gb/s, W = 2500, theta = 0.9. */
+  static SimulationConfig.Builder dd1Base(long seed) {
+    return SimulationConfig.builder().nodes(64).minNodes(1).slots(2)
         .provisioning(Provisioning.DRP).exec(ExecConfig.defaults(4.0)).window(2500).theta(0.9)
         .seed(seed);
+  }
+
+  private static Plan dd1(long seed) {
+    SimulationConfig.Builder base = dd1Base(seed);
     List<Case> cases = cases(base, List.of(
         row("FA", "mi", b -> b.policy("FA").cacheGb(4)),
         row("GCC-1GB", "mi", b -> b.policy("GCC").cacheGb(1)),
@@ -129,9 +138,14 @@ public final class Experiments {
 
   // ------------------------------------------------------------------ DD2
 
-  private static Plan dd2(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(100).minNodes(1).slots(2)
+  /** DD2's cluster: 100 nodes x 2 slots, B_fs = 8 Gb/s, 50 GB per node, W = 2500, theta 0.9. */
+  static SimulationConfig.Builder dd2Base(long seed) {
+    return SimulationConfig.builder().nodes(100).minNodes(1).slots(2)
         .exec(ExecConfig.defaults(8.0)).window(2500).theta(0.9).cacheGb(50).seed(seed);
+  }
+
+  private static Plan dd2(long seed) {
+    SimulationConfig.Builder base = dd2Base(seed);
     List<Case> cases = cases(base, List.of(
         row("FA-SRP", "sw", b -> b.policy("FA").provisioning(Provisioning.SRP)),
         row("GCC-SRP", "sw", b -> b.policy("GCC").provisioning(Provisioning.SRP)),
@@ -156,9 +170,14 @@ public final class Experiments {
    * sweeps 1 … 64 nodes too). Cache per node is not given for DD5; 50 GB (the AP testbed value) is
    * used so capacity never limits locality. Compute c_stack = 10 ms (§4.4 default).
    */
-  private static Plan dd5(long seed) {
-    SimulationConfig.Builder base = SimulationConfig.builder().nodes(64).slots(2)
+  /** DD5's cluster: SRP, 64 nodes x 2 slots, B_fs = 4 Gb/s, 50 GB per node. */
+  static SimulationConfig.Builder dd5Base(long seed) {
+    return SimulationConfig.builder().nodes(64).slots(2)
         .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(4.0)).cacheGb(50).seed(seed);
+  }
+
+  private static Plan dd5(long seed) {
+    SimulationConfig.Builder base = dd5Base(seed);
     List<CaseRow> rows = new ArrayList<>(); // the grid format x locality x policy
     for (String format : List.of("gz", "fit")) {
       for (Stacking.Row row : Stacking.TABLE) {
@@ -213,6 +232,43 @@ public final class Experiments {
         cols, "Scheduler CPU time is the JVM thread CPU time spent in the scheduler on this host: "
             + "Scheduler.dispatch and applying events to the pool state; it is the only "
             + "host-dependent number of the simulator.");
+  }
+
+  // ------------------------------------------------------------------ eviction (issue 16)
+
+  /** The node-cache eviction policies compared, DEMAND last. */
+  static final List<String> EVICTIONS = List.of("LRU", "FIFO", "LFU", "RANDOM", "VALUE", "DEMAND");
+
+  /**
+   * Issue 16: the same GCC runs under every eviction policy, where caches are short (MI at 1 and
+   * 1.5 GB per node) and on SW (SRP as DD2's GCC-SRP, at its 50 GB per node and at 2 GB).
+   */
+  private static Plan eviction(long seed) {
+    List<Case> cases = new ArrayList<>();
+    for (double gb : new double[] {1, 1.5}) {
+      for (String ev : EVICTIONS) {
+        String label = "MI-" + (gb == 1 ? "1" : "1.5") + "GB-" + ev;
+        cases.add(new Case(label, "mi", Map.of(), dd1Base(seed).policy("GCC").cacheGb(gb)
+            .exec(ExecConfig.defaults(4.0).withEviction(ev)).label(label).build(), Map.of()));
+      }
+    }
+    // SW at DD2's 50 GB never evicts; at 2 GB per node the caches are short, as MI's at 1 GB
+    for (double gb : new double[] {50, 2}) {
+      for (String ev : EVICTIONS) {
+        String label = "SW-" + (int) gb + "GB-" + ev;
+        cases.add(new Case(label, "sw", Map.of(), dd2Base(seed).policy("GCC").cacheGb(gb)
+            .provisioning(Provisioning.SRP).exec(ExecConfig.defaults(8.0).withEviction(ev))
+            .label(label).build(), Map.of()));
+      }
+    }
+    List<Column> cols = new ArrayList<>(ioColumns());
+    cols.add(new Column("evictions", row -> Long.toString(row.r().io().evictions())));
+    return new Plan("dd-eviction", "Eviction that knows the queue (issue 16): GCC, W = 2500, "
+        + "theta = 0.9; MI on DD1's cluster (DRP <= 64 nodes x 2 slots, B_fs = 4 Gb/s) with 1 and "
+        + "1.5 GB per node; SW on DD2's (100 nodes x 2 slots, SRP, B_fs = 8 Gb/s) with 50 and 2 "
+        + "GB per node",
+        cases, null, false, cols, "FS GB: bytes read from the shared file system; DEMAND evicts "
+            + "first what no queued task reads, VALUE by Khanna's AccessFreq / NumCopies.");
   }
 
   // ------------------------------------------------------------------ P2

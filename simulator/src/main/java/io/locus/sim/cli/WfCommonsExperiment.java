@@ -62,7 +62,16 @@ public final class WfCommonsExperiment {
   public static final double FS_GBPS = 4.0;
 
   /** What a user may fix; null = the rule's choice. */
-  public record Overrides(Integer nodes, Integer slots, Double cacheGb) {}
+  public record Overrides(Integer nodes, Integer slots, Double cacheGb, String eviction) {
+    /** Node caches evict by LRU (the data-diffusion default). */
+    public Overrides(Integer nodes, Integer slots, Double cacheGb) {
+      this(nodes, slots, cacheGb, "LRU");
+    }
+
+    public Overrides {
+      eviction = eviction == null ? "LRU" : eviction.toUpperCase(Locale.ROOT);
+    }
+  }
 
   /** The cluster one instance runs on, and how it was chosen. */
   public record Sizing(int nodes, int slots, long cacheBytes, int widestLevel, String rule) {
@@ -195,7 +204,8 @@ public final class WfCommonsExperiment {
           Numbers.fixed(s.cacheBytes() / 1e9, 3), s.rule());
       log.flush();
       for (String policy : policies) {
-        RunResult<DiffusionMetrics> r = Simulation.run(config(w.name(), policy, s), w);
+        RunResult<DiffusionMetrics> r = Simulation.run(config(w.name(), policy, s, overrides,
+            seed), w);
         Row row = new Row(w.name(), policy, r, s);
         rows.add(row);
         log.printf(Locale.ROOT, "    %-20s makespan %10s s  moved %8s GB  local %5.1f%%  %d/%d"
@@ -210,10 +220,17 @@ public final class WfCommonsExperiment {
     return rows;
   }
 
-  private SimulationConfig config(String instance, String policy, Sizing s) {
+  /** One instance under one policy, sized as {@link #run} sizes it (the leaderboard's run). */
+  static RunResult<DiffusionMetrics> simulate(Workload w, String policy, Overrides o, long seed) {
+    return Simulation.run(config(w.name(), policy, Sizing.of(w.toList(), o), o, seed), w);
+  }
+
+  private static SimulationConfig config(String instance, String policy, Sizing s, Overrides o,
+      long seed) {
     return SimulationConfig.builder().label(policy + "@" + instance).policy(policy)
         .provisioning(Provisioning.SRP).nodes(s.nodes()).minNodes(1).slots(s.slots())
-        .cacheBytes(s.cacheBytes()).exec(ExecConfig.defaults(FS_GBPS)).seed(seed).build();
+        .cacheBytes(s.cacheBytes())
+        .exec(ExecConfig.defaults(FS_GBPS).withEviction(o.eviction())).seed(seed).build();
   }
 
   /** The best run of each instance: every task completed, the least makespan, then bytes moved. */

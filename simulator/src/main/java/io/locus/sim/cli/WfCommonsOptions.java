@@ -43,7 +43,13 @@ public final class WfCommonsOptions {
           + "the other files' bytes / (2 x nodes).")
   public Double cacheGb;
 
-  @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies).")
+  @Option(names = "--eviction", defaultValue = "lru", paramLabel = "E",
+      description = "wfcommons: node cache eviction (LRU, FIFO, LFU, RANDOM, VALUE, DEMAND). "
+          + "Default: ${DEFAULT-VALUE}.")
+  public String eviction;
+
+  @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies); "
+      + "leaderboard: reduced sizes and 2 seeds.")
   public boolean quick;
 
   @Option(names = "--synthetic",
@@ -67,6 +73,10 @@ public final class WfCommonsOptions {
     }
     if (cacheGb != null && (!(cacheGb >= 0) || Double.isInfinite(cacheGb))) {
       problems.add("--cache-gb must be >= 0");
+    }
+    if (!io.locus.sim.SimulationConfig.EVICTIONS.contains(eviction.toUpperCase(Locale.ROOT))) {
+      problems.add("--eviction: unknown eviction policy '" + eviction + "'; valid: "
+          + String.join(", ", io.locus.sim.SimulationConfig.EVICTIONS));
     }
     if (synthetic && !traces.isEmpty()) {
       problems.add("give --trace or --synthetic, not both");
@@ -106,6 +116,11 @@ public final class WfCommonsOptions {
    * chromosome, 3 populations). Deterministic: they take no seed.
    */
   List<Workload> synthetic(CommandLine cmd, long seed) {
+    return syntheticInstances(timeScale);
+  }
+
+  /** The built-in synthetic instances with runtimes scaled by {@code timeScale}. */
+  static List<Workload> syntheticInstances(double timeScale) {
     return List.of(
         Workload.of("blast", "synthetic BLAST-like workflow: 40 tasks, one 5 GB database",
             WfJobs.jobs(SyntheticWorkflows.blast(40, 5_000_000_000L), "blast", timeScale)),

@@ -1,6 +1,9 @@
 package io.locus.sim.exec;
 
 import io.locus.core.cache.EvictionPolicies;
+import io.locus.core.cache.EvictionPolicy;
+import io.locus.core.cache.FileDemand;
+import io.locus.core.cache.FileStats;
 import io.locus.core.cache.NodeCache;
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.InputFile;
@@ -33,6 +36,11 @@ import java.util.Map;
  * the file system at once (the workflow system's stage-out, not modelled): a reader that finds no
  * cached copy anywhere (evicted everywhere, its node released, or too large to cache) reads it from
  * storage like any input.
+ *
+ * <p>Eviction needing pool knowledge: DEMAND reads the scheduler's queue ({@link FileDemand}, set
+ * by the placer with {@link #setDemand}: its pool state) at each victim choice; VALUE reads
+ * {@link FileStats} the cluster keeps itself (AccessFreq: one per task read of a file; NumCopies:
+ * the caches holding it), as the staged pools' state keeps them.
  */
 public final class Cluster {
   /** Flow and access categories, equal to {@link InputSource} ordinals. */
@@ -46,6 +54,20 @@ public final class Cluster {
   private final ClusterListener listener;
   private final long seed;
   private HolderDirectory directory = HolderDirectory.NONE;
+  private FileDemand demand;
+  /** Read live by every node's DEMAND policy, so the placer may set the demand after the nodes. */
+  private final FileDemand demandView = new FileDemand() {
+    @Override
+    public int queuedReaders(String file) {
+      return demand().queuedReaders(file);
+    }
+
+    @Override
+    public int copies(String file) {
+      return demand().copies(file);
+    }
+  };
+  private final FileStats stats = new FileStats();
   private final int fs;
   private final Map<String, Executor> executors = new LinkedHashMap<>();
   private int nextIndex;
@@ -69,6 +91,23 @@ public final class Cluster {
 
   public void setDirectory(HolderDirectory directory) {
     this.directory = directory;
+  }
+
+  /** The queue demand DEMAND eviction reads: the placer's pool state. */
+  public void setDemand(FileDemand demand) {
+    this.demand = demand;
+  }
+
+  private FileDemand demand() {
+    if (demand == null) {
+      throw new IllegalStateException("eviction DEMAND: this placement mode has no queue to read");
+    }
+    return demand;
+  }
+
+  /** AccessFreq and NumCopies as VALUE eviction reads them. */
+  public FileStats fileStats() {
+    return stats;
   }
 
   public ExecConfig config() {
@@ -115,12 +154,18 @@ public final class Cluster {
     int index = nextIndex++;
     // Each node gets its own stream so a randomised eviction policy does not couple nodes.
     long nodeSeed = seed * 0x9E3779B97F4A7C15L + index;
-    NodeCache cache = new NodeCache(cacheBytes, EvictionPolicies.create(cfg.eviction(), nodeSeed));
+    NodeCache cache = new NodeCache(cacheBytes, evictionPolicy(nodeSeed));
     Executor e = new Executor(id, index, slots, cache, flows.addResource(cfg.diskBytesPerSecond()),
         flows.addResource(cfg.nicInBytesPerSecond()), flows.addResource(cfg.nicOutBytesPerSecond()),
         now);
     executors.put(id, e);
     return e;
+  }
+
+  private EvictionPolicy evictionPolicy(long nodeSeed) {
+    String name = cfg.eviction().toUpperCase(java.util.Locale.ROOT);
+    return name.equals("DEMAND") ? EvictionPolicies.create(name, nodeSeed, demandView)
+        : EvictionPolicies.create(name, nodeSeed, stats);
   }
 
   /**
@@ -135,6 +180,7 @@ public final class Cluster {
     TaskRun r = new TaskRun(this, task, plan, e, now);
     e.running.add(r);
     for (InputFetch in : plan) {
+      stats.recordAccess(in.unit().id());
       if (in.cache() && e.cache.contains(in.unit().id())) {
         r.pinOnce(in.unit().id()); // inputs pinned while the task runs (§1.3)
       }
@@ -194,7 +240,7 @@ public final class Cluster {
       abortFlow(f, now);
       resolve(f, now); // §3.4: the next holder, then storage
     }
-    e.cache.clear();
+    e.cache.clear().forEach(stats::removeCopy);
     return cancelled;
   }
 
@@ -237,6 +283,7 @@ public final class Cluster {
     List<String> removed = new ArrayList<>();
     for (String f : files) {
       if (!e.cache.isPinned(f) && e.cache.remove(f)) {
+        stats.removeCopy(f);
         removed.add(f);
       }
     }
@@ -409,6 +456,8 @@ public final class Cluster {
       return false; // larger than the cache, or the rest is pinned: streamed, not kept
     }
     evictions += ins.evicted().size();
+    stats.addCopy(u.id());
+    ins.evicted().forEach(stats::removeCopy);
     if (e.cache.capacity() > 0) {
       maxCacheFill = Math.max(maxCacheFill, (double) e.cache.used() / e.cache.capacity());
     }

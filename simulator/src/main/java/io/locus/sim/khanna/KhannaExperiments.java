@@ -100,11 +100,34 @@ public final class KhannaExperiments {
   private RunResult<KhannaSimulation.Metrics>[] runSeeds(KhannaPlans.Point p) {
     RunResult<KhannaSimulation.Metrics>[] rs = new RunResult[seeds];
     for (int s = 0; s < seeds; s++) {
-      List<TraceJob> jobs = p.trace().jobs(s + 1);
-      rs[s] = KhannaSimulation.run(jobs,
-          new KhannaSimulation.Config(p.policy(), p.params(), p.nodes(), 15L << 30));
+      rs[s] = runOne(p, s + 1);
     }
     return rs;
+  }
+
+  private static RunResult<KhannaSimulation.Metrics> runOne(KhannaPlans.Point p, long seed) {
+    return KhannaSimulation.run(p.trace().jobs(seed),
+        new KhannaSimulation.Config(p.policy(), p.params(), p.nodes(), 15L << 30));
+  }
+
+  /**
+   * A point of an experiment's first table (the average response time in X6, X8, X9a and X9b),
+   * for the leaderboard: the table it belongs to, its x, the policy, and its run for a seed.
+   */
+  public record ResponsePoint(String table, String xLabel, int x, String policy,
+      Map<String, String> params, ToDoubleFunction<Long> response) {}
+
+  /** The points of experiment {@code name}'s response tables, in run order. */
+  public static List<ResponsePoint> responsePoints(String name) {
+    List<ResponsePoint> out = new ArrayList<>();
+    for (KhannaPlans.Block b : KhannaPlans.blocks(name)) {
+      KhannaPlans.Table t = b.tables().get(0);
+      for (KhannaPlans.Point p : b.points()) {
+        out.add(new ResponsePoint(t.file(), t.xLabel(), p.x(), p.series(), p.params(),
+            seed -> t.metric().applyAsDouble(runOne(p, seed))));
+      }
+    }
+    return out;
   }
 
   /** The trace of a workload with these parameters and seed. */

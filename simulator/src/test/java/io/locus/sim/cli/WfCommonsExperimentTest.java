@@ -208,10 +208,11 @@ class WfCommonsExperimentTest {
     assertThat(empty.code()).isEqualTo(2);
     assertThat(empty.err()).contains("no instance files in", "--slots must be >= 1");
     Outcome both = run("experiment", "wfcommons", "--synthetic", "--trace", tmp.toString(),
-        "--format", "json", "--time-scale", "-1");
+        "--format", "json", "--time-scale", "-1", "--eviction", "mru");
     assertThat(both.code()).isEqualTo(2);
     assertThat(both.err()).contains("give --trace or --synthetic, not both",
-        "unknown trace format 'json'", "--time-scale must be > 0");
+        "unknown trace format 'json'", "--time-scale must be > 0",
+        "--eviction: unknown eviction policy 'mru'", "VALUE, DEMAND");
     // a trace whose header is fine but a later line is not: read during the run, still exit 2
     Path bad = Files.createDirectories(tmp.resolve("bad"));
     TraceWriter.write(bad.resolve("t.jsonl"), Workload.of("t", "", List.of(
