@@ -2,13 +2,9 @@ package io.locus.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.AgentConfig;
 import io.locus.agent.AgentHost;
-import io.locus.agent.HostConfig;
-import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.cli.LocusCli;
 import io.locus.jobs.demo.DemoWorkload;
 import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
@@ -19,15 +15,11 @@ import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -48,21 +40,6 @@ class ControlSystemTest {
   private static final int TASKS = 20;
   private static final Duration WAIT = Duration.ofSeconds(120);
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run control(String bootstrap, String... args) {
-    var cl = LocusCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    List<String> all = new ArrayList<>(List.of("control", "--bootstrap-servers", bootstrap,
-        "--timeout", "PT60S"));
-    all.addAll(List.of(args));
-    int code = cl.execute(all.toArray(new String[0]));
-    return new Run(code, out.toString(), err.toString());
-  }
-
   @Test
   void pauseSetPolicyUnderLoadResumeAndARefusal() throws Exception {
     SchedulerConfig cfg = new SchedulerConfig(new SchedulerConfig.PolicySpec("FA", Map.of()),
@@ -70,14 +47,14 @@ class ControlSystemTest {
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
-        AgentHost<?> agents = agents(locus.bootstrapServers());
+        AgentHost<?> agents = WholeSystem.simulatedAgents(locus.bootstrapServers(), POOL, 2, 1);
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()));
         Decisions decisions = new Decisions(locus.bootstrapServers())) {
       String b = locus.bootstrapServers();
       assertThat(agents.awaitRegistered(Duration.ofSeconds(60))).isTrue();
 
-      Run paused = control(b, POOL, "pause");
+      WholeSystem.CliRun paused = WholeSystem.control(b, POOL, "pause");
       assertThat(paused.code()).as(paused.err()).isZero();
       assertThat(paused.out()).contains("PAUSE_POOL applied").contains("paused=true");
 
@@ -89,7 +66,7 @@ class ControlSystemTest {
             Topics.JOB_ARRIVALS.key(POOL), Topics.JOB_ARRIVALS.value(j))).get();
       }
       // every job reached the pool (its metrics count them queued), and none was placed
-      await("all " + TASKS + " jobs queued in the paused pool", () -> {
+      WholeSystem.await(WAIT, "all " + TASKS + " jobs queued in the paused pool", () -> {
         SchedulerMetrics m = tracker.latestMetrics(POOL);
         return m != null && m.getQueueLength() == TASKS;
       });
@@ -97,16 +74,17 @@ class ControlSystemTest {
           .isEmpty();
       assertThat(tracker.stats(POOL).completed).isZero();
 
-      Run set = control(b, POOL, "set-policy", "MCH", "--param", "window=100");
+      WholeSystem.CliRun set = WholeSystem.control(b, POOL, "set-policy", "MCH", "--param", "window=100");
       assertThat(set.code()).as(set.err()).isZero();
       assertThat(set.out()).contains("FA -> MCH").contains("reevaluated=" + TASKS)
           .contains("paused=true");
 
-      Run resumed = control(b, POOL, "resume");
+      WholeSystem.CliRun resumed = WholeSystem.control(b, POOL, "resume");
       assertThat(resumed.code()).as(resumed.err()).isZero();
       assertThat(resumed.out()).contains("RESUME_POOL applied").contains("paused=false")
           .contains("policy=MCH");
-      await("all tasks completed after resume", () -> tracker.stats(POOL).completed >= TASKS);
+      WholeSystem.await(WAIT, "all tasks completed after resume",
+          () -> tracker.stats(POOL).completed >= TASKS);
       List<PlaceTask> placed = new ArrayList<>();
       for (Decision d : decisions.readToEnd()) {
         if (d.getAction() instanceof PlaceTask p) {
@@ -116,34 +94,11 @@ class ControlSystemTest {
       assertThat(placed).hasSizeGreaterThanOrEqualTo(TASKS);
       assertThat(placed).allSatisfy(p -> assertThat(p.getReason().getPolicy()).isEqualTo("MCH"));
 
-      Run refused = control(b, POOL, "drain", "ghost-node");
+      WholeSystem.CliRun refused = WholeSystem.control(b, POOL, "drain", "ghost-node");
       assertThat(refused.code()).isEqualTo(1);
       assertThat(refused.err()).contains("DRAIN_NODE refused").contains("ghost-node");
       assertThat(deadLetterMentioning(b, "ghost-node")).isNotNull();
       locus.checkJobAlive();
-    }
-  }
-
-  private static AgentHost<?> agents(String bootstrap) {
-    AgentConfig template = AgentConfig.builder(POOL).slots(1).cacheCapacityBytes(1_000_000_000L)
-        .storageBandwidth(50e6).peerBandwidth(100e6).localBandwidth(400e6).timeScale(0.01)
-        .build();
-    HostConfig host = HostConfig.builder(bootstrap)
-        .nodeIds(HostConfig.nodeIds(POOL + "-node-", 2))
-        .readCommitted(false)
-        .startFrom(HostConfig.StartFrom.EARLIEST)
-        .ensureTopics(false)
-        .build();
-    return AgentHost.start(host, new SimulatedAgents(template));
-  }
-
-  private static void await(String what, BooleanSupplier done) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + WAIT + ": " + what);
-      }
-      LockSupport.parkNanos(50_000_000L);
     }
   }
 

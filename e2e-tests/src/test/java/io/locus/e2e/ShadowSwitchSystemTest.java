@@ -2,13 +2,9 @@ package io.locus.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.AgentConfig;
 import io.locus.agent.AgentHost;
-import io.locus.agent.HostConfig;
-import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.cli.LocusCli;
 import io.locus.jobs.demo.DemoWorkload;
 import io.locus.jobs.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
@@ -16,8 +12,6 @@ import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.ShadowDecision;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -59,7 +51,7 @@ class ShadowSwitchSystemTest {
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
         TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
-        AgentHost<?> agents = agents(locus.bootstrapServers());
+        AgentHost<?> agents = WholeSystem.simulatedAgents(locus.bootstrapServers(), POOL, 4, 2);
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()));
         ShadowReader shadows = new ShadowReader(locus.bootstrapServers())) {
@@ -67,10 +59,11 @@ class ShadowSwitchSystemTest {
       assertThat(agents.awaitRegistered(Duration.ofSeconds(60))).isTrue();
 
       submit(producer, tracker, "p1-");
-      await("phase 1 completed", () -> tracker.stats(POOL).completed >= TASKS);
+      WholeSystem.await(WAIT, "phase 1 completed",
+          () -> tracker.stats(POOL).completed >= TASKS);
       TaskEventTracker.Stats phase1 = tracker.stats(POOL);
       Map<String, ShadowDecision> before = new TreeMap<>();
-      await("every shadow scored every phase-1 task", () -> {
+      WholeSystem.await(WAIT, "every shadow scored every phase-1 task", () -> {
         shadows.read().forEach(d -> before.merge(d.getPolicy(), d,
             (x, y) -> y.getPlaced() >= x.getPlaced() ? y : x));
         return before.keySet().equals(Set.of("FA", "MCH", "GCC"))
@@ -84,11 +77,12 @@ class ShadowSwitchSystemTest {
           .filter(d -> !Double.isNaN(d.getMeanResponseMs()))
           .min(Comparator.comparingDouble(ShadowDecision::getMeanResponseMs)).orElseThrow();
 
-      Run set = control(b, POOL, "set-policy", best.getPolicy());
+      WholeSystem.CliRun set = WholeSystem.control(b, POOL, "set-policy", best.getPolicy());
       assertThat(set.code()).as(set.err()).isZero();
 
       submit(producer, tracker, "p2-");
-      await("phase 2 completed", () -> tracker.stats(POOL).completed >= 2L * TASKS);
+      WholeSystem.await(WAIT, "phase 2 completed",
+          () -> tracker.stats(POOL).completed >= 2L * TASKS);
       TaskEventTracker.Stats all = tracker.stats(POOL);
       double phase2Response = (all.responseSecondsSum - phase1.responseSecondsSum)
           / (all.responses - phase1.responses);
@@ -124,44 +118,6 @@ class ShadowSwitchSystemTest {
       tracker.submitted(j.getJobId(), t);
       producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
           Topics.JOB_ARRIVALS.key(POOL), Topics.JOB_ARRIVALS.value(j))).get();
-    }
-  }
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run control(String bootstrap, String... args) {
-    var cl = LocusCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    List<String> all = new ArrayList<>(List.of("control", "--bootstrap-servers", bootstrap,
-        "--timeout", "PT60S"));
-    all.addAll(List.of(args));
-    int code = cl.execute(all.toArray(new String[0]));
-    return new Run(code, out.toString(), err.toString());
-  }
-
-  private static AgentHost<?> agents(String bootstrap) {
-    AgentConfig template = AgentConfig.builder(POOL).slots(2).cacheCapacityBytes(1_000_000_000L)
-        .storageBandwidth(50e6).peerBandwidth(100e6).localBandwidth(400e6).timeScale(TIME_SCALE)
-        .build();
-    HostConfig host = HostConfig.builder(bootstrap)
-        .nodeIds(HostConfig.nodeIds(POOL + "-node-", 4))
-        .readCommitted(false)
-        .startFrom(HostConfig.StartFrom.EARLIEST)
-        .ensureTopics(false)
-        .build();
-    return AgentHost.start(host, new SimulatedAgents(template));
-  }
-
-  private static void await(String what, BooleanSupplier done) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + WAIT + ": " + what);
-      }
-      LockSupport.parkNanos(50_000_000L); // poll interval, bounded by the deadline above
     }
   }
 

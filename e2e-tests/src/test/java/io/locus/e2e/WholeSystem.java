@@ -1,12 +1,23 @@
 package io.locus.e2e;
 
+import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentHost;
+import io.locus.agent.HostConfig;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.jobs.EmbeddedLocus;
+import io.locus.jobs.cli.LocusCli;
 import io.locus.jobs.demo.DemoRun;
 import io.locus.jobs.demo.DemoWorkload;
 import io.locus.jobs.demo.TaskEventTracker;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /** Shared settings for the whole-system tests: fast modelled time, small caches, real everything. */
 final class WholeSystem {
@@ -14,6 +25,51 @@ final class WholeSystem {
   static final PrintStream LOUD = System.out;
 
   private WholeSystem() {}
+
+  /** A run of the command line: its exit code and what it printed. */
+  record CliRun(int code, String out, String err) {}
+
+  /** {@code locus control --bootstrap-servers B --timeout PT60S ARGS...}, in this JVM. */
+  static CliRun control(String bootstrap, String... args) {
+    var cl = LocusCli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    List<String> all = new ArrayList<>(List.of("control", "--bootstrap-servers", bootstrap,
+        "--timeout", "PT60S"));
+    all.addAll(List.of(args));
+    int code = cl.execute(all.toArray(new String[0]));
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /**
+   * {@code nodes} simulated agents of {@code pool} with {@code slots} slots and 1 GB caches, at
+   * the whole-system tests' bandwidths and time scale 0.01, reading decisions uncommitted.
+   */
+  static AgentHost<?> simulatedAgents(String bootstrap, String pool, int nodes, int slots) {
+    AgentConfig template = AgentConfig.builder(pool).slots(slots)
+        .cacheCapacityBytes(1_000_000_000L).storageBandwidth(50e6).peerBandwidth(100e6)
+        .localBandwidth(400e6).timeScale(0.01).build();
+    HostConfig host = HostConfig.builder(bootstrap)
+        .nodeIds(HostConfig.nodeIds(pool + "-node-", nodes))
+        .readCommitted(false)
+        .startFrom(HostConfig.StartFrom.EARLIEST)
+        .ensureTopics(false)
+        .build();
+    return AgentHost.start(host, new SimulatedAgents(template));
+  }
+
+  /** Waits until {@code done}, failing with {@code what} after {@code within}. */
+  static void await(Duration within, String what, BooleanSupplier done) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + within + ": " + what);
+      }
+      LockSupport.parkNanos(50_000_000L); // poll interval, bounded by the deadline above
+    }
+  }
 
   static DemoRun.Config run(String pool, int tasks, int files, int nodes, long seed,
       boolean readCommitted) {
