@@ -1,6 +1,11 @@
 package io.locus.dashboard;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -18,8 +23,48 @@ final class HeadlessChromium {
 
   private HeadlessChromium() {}
 
+  /**
+   * Installs Debian's {@code chromium} and {@code chromium-driver} when either is missing (the
+   * test setup, so that {@code mvn -B verify} works on a clean machine, not only through
+   * {@code .ci/run}): as root, or through {@code sudo -n}. Fails with what to do when it cannot.
+   */
+  static synchronized void ensureInstalled() {
+    if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+      return;
+    }
+    boolean root = "root".equals(System.getProperty("user.name"));
+    for (List<String> step : List.of(List.of("apt-get", "update"),
+        List.of("apt-get", "install", "-y", "chromium", "chromium-driver"))) {
+      List<String> cmd = new ArrayList<>();
+      if (!root) {
+        cmd.addAll(List.of("sudo", "-n"));
+      }
+      cmd.addAll(step);
+      try {
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
+        Process p = pb.start();
+        if (!p.waitFor(15, TimeUnit.MINUTES) || p.exitValue() != 0) {
+          p.destroyForcibly();
+          throw new IllegalStateException(String.join(" ", cmd) + " failed");
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot run " + String.join(" ", cmd) + ": " + e, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted installing Chromium", e);
+      }
+    }
+    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+      throw new IllegalStateException("Chromium or chromedriver still missing at " + CHROMIUM
+          + ", " + CHROMEDRIVER + ": install Debian's chromium and chromium-driver, or set "
+          + "LOCUS_CHROMIUM and LOCUS_CHROMEDRIVER");
+    }
+  }
+
   /** A new browser with a fresh profile in {@code profile} and a window of the given size. */
   static ChromeDriver start(Path profile, int width, int height) {
+    ensureInstalled();
     ChromeOptions o = new ChromeOptions();
     o.setBinary(CHROMIUM.toFile());
     o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
