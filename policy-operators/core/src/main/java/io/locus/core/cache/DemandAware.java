@@ -1,6 +1,5 @@
 package io.locus.core.cache;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -19,10 +18,9 @@ import java.util.function.Predicate;
  * No constant is tuned: the order follows from "evict what costs least to read again". The demand
  * is read live from the pool at each victim choice; the scan is over this node's files.
  */
-public final class DemandAware implements EvictionPolicy {
+public final class DemandAware extends RecencyOrder {
   private final FileDemand demand;
   /** File → bytes, least recently used first. */
-  private final LinkedHashMap<String, Long> order = new LinkedHashMap<>();
 
   public DemandAware(FileDemand demand) {
     if (demand == null) {
@@ -34,25 +32,6 @@ public final class DemandAware implements EvictionPolicy {
   @Override
   public String name() {
     return "DEMAND";
-  }
-
-  @Override
-  public void onInsert(String file, long bytes) {
-    order.remove(file);
-    order.put(file, bytes);
-  }
-
-  @Override
-  public void onAccess(String file) {
-    Long bytes = order.remove(file);
-    if (bytes != null) {
-      order.put(file, bytes);
-    }
-  }
-
-  @Override
-  public void onRemove(String file) {
-    order.remove(file);
   }
 
   @Override
@@ -79,10 +58,5 @@ public final class DemandAware implements EvictionPolicy {
       }
     }
     return best;
-  }
-
-  @Override
-  public void clear() {
-    order.clear();
   }
 }

@@ -1,6 +1,5 @@
 package io.locus.core.cache;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -11,12 +10,11 @@ import java.util.function.Predicate;
  * recency to the lowest id by touching files used at the same instant in id order (the scheduler's
  * {@code StagedCache} does). The victim is a scan of the node's files: values change pool-wide.
  */
-public final class Value implements EvictionPolicy {
+public final class Value extends RecencyOrder {
   private static final double MIB = 1024.0 * 1024.0;
 
   private final FileStats stats;
   /** File → bytes, oldest access first. */
-  private final LinkedHashMap<String, Long> order = new LinkedHashMap<>();
 
   public Value(FileStats stats) {
     if (stats == null) {
@@ -41,25 +39,6 @@ public final class Value implements EvictionPolicy {
   }
 
   @Override
-  public void onInsert(String file, long bytes) {
-    order.remove(file);
-    order.put(file, bytes);
-  }
-
-  @Override
-  public void onAccess(String file) {
-    Long bytes = order.remove(file);
-    if (bytes != null) {
-      order.put(file, bytes);
-    }
-  }
-
-  @Override
-  public void onRemove(String file) {
-    order.remove(file);
-  }
-
-  @Override
   public String victim(Predicate<String> pinned) {
     String best = null;
     double bestValue = Double.POSITIVE_INFINITY;
@@ -75,10 +54,5 @@ public final class Value implements EvictionPolicy {
       }
     }
     return best;
-  }
-
-  @Override
-  public void clear() {
-    order.clear();
   }
 }
