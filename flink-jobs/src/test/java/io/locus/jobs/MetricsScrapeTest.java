@@ -83,6 +83,7 @@ class MetricsScrapeTest {
           Duration.ofSeconds(90));
       ExecutorService run = Executors.newSingleThreadExecutor();
       double maxQueue = 0;
+      double maxRegistered = 0;
       double lastPlacements = 0;
       int scrapesMidway = 0;
       try {
@@ -98,6 +99,7 @@ class MetricsScrapeTest {
           }
           lastPlacements = placements;
           maxQueue = Math.max(maxQueue, s.sum(pool("queueLength"), inPool));
+          maxRegistered = Math.max(maxRegistered, s.sum(pool("registeredNodes"), inPool));
           try {
             result.get(200, TimeUnit.MILLISECONDS); // the next scrape in 200 ms, or the end
           } catch (java.util.concurrent.TimeoutException stillRunning) {
@@ -110,22 +112,24 @@ class MetricsScrapeTest {
       }
       assertThat(maxQueue).as("queueLength seen above 0 while tasks waited").isPositive();
       assertThat(scrapesMidway).as("placements seen between 0 and %d", TASKS).isPositive();
+      assertThat(maxRegistered).as("registeredNodes seen at the 3 agents during the run")
+          .isEqualTo(3);
 
-      // After: every task placed once, the queue empty, each placement's latency observed.
-      PrometheusText after = await(url, "the queue gauge back at 0 after the run",
+      // After: every task placed once, the queue empty, each placement's latency observed. The
+      // queue gauge was seen above 0, so reading 0 now means it was refreshed after the drain
+      // (not its initial 0). The run's agents stop at its end and LEAVE, so registeredNodes goes
+      // back to 0: a CI run waited for it to read 3 after the run and lost that race.
+      PrometheusText after = await(url, "the queue and running gauges back at 0 after the run",
           s -> s.sum(pool("placements"), inPool) >= TASKS
               && s.has(pool("queueLength"), inPool)
               && s.sum(pool("queueLength"), inPool) == 0
-              // the timer-refreshed gauges have been refreshed since the nodes registered (a CI
-              // run read the queue's initial 0 before the first refresh: registeredNodes was 0)
-              && s.sum(pool("registeredNodes"), inPool) == 3, locus);
+              && s.sum(pool("runningTasks"), inPool) == 0, locus);
       double placements = after.sum(pool("placements"), inPool);
       assertThat(placements).isEqualTo(TASKS);
       assertThat(after.sum(pool("completions"), inPool)).isEqualTo(TASKS);
       assertThat(after.sum(pool("decisionLatencyMs_count"), inPool)).isEqualTo(placements);
       assertThat(after.find(pool("decisionLatencyMs"), Map.of("pool", LABEL, "quantile", "0.99")))
           .as("latency quantiles\n%s", after.linesWith("decisionLatencyMs")).hasSize(1);
-      assertThat(after.sum(pool("registeredNodes"), inPool)).isEqualTo(3);
       double local = after.sum(pool("bytesLocal"), inPool);
       double peer = after.sum(pool("bytesPeer"), inPool);
       double storage = after.sum(pool("bytesStorage"), inPool);
@@ -144,6 +148,9 @@ class MetricsScrapeTest {
       await(url, "a placement rate above 0",
           s -> s.sum(pool("placementsPerSecond"), inPool) > 0, locus);
       assertThat(after.sum(pool("paused"), inPool)).isZero();
+      await(url, "registeredNodes at 0 once the run's agents left",
+          s -> s.sum(pool("registeredNodes"), inPool) == 0
+              && s.sum(pool("lostNodes"), inPool) == 0, locus);
     }
   }
 
