@@ -7,7 +7,9 @@ import io.locus.core.staging.Ect;
 import io.locus.core.staging.EctPlanner;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
+import io.locus.core.state.RunningTask;
 import io.locus.core.state.StagingState;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -36,8 +38,10 @@ import java.util.function.Predicate;
  *       the queue head waits for them at most D = the time its cached bytes save: the bytes its
  *       best holder has and the free node lacks, times (1 / peer rate − 1 / local rate). Once it
  *       has waited D since submission it goes to the free node holding most of its data (MCU's
- *       rule for the head), which reads them from a peer. The peer rate is the NIC shared by the
- *       mean number of busy slots per node, so D grows with utilisation: at low load the head
+ *       rule for the head), which reads them from a peer; it goes at once when no best holder is
+ *       forecast to have a slot before that deadline (waiting could not pay). The peer rate is
+ *       the NIC shared by the mean number of busy slots per node, so D grows with utilisation:
+ *       at low load the head
  *       hardly waits (MCU), near saturation it waits for its data (MCH), the delay-scheduling
  *       lesson with the delay set by what it saves instead of a tuned constant.
  * </ul>
@@ -228,11 +232,50 @@ public final class EarliestFinish extends GanttStaging {
       // every window task's best holders are busy: only the head may give up its locality
       Task head = s.queue().iterator().next();
       NodeView e = DataAwareDispatch.notifyTarget(s, DataAwareDispatch.Mode.MCU, window);
-      if (d.now() - head.submitTime() < localityWait(s, head, e)) {
+      double deadline = head.submitTime() + localityWait(s, head, e);
+      if (d.now() < deadline && holderFreeAt(s, head, d.now()) < deadline) {
         return; // a holder's completion (or a later event) dispatches again
       }
       d.place(head, e, name() + "/FAR", true);
     }
+  }
+
+  /**
+   * When a best holder of t (a node holding maxCached(t) of its bytes, not draining) is expected
+   * to have a slot for it: for each, the completion of its (attempts − slots + 1)-th attempt to
+   * end, each attempt estimated as its placement time plus its input bytes at the local disk rate
+   * plus its compute. That is a lower bound (reads from a peer or storage are slower, and an
+   * attempt in the node's local queue starts later), so the head gives up waiting only when even
+   * the holder's most optimistic forecast misses its deadline: waiting could not pay, and going
+   * now is better than going at the deadline (a BLAST-shaped run showed the difference: every
+   * task that waited out D left together, and all of them read the database from its one
+   * holder). An attempt past its estimate counts as ending now. Infinity when no node holds any
+   * of t's bytes.
+   */
+  double holderFreeAt(PoolState s, Task t, double now) {
+    long most = s.maxCached(t);
+    if (most == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double earliest = Double.POSITIVE_INFINITY;
+    for (NodeView n : s.nodes()) {
+      if (n.draining() || s.cached(t, n) != most) {
+        continue;
+      }
+      List<RunningTask> placed = s.placedOn(n.id());
+      if (placed.size() < n.slots()) {
+        return now;
+      }
+      double[] ends = new double[placed.size()];
+      for (int i = 0; i < ends.length; i++) {
+        RunningTask r = placed.get(i);
+        ends[i] = Math.max(now, r.startTime() + r.task().totalBytes() / diskBytesPerSecond
+            + r.task().totalComputeSeconds());
+      }
+      Arrays.sort(ends);
+      earliest = Math.min(earliest, ends[placed.size() - n.slots()]);
+    }
+    return earliest;
   }
 
   /**

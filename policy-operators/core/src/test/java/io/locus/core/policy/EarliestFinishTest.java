@@ -137,8 +137,11 @@ class EarliestFinishTest {
 
   // ---------------------------------------------------------------- agent caches
 
-  /** e1 (2 slots) caches a and runs two tasks; e2 (2 slots) is free and empty; t reads a. */
-  private static PoolState agent(int extraBusyNodes) {
+  /**
+   * e1 (2 slots) caches a and runs two tasks placed at 0, of compute {@code holderCompute[0]}
+   * and {@code [1]} s; e2 (2 slots) is free and empty; t reads a.
+   */
+  private static PoolState agent(int extraBusyNodes, double... holderCompute) {
     PoolState s = new PoolState();
     s.registerNode("e1", 2, 100 * MB10, null, 0);
     s.registerNode("e2", 2, 100 * MB10, null, 0);
@@ -151,7 +154,8 @@ class EarliestFinishTest {
         continue;
       }
       for (int i = 0; i < 2; i++) {
-        Task busy = Task.of("busy" + k, 100 + k, 0, 1.0, InputFile.of("z" + k, 1));
+        double compute = n.id().equals("e1") ? holderCompute[i] : 1.0;
+        Task busy = Task.of("busy" + k, 100 + k, 0, compute, InputFile.of("z" + k, 1));
         k++;
         s.enqueue(busy);
         s.assign(busy, n.id(), s.plan(busy, n, true), "d" + k, 0);
@@ -170,7 +174,7 @@ class EarliestFinishTest {
   @Test
   void theHeadWaitsForItsHolderOnlyAsLongAsThePeerReadWouldCost() {
     EarliestFinish p = eft(EarliestFinish.Caches.AGENT);
-    PoolState s = agent(0);
+    PoolState s = agent(0, 0.001, 1.0); // e1's first task is forecast to end at 0.001 s
     // 2 busy slots over 2 nodes: the NIC is shared by 1 reader; 10 MB at 125 MB/s from a peer
     // against 148.4375 MB/s from the local disk: D = 0.08 − 0.0673684... s
     double d = MB10 / 125e6 - MB10 / 148.4375e6;
@@ -185,8 +189,8 @@ class EarliestFinishTest {
   @Test
   void theWaitIsBoundedAndGrowsWithUtilisation() {
     EarliestFinish p = eft(EarliestFinish.Caches.AGENT);
-    PoolState low = agent(0);
-    PoolState high = agent(6); // 14 of 16 slots busy: 1.75 readers per NIC
+    PoolState low = agent(0, 0.001, 0.001);
+    PoolState high = agent(6, 0.001, 0.001); // 14 of 16 slots busy: 1.75 readers per NIC
     double dLow = p.localityWait(low, low.queued("t"), low.node("e2"));
     double dHigh = p.localityWait(high, high.queued("t"), high.node("e2"));
     assertThat(dHigh).isGreaterThan(dLow);
@@ -194,9 +198,32 @@ class EarliestFinishTest {
     // never more than reading those bytes over the shared NIC
     assertThat(dHigh).isLessThan(MB10 / (125e6 / 1.75));
     // MCH would wait for e1 without bound; EFT places t on e2 once the bound has passed
-    assertThat(new Scheduler("p", agent(6), new MaxCacheHit(2500)).dispatch(1000)).isEmpty();
+    assertThat(new Scheduler("p", agent(6, 0.001, 0.001), new MaxCacheHit(2500)).dispatch(1000))
+        .isEmpty();
     assertThat(placements(new Scheduler("p", high, p).dispatch(dHigh * 1.01)))
         .containsExactly("e2<-t EFT/FAR");
+  }
+
+  @Test
+  void theHeadGoesAtOnceWhenItsHolderCannotBeFreeBeforeItsDeadline() {
+    EarliestFinish p = eft(EarliestFinish.Caches.AGENT);
+    double d = MB10 / 125e6 - MB10 / 148.4375e6;
+    // e1's tasks compute 1 s each: its first slot frees at 1 s at the earliest, past t's D
+    PoolState late = agent(0, 1.0, 1.0);
+    assertThat(p.holderFreeAt(late, late.queued("t"), 0))
+        .isCloseTo(1.0 + 1 / 148.4375e6, within(1e-12));
+    assertThat(placements(new Scheduler("p", late, p).dispatch(0)))
+        .containsExactly("e2<-t EFT/FAR");
+    // one of e1's two tasks ends within D: the earliest slot decides, t waits for it
+    PoolState soon = agent(0, 1.0, 0.001);
+    assertThat(p.holderFreeAt(soon, soon.queued("t"), 0)).isLessThan(d);
+    assertThat(new Scheduler("p", soon, p).dispatch(0)).isEmpty();
+    // an attempt past its forecast counts as ending now: still worth waiting until D
+    assertThat(p.holderFreeAt(soon, soon.queued("t"), d * 0.5)).isEqualTo(d * 0.5);
+    assertThat(new Scheduler("p", soon, p).dispatch(d * 0.5)).isEmpty();
+    // no node holds any of u's bytes: nothing to wait for
+    soon.enqueue(Task.of("u", 2, 0, 0.01, InputFile.of("b", MB10)));
+    assertThat(p.holderFreeAt(soon, soon.queued("u"), 0)).isInfinite();
   }
 
   /** e1 and e2 free, e2 caches a; t reads a, u reads uncached b. */
