@@ -3,6 +3,7 @@ package io.locus.sim.hybrid;
 import io.locus.core.model.Resource;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.hybrid.cluster.NodeChoice;
+import io.locus.sim.hybrid.cluster.OnlineEarliestFinish;
 import io.locus.sim.hybrid.cluster.OnlineFifoHead;
 import io.locus.sim.hybrid.cluster.OnlineFirstFit;
 import io.locus.sim.hybrid.cluster.OnlineGreedySortMerge;
@@ -65,6 +66,14 @@ public final class ClusterExperiment {
         new SchedulerVariant("SLOTS-2 (profile-blind)", 1.0, () -> new ProfileBlindSlots(2)),
         new SchedulerVariant("GREEDY_SORT_MERGE h=1.0", 1.0, OnlineGreedySortMerge::new));
   }
+
+  /**
+   * EFT's cluster form (issue 16), compared on the leaderboard, not in this experiment's tables:
+   * it prices contention itself, so the headroom (which only the fit tests of the others read)
+   * is 1.0.
+   */
+  public static final SchedulerVariant EFT =
+      new SchedulerVariant("EFT", 1.0, OnlineEarliestFinish::new);
 
   /** λ (jobs/s) for an offered load ρ. */
   public static double rate(double load) {

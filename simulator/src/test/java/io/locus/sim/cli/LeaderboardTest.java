@@ -118,12 +118,14 @@ class LeaderboardTest {
   }
 
   @Test
-  void theHybridRowsSayWhyEftHasNoValue() {
+  void theHybridRowsMeasureEftsClusterForm() throws Exception {
     List<Leaderboard.Entry> hybrid = LeaderboardPlans.hybrid(
-        LeaderboardPlans.Sizes.quick(2), 1);
+        new LeaderboardPlans.Sizes(0, 0, 0, List.of(), 1, 60), 1);
     assertThat(hybrid).hasSize(3);
-    assertThat(hybrid.get(0).cannotRun()).containsKey("EFT");
+    assertThat(hybrid.get(0).cannotRun()).isEmpty();
     assertThat(hybrid.get(0).seedPolicies()).doesNotContain("EFT");
+    assertThat(hybrid.get(0).policies()).contains("EFT");
+    assertThat(hybrid.get(0).measure().run("EFT")).isFinite().isPositive();
   }
 
   @Test
