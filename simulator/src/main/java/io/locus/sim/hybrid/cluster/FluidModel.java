@@ -156,16 +156,24 @@ public final class FluidModel {
   private void rerate(String node) {
     ResourceVector load = load(node);
     for (Job j : jobs.values()) {
-      if (!j.node.equals(node)) {
-        continue;
+      if (j.node.equals(node)) {
+        j.rate = rate(j.share, load, j.kappa);
       }
-      double worst = 1.0;
-      for (Resource r : Resource.values()) {
-        if (r != Resource.MEM && j.share.get(r) > 0) {
-          worst = Math.max(worst, load.get(r));
-        }
-      }
-      j.rate = 1.0 / (j.kappa * worst);
     }
+  }
+
+  /**
+   * §1.4: ρ = 1 / (κ · max(1, max over the resources the job uses of the node's load)), memory
+   * left out (a hard constraint, not a rate). {@code share} and {@code load} as shares of the
+   * node's capacity, the load including the job itself.
+   */
+  public static double rate(ResourceVector share, ResourceVector load, double kappa) {
+    double worst = 1.0;
+    for (Resource r : Resource.values()) {
+      if (r != Resource.MEM && share.get(r) > 0) {
+        worst = Math.max(worst, load.get(r));
+      }
+    }
+    return 1.0 / (kappa * worst);
   }
 }

@@ -237,17 +237,11 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
     return dt;
   }
 
-  /** §1.4: ρ = 1 / (κ · max(1, max over the resources it uses of the node's load)). */
+  /** The fluid model's rate of each job on a node ({@link FluidModel#rate}). */
   private static void rate(List<Work> node) {
     ResourceVector l = load(node);
     for (Work x : node) {
-      double worst = 1.0;
-      for (Resource r : Resource.values()) {
-        if (r != Resource.MEM && x.share.get(r) > 0) {
-          worst = Math.max(worst, l.get(r));
-        }
-      }
-      x.rate = 1.0 / (x.kappa * worst);
+      x.rate = FluidModel.rate(x.share, l, x.kappa);
     }
   }
 
