@@ -173,7 +173,7 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
       if (w.isEmpty()) {
         return Double.POSITIVE_INFINITY; // larger than the node itself
       }
-      t += step(w);
+      t += step(w, new ArrayList<>());
     }
   }
 
@@ -198,30 +198,24 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
   /** Completion times (from now) of every job in {@code w}, the fluid model run to the end. */
   private static double[] finishTimes(List<Work> w) {
     List<Work> left = new ArrayList<>(w);
+    List<Work> ended = new ArrayList<>();
     double[] out = new double[w.size()];
     double t = 0;
-    rate(left);
     while (!left.isEmpty()) {
-      double dt = Double.POSITIVE_INFINITY;
-      for (Work x : left) {
-        dt = Math.min(dt, x.remaining / x.rate);
+      ended.clear();
+      t += step(left, ended);
+      for (Work x : ended) {
+        out[w.indexOf(x)] = t;
       }
-      t += dt;
-      for (Iterator<Work> it = left.iterator(); it.hasNext(); ) {
-        Work x = it.next();
-        x.remaining -= x.rate * dt;
-        if (x.remaining <= 1e-9 * Math.max(1, x.remaining + x.rate * dt)) {
-          out[w.indexOf(x)] = t;
-          it.remove();
-        }
-      }
-      rate(left);
     }
     return out;
   }
 
-  /** Runs {@code w} to its next completion, drops what ended, returns the time that took. */
-  private static double step(List<Work> w) {
+  /**
+   * Runs {@code w} to its next completion at the rates of the fluid model, moves what ended into
+   * {@code ended}, returns the time that took.
+   */
+  private static double step(List<Work> w, List<Work> ended) {
     rate(w);
     double dt = Double.POSITIVE_INFINITY;
     for (Work x : w) {
@@ -231,6 +225,7 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
       Work x = it.next();
       x.remaining -= x.rate * dt;
       if (x.remaining <= 1e-9 * Math.max(1, x.remaining + x.rate * dt)) {
+        ended.add(x);
         it.remove();
       }
     }
