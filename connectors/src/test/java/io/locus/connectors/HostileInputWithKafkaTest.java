@@ -8,7 +8,7 @@ import io.locus.connectors.KafkaJobTests.Coordinates;
 import io.locus.connectors.functions.ParseAndValidate;
 import io.locus.connectors.records.LocusTypes;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.DeadLetter;

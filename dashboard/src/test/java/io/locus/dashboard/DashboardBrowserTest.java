@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;

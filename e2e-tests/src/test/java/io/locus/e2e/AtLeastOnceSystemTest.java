@@ -3,9 +3,9 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.connectors.DeliveryMode;
-import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.demo.DemoRun;
-import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.cli.EmbeddedLocus;
+import io.locus.cli.demo.DemoRun;
+import io.locus.cli.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -99,10 +99,10 @@ class AtLeastOnceSystemTest {
   @Test
   void realAgentsStageRealFilesAndRunRealProcesses(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    io.locus.jobs.demo.DemoWorkload.Spec spec =
-        io.locus.jobs.demo.DemoWorkload.Spec.real(240, 50, 21);
+    io.locus.cli.demo.DemoWorkload.Spec spec =
+        io.locus.cli.demo.DemoWorkload.Spec.real(240, 50, 21);
     java.nio.file.Path storage = dir.resolve("storage");
-    io.locus.jobs.demo.DemoWorkload.writeStorage(storage, spec);
+    io.locus.cli.demo.DemoWorkload.writeStorage(storage, spec);
     // a pool of its own: job ids and the tracker's counts are per pool
     DemoRun.Config cfg = new DemoRun.Config("e2e-real", 4, 2, 5_000_000L, spec, 100, 0.01, 50e6,
         100e6, 400e6, false, java.time.Duration.ofSeconds(150), storage);

@@ -3,9 +3,9 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.connectors.DeliveryMode;
-import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.demo.DemoRun;
-import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.cli.EmbeddedLocus;
+import io.locus.cli.demo.DemoRun;
+import io.locus.cli.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

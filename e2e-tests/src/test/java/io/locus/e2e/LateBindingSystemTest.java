@@ -3,7 +3,7 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.connectors.DeliveryMode;
-import io.locus.jobs.EmbeddedLocus;
+import io.locus.cli.EmbeddedLocus;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.AgentHost;
 import io.locus.connectors.DeliveryMode;
-import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.demo.DemoWorkload;
-import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.cli.EmbeddedLocus;
+import io.locus.cli.demo.DemoWorkload;
+import io.locus.cli.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;

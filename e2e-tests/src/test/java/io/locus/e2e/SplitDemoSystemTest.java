@@ -3,10 +3,10 @@ package io.locus.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.connectors.DeliveryMode;
-import io.locus.jobs.EmbeddedLocus;
-import io.locus.jobs.demo.SplitDemoRun;
-import io.locus.jobs.demo.SplitDemoWorkload;
-import io.locus.jobs.demo.TaskEventTracker;
+import io.locus.cli.EmbeddedLocus;
+import io.locus.cli.demo.SplitDemoRun;
+import io.locus.cli.demo.SplitDemoWorkload;
+import io.locus.cli.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
 import java.util.Map;

@@ -9,7 +9,7 @@ import io.locus.agent.real.RealAgentConfig;
 import io.locus.helm.Chart.Manifests;
 import io.locus.core.policy.Policies;
 import io.locus.core.split.SplitParams;
-import io.locus.jobs.cli.LocusCli;
+import io.locus.cli.LocusCli;
 import io.locus.operators.SchedulerConfig;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -86,7 +86,7 @@ class ChartTemplateTest {
     assertThat(conf.path("high-availability.storageDir").asText()).isEqualTo("s3://locus-state/locus/ha");
     JsonNode job = spec.path("job");
     assertThat(job.path("jarURI").asText()).isEqualTo("local:///opt/flink/usrlib/locus.jar");
-    assertThat(job.path("entryClass").asText()).isEqualTo("io.locus.jobs.cli.LocusCli");
+    assertThat(job.path("entryClass").asText()).isEqualTo("io.locus.cli.LocusCli");
     assertThat(job.path("upgradeMode").asText()).isEqualTo("savepoint");
     assertThat(job.path("parallelism").asInt()).isEqualTo(1);
     List<String> args = texts(job.path("args"));

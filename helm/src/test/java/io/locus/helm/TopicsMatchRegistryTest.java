@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The chart's topics are kafka-config's {@code Topics.ALL}: names, partitions and configs. */
+/** The chart's topics are the kafka module's {@code Topics.ALL}: names, partitions and configs. */
 @Timeout(60)
 class TopicsMatchRegistryTest {
   @TempDir Path tmp;

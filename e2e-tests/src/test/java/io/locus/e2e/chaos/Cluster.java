@@ -35,7 +35,7 @@ final class Cluster {
   }
 
   static ChildJvm scheduler(List<String> runArgs) {
-    return ChildJvm.start("locus-run", 700, "io.locus.jobs.cli.LocusCli", runArgs);
+    return ChildJvm.start("locus-run", 700, "io.locus.cli.LocusCli", runArgs);
   }
 
   /**

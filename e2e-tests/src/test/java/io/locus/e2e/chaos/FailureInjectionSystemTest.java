@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.SchedulerJob;
-import io.locus.jobs.cli.LocusCli;
-import io.locus.kafka.EmbeddedKafka;
-import io.locus.kafka.KafkaProcess;
+import io.locus.cli.LocusCli;
+import io.locus.kafka.testkit.EmbeddedKafka;
+import io.locus.kafka.testkit.KafkaProcess;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;

@@ -1,6 +1,6 @@
 package io.locus.e2e.chaos;
 
-import io.locus.jobs.demo.DemoWorkload;
+import io.locus.cli.demo.DemoWorkload;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.schemas.JobSubmitted;

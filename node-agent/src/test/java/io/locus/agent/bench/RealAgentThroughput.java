@@ -5,7 +5,7 @@ import io.locus.agent.AgentStats;
 import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;

@@ -9,7 +9,7 @@ import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.Preload;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;

@@ -9,7 +9,7 @@ import io.locus.agent.AgentScheduler;
 import io.locus.agent.HostConfig;
 import io.locus.agent.NodeAgent;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;

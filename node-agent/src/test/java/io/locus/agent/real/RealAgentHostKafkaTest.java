@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.locus.agent.AgentHost;
 import io.locus.agent.HostConfig;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.CachedFile;

@@ -14,7 +14,7 @@ import io.locus.agent.AgentHost;
 import io.locus.agent.HostConfig;
 import io.locus.agent.AgentStats;
 import io.locus.kafka.ClientConfigs;
-import io.locus.kafka.EmbeddedKafka;
+import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.agent.NodeAgent;

@@ -1,0 +1,184 @@
+package io.locus.cli;
+
+import io.locus.cli.replay.AckedPublisher;
+import io.locus.cli.replay.JobRecords;
+import io.locus.cli.replay.Progress;
+import io.locus.cli.replay.Replayer;
+import io.locus.cli.replay.TaskEventFeed;
+import io.locus.cli.replay.WorkloadScan;
+import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.KafkaReachability;
+import io.locus.kafka.Topics;
+import io.locus.schemas.JobSubmitted;
+import io.locus.workloads.TraceFormatException;
+import io.locus.workloads.TraceJob;
+import io.locus.workloads.Workload;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code locus replay}: the workflow engine in front of Locus. It publishes a trace (or a
+ * generated workload) to job-arrivals at its arrival times, a job with parents once they all
+ * completed (read from task-events), a stage of a staged trace once the previous one completed;
+ * every record is confirmed by Kafka. Exit codes: 0 = every job published (and, when waiting,
+ * completed); 1 = something was not (the message says how many and why), or Kafka is not
+ * reachable; 2 = a bad argument or a malformed trace.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Publish a trace or a generated workload to the job-arrivals topic of a Kafka"
+        + " cluster, as a workflow engine: a job with parents goes out once they completed.")
+public final class ReplayCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin WorkloadSource source;
+
+  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
+      description = "Kafka bootstrap servers.")
+  String bootstrap;
+
+  @Option(names = "--kafka-properties", paramLabel = "FILE",
+      description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
+  Path kafkaProperties;
+
+  @Option(names = "--pool", paramLabel = "POOL",
+      description = "Pool of every job (overrides the trace's pool; required when the trace has none).")
+  String pool;
+
+  @Option(names = "--pools", paramLabel = "P1,P2,...", split = ",",
+      description = "Several pools: each trace file (instance) goes to the next one in turn.")
+  List<String> pools;
+
+  @Option(names = "--speedup", defaultValue = "1",
+      description = "Trace seconds per real second; 0 publishes as fast as possible. Default: ${DEFAULT-VALUE}.")
+  double speedup;
+
+  @Option(names = "--limit", defaultValue = "-1", description = "Publish at most this many jobs.")
+  long limit;
+
+  @Option(names = "--wait", negatable = true, fallbackValue = "true",
+      description = "Wait until every published job completed (read from task-events). Default: on"
+          + " when jobs have parents or stages, or with --summary-csv.")
+  Boolean waitForCompletion;
+
+  @Option(names = {"--timeout", "--stage-timeout"}, defaultValue = "1h", paramLabel = "DURATION",
+      description = "Give up when the replay can only go on through completions (parents, a stage,"
+          + " --wait) and none came for this long. Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Option(names = "--connect-timeout", defaultValue = "5s", paramLabel = "DURATION",
+      description = "Fail when no Kafka broker answers within this, before anything is published."
+          + " Default: ${DEFAULT-VALUE}.")
+  Duration connectTimeout;
+
+  @Option(names = "--summary-csv", paramLabel = "FILE",
+      description = "Also write the summary (makespan, mean response, hit ratios, bytes moved) as"
+          + " CSV.")
+  Path summaryCsv;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws Exception {
+    if (speedup < 0 || Double.isNaN(speedup) || Double.isInfinite(speedup)) {
+      throw new IllegalArgumentException("--speedup must be ≥ 0 (0 = as fast as possible)");
+    }
+    if (pool != null && pools != null) {
+      throw new IllegalArgumentException("give --pool or --pools, not both");
+    }
+    if (timeout.isNegative() || timeout.isZero() || connectTimeout.isNegative()
+        || connectTimeout.isZero()) {
+      throw new IllegalArgumentException("--timeout and --connect-timeout must be > 0");
+    }
+    List<String> poolList = pool != null ? List.of(pool) : pools == null ? List.of() : pools;
+    if (poolList.stream().anyMatch(String::isBlank)) {
+      throw new IllegalArgumentException("--pools: a pool name is empty");
+    }
+    Workload w = source.open(poolList);
+    String only = poolList.size() == 1 ? poolList.get(0) : null;
+    Function<TraceJob, String> poolOf = j -> only != null ? only : j.pool();
+    WorkloadScan scan;
+    try {
+      scan = WorkloadScan.of(w, limit, poolOf);
+    } catch (TraceFormatException | IllegalArgumentException e) {
+      throw e;
+    } catch (IllegalStateException e) {
+      // the workload's own contract (order, count) broken
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    boolean waits = waitForCompletion != null ? waitForCompletion
+        : scan.hasParents() || scan.hasStages() || summaryCsv != null;
+    if (!waits && (scan.hasParents() || scan.hasStages())) {
+      throw new IllegalArgumentException("--no-wait: " + w.name() + " has "
+          + (scan.hasParents() ? "jobs with parents" : "stages")
+          + ", which are released by completions: the replay must follow them");
+    }
+    if (!waits && summaryCsv != null) {
+      throw new IllegalArgumentException("--summary-csv needs the completions: drop --no-wait");
+    }
+
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Properties client = ClientConfigs.base(bootstrap);
+    if (kafkaProperties != null) {
+      client = ClientConfigs.withOverrides(client, kafkaProperties);
+    }
+    KafkaReachability.check(client, connectTimeout); // names the address, exit 1
+    Replayer.Outcome outcome;
+    TaskEventFeed feed;
+    try {
+      feed = waits ? new TaskEventFeed(client, scan.pools()) : null;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      // e.g. no READ on task-events: say so before anything is published
+      err.println(spec.qualifiedName() + ": cannot follow task-events (needed to wait for"
+          + " completions): " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    try (feed; AckedPublisher publisher = new AckedPublisher(client)) {
+      Replayer r = new Replayer(w, poolOf,
+          new Replayer.Settings(speedup, limit, waits, timeout), publisher, feed,
+          Progress.forStderr(err, quiet), out, scan.jobs());
+      try {
+        outcome = r.run();
+      } catch (IllegalStateException e) {
+        // the task-events consumer failed mid-replay; what was published stays published
+        err.println(spec.qualifiedName() + ": " + e.getMessage() + " (published so far: "
+            + publisher.acked() + " of " + scan.jobs() + ")");
+        err.flush();
+        return 1;
+      }
+      out.printf("published %d of %d jobs of %s to %s (acknowledged by Kafka: %d, failed: %d)%n",
+          publisher.acked(), scan.jobs(), w.name(), Topics.JOB_ARRIVALS.name(), publisher.acked(),
+          publisher.failed());
+    }
+    if (waits) {
+      out.println();
+      out.print(outcome.summary().table());
+      if (summaryCsv != null) {
+        outcome.summary().writeCsv(summaryCsv);
+        out.println("summary written to " + summaryCsv);
+      }
+    }
+    out.flush();
+    if (!outcome.ok()) {
+      err.println(spec.qualifiedName() + ": " + outcome.problem());
+      err.flush();
+      return 1;
+    }
+    return 0;
+  }
+
+  static JobSubmitted toJob(TraceJob t, String pool, long submitMs) {
+    return JobRecords.toJob(t, pool, submitMs);
+  }
+}

@@ -1,0 +1,182 @@
+package io.locus.cli;
+
+import io.locus.kafka.KafkaReachability;
+import io.locus.operators.SchedulerConfig;
+import io.locus.schemas.SchedulerMetrics;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code locus status}: each pool's state as the topics tell it: policy and paused state, nodes
+ * (alive, draining, lost, left), queue, running, completed, and the latest failures with their
+ * reasons. Reads only; works against any cluster the scheduler and agents use.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "Show each pool's policy, nodes (alive, draining, lost, left), queued, running"
+        + " and completed tasks, and the latest failures with their reasons, read from the"
+        + " Kafka topics.")
+public final class StatusCommand implements Callable<Integer> {
+  private static final DateTimeFormatter CLOCK =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin KafkaClientOptions kafka;
+
+  @Option(names = "--pool", paramLabel = "POOL", description = "Only this pool.")
+  String pool;
+
+  @Option(names = "--lookback", defaultValue = "PT10M", paramLabel = "DURATION",
+      description = "How far back node reports, task events and metrics are read; nodes silent"
+          + " for longer are not shown. Default: ${DEFAULT-VALUE}.")
+  Duration lookback;
+
+  @Option(names = "--node-timeout", paramLabel = "DURATION",
+      description = "A node not heard from for longer is lost: give the scheduler's"
+          + " --node-timeout. Default: PT30S (the scheduler's default).")
+  Duration nodeTimeout;
+
+  @Option(names = "--failures", defaultValue = "5", paramLabel = "N",
+      description = "Latest failed or refused tasks shown per pool. Default: ${DEFAULT-VALUE}.")
+  int failures;
+
+  @Option(names = "--timeout", defaultValue = "PT30S", paramLabel = "DURATION",
+      description = "Give up reading after this long. Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Override
+  public Integer call() {
+    if (failures < 0 || failures > 1000) {
+      throw new IllegalArgumentException("--failures must be between 0 and 1000, got " + failures);
+    }
+    for (Map.Entry<String, Duration> d : Map.of("--lookback", lookback, "--timeout", timeout)
+        .entrySet()) {
+      if (d.getValue().isNegative() || d.getValue().isZero()) {
+        throw new IllegalArgumentException(d.getKey() + " must be positive, got " + d.getValue());
+      }
+    }
+    long lostAfterMs = nodeTimeout != null ? nodeTimeout.toMillis()
+        : SchedulerConfig.DEFAULT_NODE_TIMEOUT_MS;
+    if (lostAfterMs <= 0) {
+      throw new IllegalArgumentException("--node-timeout must be positive, got " + nodeTimeout);
+    }
+    var props = kafka.clientProperties();
+    KafkaReachability.check(props,
+        timeout.compareTo(KafkaReachability.DEFAULT_TIMEOUT) < 0 ? timeout
+            : KafkaReachability.DEFAULT_TIMEOUT);
+    long now = System.currentTimeMillis();
+    StatusReader read = new StatusReader(props, pool, failures, timeout)
+        .readAll(now - lookback.toMillis());
+    print(spec.commandLine().getOut(), read, now, lostAfterMs);
+    if (pool != null && !read.pools.containsKey(pool)) {
+      return 3;
+    }
+    return 0;
+  }
+
+  void print(PrintWriter out, StatusReader read, long now, long lostAfterMs) {
+    if (!read.missingTopics.isEmpty()) {
+      out.println("missing topics: " + String.join(", ", read.missingTopics)
+          + " ('locus topics create' creates them)");
+    }
+    if (read.pools.isEmpty()) {
+      out.printf("%s: nothing in the last %s on Kafka at %s (is the scheduler running? is the"
+          + " pool's name right?)%n", pool != null ? "pool " + pool : "no pool",
+          human(lookback), kafka.bootstrap);
+    }
+    for (PoolStatus p : read.pools.values()) {
+      printPool(out, p, now, lostAfterMs);
+    }
+    if (read.undecodable > 0) {
+      out.printf("(%d records could not be decoded and were skipped)%n", read.undecodable);
+    }
+    out.flush();
+  }
+
+  private void printPool(PrintWriter out, PoolStatus p, long now, long lostAfterMs) {
+    SchedulerMetrics m = p.metrics;
+    String policy = m != null ? m.getPolicy().toString()
+        : p.ack != null ? p.ack.getPolicy().toString() : "?";
+    // An ack is newer than the metrics only right after a control; then it says the policy.
+    if (p.ack != null && p.ackMs > p.metricsMs) {
+      policy = p.ack.getPolicy().toString();
+    }
+    out.printf("pool %s: policy %s%s%s%n", p.pool, policy,
+        p.ack != null && p.ack.getPaused() ? ", PAUSED" : "",
+        m == null ? " (no scheduler metrics in the last " + human(lookback) + ")"
+            : " (metrics " + human(Duration.ofMillis(Math.max(0, now - p.metricsMs))) + " old)");
+    Map<PoolStatus.NodeState, List<String>> nodes = p.nodesByState(now, lostAfterMs);
+    int alive = nodes.get(PoolStatus.NodeState.ALIVE).size();
+    int draining = nodes.get(PoolStatus.NodeState.DRAINING).size();
+    out.printf("  nodes: %d alive (%d of them draining), %d lost, %d left%s%n", alive + draining,
+        draining, nodes.get(PoolStatus.NodeState.LOST).size(),
+        nodes.get(PoolStatus.NodeState.LEFT).size(),
+        m == null ? "" : "; the scheduler counts " + m.getRegisteredNodes() + " registered, "
+            + m.getBusySlots() + "/" + m.getTotalSlots() + " slots busy");
+    list(out, "draining", nodes.get(PoolStatus.NodeState.DRAINING));
+    list(out, "lost (silent > " + human(Duration.ofMillis(lostAfterMs)) + ")",
+        nodes.get(PoolStatus.NodeState.LOST));
+    if (m != null) {
+      out.printf("  tasks: %d queued, %d running, %d completed, %d failed (placements %d)%n",
+          m.getQueueLength(), m.getRunningTasks(), m.getCompletions(), m.getFailures(),
+          m.getPlacements());
+    }
+    if (!p.shadows.isEmpty()) {
+      out.printf("  shadows (predicted by the scheduler's model since epoch %d):%n",
+          p.shadows.values().iterator().next().getEpoch());
+      for (var d : p.shadows.values()) {
+        out.printf("    %-12s %s placed %d, mean response %s, %.1f GB to move, utilisation %.0f%%%n",
+            d.getPolicy(), d.getActive() ? "(active)" : "        ", d.getPlaced(),
+            Double.isNaN(d.getMeanResponseMs()) ? "-"
+                : String.format(java.util.Locale.ROOT, "%.2f s", d.getMeanResponseMs() / 1000),
+            d.getBytesToMove() / 1e9, d.getUtilisation() * 100);
+      }
+    }
+    if (p.ack != null) {
+      out.printf("  last control: %s %s at %s: %s%n", p.ack.getType(),
+          p.ack.getAccepted() ? "applied" : "REFUSED", CLOCK.format(Instant.ofEpochMilli(p.ackMs)),
+          p.ack.getMessage());
+    }
+    List<PoolStatus.Failure> fs = p.latestFailures();
+    if (p.failuresSeen == 0) {
+      out.printf("  failures: none in the last %s%n", human(lookback));
+    } else {
+      out.printf("  failures: %d in the last %s%s%n", p.failuresSeen, human(lookback),
+          fs.isEmpty() ? "" : "; latest:");
+      for (PoolStatus.Failure f : fs) {
+        out.printf("    %s %s task %s attempt %d on %s%s: %s%n",
+            CLOCK.format(Instant.ofEpochMilli(f.timeMs())), f.type(), f.taskId(), f.attempt(),
+            f.node(), f.exitCode() == 0 ? "" : " (exit code " + f.exitCode() + ")",
+            f.message() == null ? "no message" : f.message().strip().replace('\n', ' '));
+      }
+    }
+  }
+
+  private static void list(PrintWriter out, String what, List<String> nodes) {
+    if (!nodes.isEmpty()) {
+      out.printf("    %s: %s%n", what, nodes.size() <= 20 ? String.join(", ", nodes)
+          : String.join(", ", nodes.subList(0, 20)) + " and " + (nodes.size() - 20) + " more");
+    }
+  }
+
+  static String human(Duration d) {
+    long s = d.toSeconds();
+    if (s < 120) {
+      return s + " s";
+    }
+    if (s < 7200) {
+      return s / 60 + " min";
+    }
+    return s / 3600 + " h";
+  }
+}

@@ -1,0 +1,8 @@
+package io.locus.cli;
+
+/** A service {@code locus run} needs (Kafka, a Flink cluster) did not answer; names the address. */
+final class Unreachable extends Exception {
+  Unreachable(String message) {
+    super(message);
+  }
+}

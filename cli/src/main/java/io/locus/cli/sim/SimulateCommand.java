@@ -1,0 +1,395 @@
+package io.locus.cli.sim;
+
+import io.locus.core.provision.ProvisioningConfig;
+import io.locus.sim.Simulation;
+import io.locus.sim.SimulationConfig;
+import io.locus.sim.engine.RunResult;
+import io.locus.sim.exec.ExecConfig;
+import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.output.Plots;
+import io.locus.sim.output.ResultFiles;
+import io.locus.sim.output.SummaryTable;
+import io.locus.sim.provision.LrmConfig;
+import io.locus.workloads.TraceFiles;
+import io.locus.workloads.TraceFormatException;
+import io.locus.workloads.Workload;
+import io.locus.workloads.Workloads;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code locus simulate}: one workload under one configuration in the discrete-event simulator.
+ * Prints a summary line and writes {@code summary.csv}, {@code series.csv}, {@code slowdown.csv}
+ * and PNG plots to {@code --out}.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Simulate a workload in virtual time with the data-diffusion model (policy core, executor"
+            + " caches, max-min fair bandwidth sharing, SRP/DRP provisioning) and write CSV and PNG"
+            + " results. Example:",
+        "  locus simulate --workload mi --policy gcc --cache-gb 4 --nodes 64 --provisioning drp"})
+public final class SimulateCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--workload", defaultValue = "mi", paramLabel = "NAME",
+      description = "Generated workload (${COMPLETION-CANDIDATES}). Default: ${DEFAULT-VALUE}.",
+      completionCandidates = WorkloadNames.class)
+  String workload;
+
+  @Option(names = "--workload-param", paramLabel = "KEY=VALUE",
+      description = "Generator parameter, repeatable (e.g. --workload stacking --workload-param locality=10).")
+  Map<String, String> workloadParams = new LinkedHashMap<>();
+
+  @Option(names = "--trace", arity = "1..*", paramLabel = "FILE",
+      description = "Replay trace files instead of --workload: Locus JSON lines (.gz allowed), "
+          + "WfCommons instances or SWF logs (--format). Several files are one workload (ids "
+          + "prefixed with each file's name).")
+  List<Path> traces = new ArrayList<>();
+
+  @Option(names = "--format", defaultValue = "locus", paramLabel = "FORMAT",
+      description = "Format of the --trace files: locus, wfcommons or swf. Default: ${DEFAULT-VALUE}.")
+  String format;
+
+  @Option(names = "--time-scale", defaultValue = "1", paramLabel = "X",
+      description = "--trace: multiply every time of the trace (arrivals, runtimes) by X. "
+          + "Default: ${DEFAULT-VALUE}.")
+  double timeScale;
+
+  @Option(names = "--swf-file-model", defaultValue = "true", arity = "1", paramLabel = "true|false",
+      description = "--format swf: jobs read files of the seeded file-set model (true) or none "
+          + "(false). Default: ${DEFAULT-VALUE}.")
+  boolean swfFileModel;
+
+  @Option(names = "--policy", defaultValue = "gcc",
+      description = "FA, FCA, MCU, MCH or GCC. Default: ${DEFAULT-VALUE}.")
+  String policy;
+
+  @Option(names = "--cache-gb", defaultValue = "4", description = "Cache per node, GB (decimal). Default: ${DEFAULT-VALUE}.")
+  double cacheGb;
+
+  @Option(names = "--nodes", defaultValue = "64",
+      description = "SRP: nodes; DRP: maximum nodes. Default: ${DEFAULT-VALUE}.")
+  int nodes;
+
+  @Option(names = "--min-nodes", defaultValue = "1",
+      description = "DRP: nodes registered at t = 0 and never released. Default: ${DEFAULT-VALUE}.")
+  int minNodes;
+
+  @Option(names = "--slots", defaultValue = "2", description = "Slots per node. Default: ${DEFAULT-VALUE}.")
+  int slots;
+
+  @Option(names = "--fs-gbps", defaultValue = "4",
+      description = "Shared file system aggregate bandwidth, Gb/s. Default: ${DEFAULT-VALUE}.")
+  double fsGbps;
+
+  @Option(names = "--nic-gbps", defaultValue = "1", description = "NIC bandwidth each way, Gb/s. Default: ${DEFAULT-VALUE}.")
+  double nicGbps;
+
+  @Option(names = "--disk-gbps", defaultValue = "1.1875",
+      description = "Local cache read bandwidth per node, Gb/s. Default: ${DEFAULT-VALUE}.")
+  double diskGbps;
+
+  @Option(names = "--provisioning", defaultValue = "drp",
+      description = "srp, drp or lrm-per-task. Default: ${DEFAULT-VALUE}.")
+  String provisioning;
+
+  @Option(names = "--acquisition", defaultValue = "all-at-once",
+      description = "DRP: one-at-a-time, all-at-once, additive, exponential or optimal. Default: ${DEFAULT-VALUE}.")
+  String acquisition;
+
+  @Option(names = "--release", defaultValue = "distributed-idle",
+      description = "DRP: distributed-idle, centralized-empty or centralized-threshold. Default: ${DEFAULT-VALUE}.")
+  String release;
+
+  @Option(names = "--idle-release", defaultValue = "30",
+      description = "DRP: seconds idle before a node releases itself. Default: ${DEFAULT-VALUE}.")
+  double idleSeconds;
+
+  @Option(names = "--lrm-capacity", description = "Nodes in the batch resource manager. Default: unbounded.")
+  Integer lrmCapacity;
+
+  @Option(names = "--window", defaultValue = "2500", description = "Scheduling window W. Default: ${DEFAULT-VALUE}.")
+  int window;
+
+  @Option(names = "--theta", defaultValue = "0.9", description = "GCC utilisation threshold. Default: ${DEFAULT-VALUE}.")
+  double theta;
+
+  @Option(names = "--eviction", defaultValue = "lru", description = "Cache eviction policy. Default: ${DEFAULT-VALUE}.")
+  String eviction;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of the workload and the model. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--tau-dispatch", defaultValue = "0", description = "Dispatcher seconds per placement. Default: ${DEFAULT-VALUE}.")
+  double tauDispatch;
+
+  @Option(names = "--cells", defaultValue = "1",
+      description = "Split the pool into this many scheduler cells, each with its own dispatcher "
+          + "(tau-dispatch each), tasks routed by cached bytes with a load bound (SRP only): the "
+          + "design for a pool larger than one operator instance. Default: ${DEFAULT-VALUE}.")
+  int cells;
+
+  @Option(names = "--delivery", defaultValue = "0", description = "Result delivery seconds D_i. Default: ${DEFAULT-VALUE}.")
+  double delivery;
+
+  @Option(names = "--replay", description = "Re-dispatch attempts without a result after max(60 s, 10 x estimate).")
+  boolean replay;
+
+  @Option(names = "--failure-rate", defaultValue = "0",
+      description = "Probability that an attempt fails (failure injection). Default: ${DEFAULT-VALUE}.")
+  double failureRate;
+
+  @Option(names = "--step", defaultValue = "60", description = "Arrival step for the slowdown metric, s. Default: ${DEFAULT-VALUE}.")
+  double step;
+
+  @Option(names = "--ideal-time", description = "Ideal time for efficiency, s. Default: derived (MI 1415, SW 6505).")
+  Double idealTime;
+
+  @Option(names = "--fa-time", description = "FA completion time of the same setup, s: prints the speedup.")
+  Double faTime;
+
+  @Option(names = "--horizon", description = "Stop after this much virtual time, s. Default: none.")
+  Double horizon;
+
+  @Option(names = "--measure-scheduler", description = "Measure the scheduler's CPU time (decisions per CPU second).")
+  boolean measureScheduler;
+
+  @Option(names = "--out", defaultValue = "results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Option(names = "--no-plots", description = "Write CSV only.")
+  boolean noPlots;
+
+  @Option(names = "--quiet", description = "No progress lines.")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws IOException {
+    SimulationConfig cfg = config();
+    Workload w = workload();
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf(Locale.ROOT, "Simulating %s (%d tasks) with %s, %s ...%n", w.name(), w.size(),
+        cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
+            : cfg.policy().toUpperCase(Locale.ROOT), cfg.provisioning().cliName());
+    long wall0 = System.nanoTime();
+    RunResult<DiffusionMetrics> r;
+    try {
+      r = Simulation.run(cfg, w, quiet ? Simulation.Progress.NONE
+          : (t, done, released, queue, nodes) -> {
+        o.printf(Locale.ROOT, "  t = %7.0f s: %d of %d tasks done, queue %d, %d nodes (%.1f s)%n",
+            t, done, w.size(), queue, nodes, (System.nanoTime() - wall0) / 1e9);
+        o.flush();
+      });
+    } catch (TraceFormatException e) { // trace files are read as the run goes
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: " + e.getMessage(),
+          e);
+    }
+    SummaryTable.print(o, List.of(r));
+    if (r.detail().tasks().dropped() > 0) {
+      o.printf(Locale.ROOT, "%d jobs not run: a parent failed for good or never arrived%n",
+          r.detail().tasks().dropped());
+    }
+    if (faTime != null) {
+      o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
+    }
+    List<Path> files = write(r);
+    o.println("Wrote " + files.size() + " files to " + out.toAbsolutePath().normalize());
+    o.flush();
+    return r.complete() ? 0 : 1;
+  }
+
+  List<Path> write(RunResult<DiffusionMetrics> r) throws IOException {
+    Files.createDirectories(out);
+    List<Path> files = new ArrayList<>();
+    files.add(out.resolve("summary.csv"));
+    ResultFiles.summary(files.get(0), List.of(r));
+    files.add(out.resolve("series.csv"));
+    ResultFiles.series(files.get(1), r.detail().series());
+    files.add(out.resolve("slowdown.csv"));
+    ResultFiles.slowdown(files.get(2), r.detail());
+    if (!noPlots) {
+      files.addAll(Plots.run(out, r.label() + " on " + r.detail().setup().workload(),
+          r.detail().series()));
+    }
+    return files;
+  }
+
+  /** Validates every option together, so one run reports every mistake at once. */
+  SimulationConfig config() {
+    List<String> problems = new ArrayList<>();
+    boolean trace = !traces.isEmpty();
+    var parsed = spec != null ? spec.commandLine().getParseResult() : null;
+    if (trace && parsed != null && parsed.hasMatchedOption("--workload")) {
+      problems.add("give --workload or --trace, not both");
+    }
+    for (Path t : traces) {
+      if (!Files.isReadable(t) || Files.isDirectory(t)) {
+        problems.add("--trace: cannot read " + t);
+      }
+    }
+    if (!trace && parsed != null) {
+      for (String o : List.of("--format", "--time-scale", "--swf-file-model")) {
+        if (parsed.hasMatchedOption(o)) {
+          problems.add(o + " applies to --trace files only");
+        }
+      }
+    }
+    try {
+      TraceFiles.Format.parse(format);
+    } catch (IllegalArgumentException e) {
+      problems.add("--format: " + e.getMessage());
+    }
+    positive(problems, "--time-scale", timeScale);
+    if (!trace && !Workloads.names().contains(workload)) {
+      problems.add("--workload: unknown workload '" + workload + "'; valid: "
+          + String.join(", ", Workloads.names()));
+    }
+    if (!SimulationConfig.POLICIES.contains(policy.toUpperCase(Locale.ROOT))) {
+      problems.add("--policy: unknown policy '" + policy + "'; valid: "
+          + String.join(", ", SimulationConfig.POLICIES));
+    }
+    SimulationConfig.Provisioning prov = null;
+    try {
+      prov = SimulationConfig.Provisioning.parse(provisioning);
+    } catch (IllegalArgumentException e) {
+      problems.add("--provisioning: " + e.getMessage());
+    }
+    ProvisioningConfig.Acquisition acq = null;
+    try {
+      acq = ProvisioningConfig.Acquisition.parse(acquisition);
+    } catch (IllegalArgumentException e) {
+      problems.add("--acquisition: unknown strategy '" + acquisition
+          + "'; valid: one-at-a-time, all-at-once, additive, exponential, optimal");
+    }
+    ProvisioningConfig.Release rel = null;
+    try {
+      rel = ProvisioningConfig.Release.parse(release);
+    } catch (IllegalArgumentException e) {
+      problems.add("--release: unknown policy '" + release
+          + "'; valid: distributed-idle, centralized-empty, centralized-threshold");
+    }
+    if (!SimulationConfig.EVICTIONS.contains(eviction.toUpperCase(Locale.ROOT))) {
+      problems.add("--eviction: unknown eviction policy '" + eviction + "'; valid: "
+          + String.join(", ", SimulationConfig.EVICTIONS));
+    }
+    positive(problems, "--nodes", nodes);
+    positive(problems, "--slots", slots);
+    if (minNodes < 0 || minNodes > nodes) {
+      problems.add("--min-nodes must be between 0 and --nodes (" + nodes + ")");
+    }
+    positive(problems, "--fs-gbps", fsGbps);
+    positive(problems, "--nic-gbps", nicGbps);
+    positive(problems, "--disk-gbps", diskGbps);
+    positive(problems, "--step", step);
+    positive(problems, "--window", window);
+    notNegative(problems, "--cache-gb", cacheGb);
+    notNegative(problems, "--idle-release", idleSeconds);
+    notNegative(problems, "--tau-dispatch", tauDispatch);
+    notNegative(problems, "--delivery", delivery);
+    if (!(theta >= 0 && theta <= 1)) {
+      problems.add("--theta must be between 0 and 1");
+    }
+    if (!(failureRate >= 0 && failureRate < 1)) {
+      problems.add("--failure-rate must be in [0, 1)");
+    }
+    if (lrmCapacity != null && lrmCapacity < 1) {
+      problems.add("--lrm-capacity must be >= 1");
+    }
+    if (horizon != null) {
+      positive(problems, "--horizon", horizon);
+    }
+    if (faTime != null) {
+      positive(problems, "--fa-time", faTime);
+    }
+    if (!problems.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
+    }
+    ExecConfig exec = new ExecConfig(ExecConfig.gbps(diskGbps), ExecConfig.gbps(nicGbps),
+        ExecConfig.gbps(nicGbps), ExecConfig.gbps(fsGbps), delivery,
+        eviction.toUpperCase(Locale.ROOT));
+    String label = prov == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
+        : policy.toUpperCase(Locale.ROOT) + "-" + prov.cliName();
+    SimulationConfig.Builder b = SimulationConfig.builder()
+        .label(label)
+        .policy(policy.toUpperCase(Locale.ROOT)).window(window).theta(theta).nodes(nodes)
+        .minNodes(minNodes).slots(slots).cacheGb(cacheGb).provisioning(prov).acquisition(acq)
+        .release(rel).idleSeconds(idleSeconds)
+        .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))
+        .exec(exec).tauDispatch(tauDispatch).cells(cells).seed(seed).stepSeconds(step)
+        .measureSchedulerCpu(measureScheduler);
+    if (replay || failureRate > 0) {
+      SimulationConfig.Replay off = SimulationConfig.Replay.off();
+      b.replay(new SimulationConfig.Replay(replay, off.minTimeoutSeconds(), off.runtimeFactor(),
+          failureRate, off.suspendAfter(), off.suspendWindowSeconds()));
+    }
+    if (idealTime != null) {
+      b.idealTime(idealTime);
+    }
+    if (horizon != null) {
+      b.horizonSeconds(horizon);
+    }
+    return b.build();
+  }
+
+  public Workload workload() throws IOException {
+    if (!traces.isEmpty()) {
+      return traceWorkload(spec, traces, TraceFiles.Format.parse(format),
+          new TraceFiles.Options(timeScale, List.of(), swfFileModel, seed));
+    }
+    try {
+      return Workloads.create(workload, workloadParams, seed);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--workload-param: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The trace files as one workload. A malformed file, or a format or option the readers do not
+   * support, is a usage error (exit code 2) with the reader's message.
+   */
+  static Workload traceWorkload(CommandLine.Model.CommandSpec spec, List<Path> files,
+      TraceFiles.Format format, TraceFiles.Options options) throws IOException {
+    try {
+      return TraceFiles.open(files, format, options);
+    } catch (TraceFormatException | IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: " + e.getMessage(),
+          e);
+    } catch (UnsupportedOperationException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: --format "
+          + format.cliName() + " with these files and options is not supported by this build ("
+          + e.getMessage() + ")", e);
+    }
+  }
+
+  private static void positive(List<String> problems, String name, double v) {
+    if (!(v > 0) || Double.isInfinite(v)) {
+      problems.add(name + " must be > 0");
+    }
+  }
+
+  private static void notNegative(List<String> problems, String name, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      problems.add(name + " must be >= 0");
+    }
+  }
+
+  /** Workload names for the help text. */
+  static final class WorkloadNames extends ArrayList<String> {
+    WorkloadNames() {
+      super(Workloads.names());
+    }
+  }
+}

@@ -1,2 +1,0 @@
-/** The {@code simulate} and {@code experiment} commands (picocli) and the experiment matrices of spec §5. */
-package io.locus.sim.cli;
