@@ -1,29 +1,24 @@
 package io.locus.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.core.cache.EvictionPolicies;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The flag tables in the docs are the commands' flags, both ways: a table follows a heading that
- * names the command ("## `locus run` flags"), its first column names the flags
- * ({@code --[no-]create-topics} names a negatable option), and the set equals the command's
- * picocli options (help and version aside). A flag added to a command without a row, or a row
- * for a flag that is gone, fails here.
+ * The docs' flag tables are written by {@link FlagTables} from picocli's model of the commands,
+ * and this test fails when one differs from what the generator writes now (a flag added,
+ * renamed or re-described without regenerating). With {@code -Dlocus.docs.write=true} it
+ * rewrites them instead ({@link FlagTables#REGENERATE}).
  */
 class FlagTablesTest {
   /** The repository root: tests run in the module's directory. */
@@ -31,81 +26,36 @@ class FlagTablesTest {
   static final List<Path> DOCS = List.of(ROOT.resolve("README.md"),
       ROOT.resolve("docs/operations.md"), ROOT.resolve("node-agent/README.md"));
 
-  private static final Pattern HEADING = Pattern.compile("^#+ .*`locus ([a-z][a-z -]*)` flags.*$");
-  private static final Pattern FLAG = Pattern.compile("--(\\[no-])?([a-z0-9][a-z0-9-]*)");
-
-  /** Command ("run", "agent real") → the flags its table documents. */
-  static Map<String, Set<String>> tables(Path doc) throws IOException {
-    Map<String, Set<String>> out = new LinkedHashMap<>();
-    List<String> lines = Files.readAllLines(doc);
-    for (int i = 0; i < lines.size(); i++) {
-      Matcher h = HEADING.matcher(lines.get(i));
-      if (!h.matches()) {
-        continue;
-      }
-      Set<String> flags = new TreeSet<>();
-      int j = i + 1;
-      while (j < lines.size() && !lines.get(j).startsWith("|")) {
-        j++;
-      }
-      for (int row = 0; j < lines.size() && lines.get(j).startsWith("|"); j++, row++) {
-        if (row < 2) {
-          continue; // header and separator
-        }
-        String first = lines.get(j).split("\\|")[1];
-        Matcher f = FLAG.matcher(first);
-        while (f.find()) {
-          flags.add("--" + f.group(2));
-        }
-      }
-      out.put(h.group(1).strip(), flags);
-    }
-    return out;
-  }
-
-  /** The command's option names (long names; a negatable option by its positive name). */
-  static Set<String> options(String command) {
-    CommandLine cl = LocusCli.commandLine();
-    for (String part : command.split(" ")) {
-      cl = cl.getSubcommands().get(part);
-      assertThat(cl).as("command locus " + command).isNotNull();
-    }
-    Set<String> names = new TreeSet<>();
-    for (OptionSpec o : cl.getCommandSpec().options()) {
-      if (o.usageHelp() || o.versionHelp()) {
-        continue;
-      }
-      for (String n : o.names()) {
-        if (n.startsWith("--")) {
-          names.add(n);
-        }
+  @Test
+  void everyFlagTableIsWhatTheGeneratorWrites() throws IOException {
+    if (Boolean.getBoolean("locus.docs.write")) {
+      for (Path changed : FlagTables.write(DOCS)) {
+        System.out.println("FlagTables: rewrote " + ROOT.relativize(changed));
       }
     }
-    return names;
+    List<String> problems = new ArrayList<>();
+    for (Path doc : DOCS) {
+      String text = Files.readString(doc);
+      String rendered = FlagTables.render(text);
+      if (!rendered.equals(text)) {
+        problems.add(ROOT.relativize(doc) + ": " + firstDifference(text, rendered));
+      }
+    }
+    assertThat(problems)
+        .as("flag tables out of date; regenerate them with%n  %s%nand commit the docs",
+            FlagTables.REGENERATE)
+        .isEmpty();
   }
 
   @Test
-  void everyFlagTableEqualsItsCommandsOptions() throws IOException {
-    Map<String, Set<String>> all = new LinkedHashMap<>();
-    List<String> problems = new ArrayList<>();
+  void theTablesThisTestExistsForAreThere() throws IOException {
+    Set<String> all = new LinkedHashSet<>();
     for (Path doc : DOCS) {
-      tables(doc).forEach((command, documented) -> {
-        all.put(command, documented);
-        Set<String> actual = options(command);
-        Set<String> undocumented = new TreeSet<>(actual);
-        undocumented.removeAll(documented);
-        Set<String> gone = new TreeSet<>(documented);
-        gone.removeAll(actual);
-        if (!undocumented.isEmpty() || !gone.isEmpty()) {
-          problems.add(ROOT.relativize(doc) + ", `locus " + command + "` flags: no row for "
-              + undocumented + "; rows for flags the command does not have: " + gone);
-        }
-      });
+      all.addAll(FlagTables.commands(Files.readString(doc)));
     }
-    assertThat(problems).isEmpty();
-    // The tables this test exists for are found (a renamed heading would skip them silently).
-    assertThat(all).containsKeys("run", "agent real", "agent sim", "broker", "topics create",
-        "topics list", "status", "replay", "storage create", "dashboard");
+    // A marker renamed or deleted would drop its table from the check silently.
+    assertThat(all).contains("run", "agent real", "agent sim", "agent node-key", "broker",
+        "topics create", "topics list", "status", "replay", "storage create", "dashboard");
   }
 
   @Test
@@ -118,14 +68,92 @@ class FlagTablesTest {
   }
 
   @Test
-  void theParserFindsFlagsAndNegatableOnes(@org.junit.jupiter.api.io.TempDir Path dir)
-      throws IOException {
-    Path md = Files.writeString(dir.resolve("x.md"), String.join("\n",
-        "# Doc", "### `locus topics create` flags", "", "| flag | default |", "|---|---|",
-        "| `--bootstrap-servers` | |", "| `--[no-]create-topics`, `--port P` | 1 |", "",
-        "| `--not-in-the-table` | |"));
-    assertThat(tables(md)).containsOnlyKeys("topics create");
-    assertThat(tables(md).get("topics create"))
-        .containsExactly("--bootstrap-servers", "--create-topics", "--port");
+  void theGeneratorReplacesOnlyWhatIsBetweenTheMarkers(@TempDir Path dir) throws IOException {
+    String doc = String.join("\n", "# Doc", "Before.", "<!-- flags:locus broker -->",
+        "| stale | table |", "<!-- /flags -->", "After.", "");
+    String rendered = FlagTables.render(doc);
+    assertThat(rendered).startsWith("# Doc\nBefore.\n<!-- flags:locus broker -->\n\n"
+        + "| flag | default | description |\n|---|---|---|\n")
+        .endsWith(" |\n\n<!-- /flags -->\nAfter.\n")
+        .contains("| `--port PORT` | 9092 |", "| `--[no-]create-topics` | true |")
+        .doesNotContain("stale");
+    // Idempotent: a generated doc is what the generator writes.
+    assertThat(FlagTables.render(rendered)).isEqualTo(rendered);
+    Path md = Files.writeString(dir.resolve("x.md"), doc);
+    assertThat(FlagTables.write(List.of(md))).containsExactly(md);
+    assertThat(Files.readString(md)).isEqualTo(rendered);
+    assertThat(FlagTables.write(List.of(md))).isEmpty();
+  }
+
+  @Test
+  void anUnclosedTableOrAnUnknownCommandIsRefused() {
+    assertThatThrownBy(() -> FlagTables.render("<!-- flags:locus broker -->\n| x |\n"))
+        .hasMessageContaining("has no <!-- /flags -->");
+    assertThatThrownBy(() -> FlagTables.render("<!-- flags:locus nosuch -->\n<!-- /flags -->"))
+        .hasMessageContaining("no command `locus nosuch`");
+  }
+
+  @Test
+  void aCellEscapesPipesAndAngleBracketsOutsideCode() {
+    assertThat(FlagTables.cell("a|b <c> `<d>|`")).isEqualTo("a\\|b &lt;c&gt; `<d>\\|`");
+  }
+
+  @picocli.CommandLine.Command(name = "sample")
+  static final class Sample {
+    @picocli.CommandLine.ArgGroup(multiplicity = "1")
+    Source source;
+
+    static final class Source {
+      @picocli.CommandLine.Option(names = "--trace", paramLabel = "FILE", description = "A trace.")
+      String trace;
+
+      @picocli.CommandLine.Option(names = "--workload", description = "A generator.")
+      String workload;
+    }
+
+    @picocli.CommandLine.Option(names = "--window", paramLabel = "W",
+        description = "Tasks per decision (MCU/MCH). Default: ${DEFAULT-VALUE}. More | text.")
+    int window = 2500;
+
+    @picocli.CommandLine.Option(names = "--host",
+        description = "Where to listen. Default: 127.0.0.1 (this machine only).")
+    String host;
+
+    @picocli.CommandLine.Option(names = {"-q", "--quiet"}, description = "No <progress> bar.")
+    boolean quiet;
+
+    @picocli.CommandLine.Option(names = "--create-topics", negatable = true, defaultValue = "true",
+        description = "Create the topics.")
+    boolean createTopics;
+
+    @picocli.CommandLine.Option(names = "--secret", hidden = true, description = "Not for users.")
+    String secret;
+  }
+
+  @Test
+  void aRowIsTheFlagItsDefaultAndItsDescription() {
+    assertThat(FlagTables.table(new picocli.CommandLine(new Sample())).split("\n")).containsExactly(
+        "| flag | default | description |",
+        "|---|---|---|",
+        "| `--trace FILE` | (one of `--trace`, `--workload`) | A trace. |",
+        "| `--workload <workload>` | (one of `--trace`, `--workload`) | A generator. |",
+        "| `--window W` | 2500 | Tasks per decision (MCU/MCH). More \\| text. |",
+        "| `--host <host>` | 127.0.0.1 (this machine only) | Where to listen. |",
+        "| `--quiet`, `-q` | false | No &lt;progress&gt; bar. |",
+        "| `--[no-]create-topics` | true | Create the topics. |");
+  }
+
+  /** The first line where the doc and the generator's version differ, both quoted. */
+  private static String firstDifference(String text, String rendered) {
+    String[] a = text.split("\n", -1);
+    String[] b = rendered.split("\n", -1);
+    for (int i = 0; i < Math.max(a.length, b.length); i++) {
+      String x = i < a.length ? a[i] : "(end)";
+      String y = i < b.length ? b[i] : "(end)";
+      if (!x.equals(y)) {
+        return "line " + (i + 1) + " is\n    " + x + "\n  the generator writes\n    " + y;
+      }
+    }
+    return "(no difference)";
   }
 }
