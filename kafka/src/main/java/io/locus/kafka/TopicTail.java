@@ -453,7 +453,7 @@ public final class TopicTail implements AutoCloseable {
       // the thread ended first
     }
     if (Thread.currentThread() == thread) {
-      return; // a handler closing its own tail: the loop ends after this record
+      return; // a handler closing its own tail: the loop ends after this poll's records
     }
     try {
       thread.join(10_000);
