@@ -2,21 +2,17 @@ package io.locus.cli;
 
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.TopicSpec;
+import io.locus.kafka.TopicTail;
 import io.locus.kafka.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Reads what {@code locus status} shows from the topics, without a consumer group (nothing is
@@ -36,10 +32,6 @@ final class StatusReader {
   StatusReader(Properties clientProps, String onlyPool, int keepFailures, Duration timeout) {
     Properties p = ClientConfigs.consumer("unused:0", null, true);
     p.putAll(clientProps);
-    p.put("key.deserializer", ByteArrayDeserializer.class.getName());
-    p.put("value.deserializer", ByteArrayDeserializer.class.getName());
-    p.put("enable.auto.commit", "false");
-    p.put("max.poll.records", "5000");
     this.props = p;
     this.onlyPool = onlyPool;
     this.keepFailures = keepFailures;
@@ -48,19 +40,18 @@ final class StatusReader {
 
   /** Reads every topic status needs; {@code sinceMs} bounds the high-volume ones. */
   StatusReader readAll(long sinceMs) {
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props)) {
-      // Control acks are rare and the paused state may be old: the whole topic.
-      read(c, Topics.CONTROL_ACKS, Long.MIN_VALUE, (a, ts) -> pool(a.getPool()).ack(a, ts),
-          a -> a.getPool().toString());
-      read(c, Topics.SCHEDULER_METRICS, sinceMs, (m, ts) -> pool(m.getPool()).metrics(m, ts),
-          m -> m.getPool().toString());
-      read(c, Topics.NODE_REPORTS, sinceMs, (r, ts) -> pool(r.getPool()).report(r, ts),
-          r -> r.getPool().toString());
-      read(c, Topics.TASK_EVENTS, sinceMs, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
-          e -> e.getPool().toString());
-      read(c, Topics.SHADOW_DECISIONS, sinceMs, (d, ts) -> pool(d.getPool()).shadow(d, ts),
-          d -> d.getPool().toString());
-    }
+    TopicTail.Start since = TopicTail.Start.at(sinceMs);
+    // Control acks are rare and the paused state may be old: the whole topic.
+    read(Topics.CONTROL_ACKS, TopicTail.Start.beginning(),
+        (a, ts) -> pool(a.getPool()).ack(a, ts), a -> a.getPool().toString());
+    read(Topics.SCHEDULER_METRICS, since, (m, ts) -> pool(m.getPool()).metrics(m, ts),
+        m -> m.getPool().toString());
+    read(Topics.NODE_REPORTS, since, (r, ts) -> pool(r.getPool()).report(r, ts),
+        r -> r.getPool().toString());
+    read(Topics.TASK_EVENTS, since, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
+        e -> e.getPool().toString());
+    read(Topics.SHADOW_DECISIONS, since, (d, ts) -> pool(d.getPool()).shadow(d, ts),
+        d -> d.getPool().toString());
     return this;
   }
 
@@ -68,56 +59,40 @@ final class StatusReader {
     return pools.computeIfAbsent(name.toString(), p -> new PoolStatus(p, keepFailures));
   }
 
-  private <V extends org.apache.avro.specific.SpecificRecord> void read(
-      KafkaConsumer<byte[], byte[]> c, TopicSpec<V> topic, long sinceMs,
-      java.util.function.BiConsumer<V, Long> sink, Function<V, String> poolOf) {
-    List<PartitionInfo> infos = c.partitionsFor(topic.name(), remaining());
-    if (infos == null || infos.isEmpty()) {
-      missingTopics.add(topic.name());
-      return;
-    }
-    List<TopicPartition> parts = new ArrayList<>();
-    int n = infos.size();
-    for (PartitionInfo i : infos) {
-      // Keyed by pool: one pool's records are all in its partition.
-      if (onlyPool == null || !"pool".equals(topic.keyMeaning())
-          || i.partition() == Topics.partitionOf(onlyPool, n)) {
-        parts.add(new TopicPartition(topic.name(), i.partition()));
+  /**
+   * One topic from {@code start} up to its end as it was when reading it began (a bounded
+   * {@link TopicTail}), only the pool's partition when one pool is asked for.
+   */
+  private <V extends SpecificRecord> void read(TopicSpec<V> topic, TopicTail.Start start,
+      BiConsumer<V, Long> sink, Function<V, String> poolOf) {
+    TopicTail tail = TopicTail.builder(props)
+        .name("status-" + topic.name())
+        .from(start)
+        .follow(topic, (v, meta) -> {
+          if (onlyPool == null || onlyPool.equals(poolOf.apply(v))) {
+            sink.accept(v, meta.timestampMs());
+          }
+        })
+        // Keyed by pool: one pool's records are all in its partition.
+        .partitions((t, partition, count) -> onlyPool == null
+            || !"pool".equals(t.keyMeaning()) || partition == Topics.partitionOf(onlyPool, count))
+        .untilEnd()
+        .start();
+    try (tail) {
+      boolean done;
+      try {
+        done = tail.awaitStopped(remaining());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading " + topic.name(), e);
       }
-    }
-    c.assign(parts);
-    Map<TopicPartition, Long> end = c.endOffsets(parts, remaining());
-    if (sinceMs == Long.MIN_VALUE) {
-      c.seekToBeginning(parts);
-    } else {
-      Map<TopicPartition, Long> query = new HashMap<>();
-      parts.forEach(tp -> query.put(tp, Math.max(0, sinceMs)));
-      Map<TopicPartition, OffsetAndTimestamp> from = c.offsetsForTimes(query, remaining());
-      for (TopicPartition tp : parts) {
-        OffsetAndTimestamp o = from.get(tp);
-        c.seek(tp, o == null ? end.get(tp) : o.offset());
-      }
-    }
-    while (parts.stream().anyMatch(tp -> c.position(tp, remaining()) < end.get(tp))) {
-      if (System.nanoTime() > deadlineNanos) {
+      tail.throwIfFailed();
+      if (!done) {
         throw new IllegalStateException("reading " + topic.name() + " did not finish within the"
             + " --timeout; try a shorter --lookback or a --pool");
       }
-      for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-        if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition())) || r.value() == null) {
-          continue;
-        }
-        V v;
-        try {
-          v = topic.decode(r.value());
-        } catch (RuntimeException bad) {
-          undecodable++;
-          continue;
-        }
-        if (onlyPool == null || onlyPool.equals(poolOf.apply(v))) {
-          sink.accept(v, r.timestamp());
-        }
-      }
+      missingTopics.addAll(tail.missingTopics());
+      undecodable += tail.undecodable();
     }
   }
 

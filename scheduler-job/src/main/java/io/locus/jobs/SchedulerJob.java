@@ -13,13 +13,17 @@ import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
+import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -157,62 +161,115 @@ public final class SchedulerJob {
     conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, allowNonRestored);
   }
 
-  /** Adds the job's operators to {@code env}. */
+  /**
+   * Where the job reads and writes: one source of raw input records (the four input topics,
+   * undecoded, each naming the topic it came from) and one sink per output. Production uses
+   * {@link #kafka}; a test passes bounded in-memory sources and collecting sinks, so the whole
+   * graph runs on a MiniCluster without a broker.
+   */
+  public record Io(
+      Source<RawRecord, ?, ?> inputs,
+      Sink<Decision> decisions,
+      Sink<SchedulerMetrics> metrics,
+      Sink<ScaleRequest> scaleRequests,
+      Sink<ControlAck> controlAcks,
+      Sink<ShadowDecision> shadowDecisions,
+      Sink<DeadLetter> deadLetters) {
+
+    public Io {
+      Objects.requireNonNull(inputs, "inputs");
+      Objects.requireNonNull(decisions, "decisions");
+      Objects.requireNonNull(metrics, "metrics");
+      Objects.requireNonNull(scaleRequests, "scaleRequests");
+      Objects.requireNonNull(controlAcks, "controlAcks");
+      Objects.requireNonNull(shadowDecisions, "shadowDecisions");
+      Objects.requireNonNull(deadLetters, "deadLetters");
+    }
+
+    /** The Kafka topics of {@code o}'s cluster, with {@code o}'s delivery guarantee. */
+    public static Io kafka(Options o) {
+      String prefix = o.transactionalIdPrefix();
+      return new Io(
+          LocusSources.inputs(o.bootstrap(), o.kafkaOverrides(), o.groupId()),
+          LocusSinks.decisions(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
+              prefix + "-decisions"),
+          // Metrics are superseded every interval: a duplicate after a restart misleads no one.
+          LocusSinks.metrics(o.bootstrap(), o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE,
+              prefix + "-metrics"),
+          LocusSinks.sink(Topics.SCALE_REQUESTS, ScaleRequest::getPool, o.bootstrap(),
+              o.kafkaOverrides(), o.delivery(), prefix + "-scale-requests"),
+          LocusSinks.sink(Topics.CONTROL_ACKS, ControlAck::getPool, o.bootstrap(),
+              o.kafkaOverrides(), o.delivery(), prefix + "-control-acks"),
+          // Advice only, so at least once: a shadow decision seen twice misleads no one.
+          LocusSinks.sink(Topics.SHADOW_DECISIONS, ShadowDecision::getPool, o.bootstrap(),
+              o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE, prefix + "-shadow-decisions"),
+          LocusSinks.deadLetters(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
+              prefix + "-dead-letters"));
+    }
+  }
+
+  /** Adds the job's operators to {@code env}, reading and writing {@code o}'s Kafka topics. */
   public static void build(StreamExecutionEnvironment env, Options o) {
+    build(env, o, Io.kafka(o));
+  }
+
+  /**
+   * Adds the job's operators to {@code env}, reading from and writing to {@code io}. The uids do
+   * not depend on {@code io}: they name state in savepoints, which must restore across versions.
+   */
+  public static void build(StreamExecutionEnvironment env, Options o, Io io) {
     env.setParallelism(o.parallelism());
     DataStream<RawRecord> raw = env
-        .fromSource(LocusSources.inputs(o.bootstrap(), o.kafkaOverrides(), o.groupId()),
-            WatermarkStrategy.noWatermarks(), "kafka-inputs", LocusTypes.RAW_RECORD)
+        .fromSource(io.inputs(), WatermarkStrategy.noWatermarks(), "kafka-inputs",
+            LocusTypes.RAW_RECORD)
         .uid("kafka-inputs");
 
-    SingleOutputStreamOperator<SchedulerInput> parsed = raw
+    SingleOutputStreamOperator<SchedulerInput> parsed = parse(raw);
+    SingleOutputStreamOperator<Decision> decisions = schedule(parsed, o.scheduler());
+
+    decisions.sinkTo(io.decisions())
+        .name("decisions-sink")
+        .uid("decisions-sink");
+    decisions.getSideOutput(SchedulerOperator.METRICS).sinkTo(io.metrics())
+        .name("metrics-sink")
+        .uid("metrics-sink");
+    decisions.getSideOutput(SchedulerOperator.SCALE_REQUESTS).sinkTo(io.scaleRequests())
+        .name("scale-requests-sink")
+        .uid("scale-requests-sink");
+    decisions.getSideOutput(SchedulerOperator.CONTROL_ACKS).sinkTo(io.controlAcks())
+        .name("control-acks-sink")
+        .uid("control-acks-sink");
+    decisions.getSideOutput(SchedulerOperator.SHADOW_DECISIONS).sinkTo(io.shadowDecisions())
+        .name("shadow-decisions-sink")
+        .uid("shadow-decisions-sink");
+    deadLetters(parsed, decisions).sinkTo(io.deadLetters())
+        .name("dead-letters-sink")
+        .uid("dead-letters-sink");
+  }
+
+  /** Decodes and validates every raw record; bad ones go to the dead-letter side output. */
+  private static SingleOutputStreamOperator<SchedulerInput> parse(DataStream<RawRecord> raw) {
+    return raw
         .process(new ParseAndValidate(), LocusTypes.SCHEDULER_INPUT)
         .name("parse-validate")
         .uid("parse-validate");
+  }
 
-    SingleOutputStreamOperator<Decision> decisions = parsed
+  /** One scheduler per pool: the inputs keyed by pool, into the SchedulerOperator. */
+  private static SingleOutputStreamOperator<Decision> schedule(
+      DataStream<SchedulerInput> parsed, SchedulerConfig config) {
+    return parsed
         .keyBy(SchedulerInput::getPool, Types.STRING)
-        .process(new SchedulerOperator(o.scheduler()), LocusTypes.DECISION)
+        .process(new SchedulerOperator(config), LocusTypes.DECISION)
         .name("scheduler")
         .uid("scheduler");
+  }
 
-    decisions
-        .sinkTo(LocusSinks.decisions(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
-            o.transactionalIdPrefix() + "-decisions"))
-        .name("decisions-sink")
-        .uid("decisions-sink");
-
-    decisions.getSideOutput(SchedulerOperator.METRICS)
-        .sinkTo(LocusSinks.metrics(o.bootstrap(), o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE,
-            o.transactionalIdPrefix() + "-metrics"))
-        .name("metrics-sink")
-        .uid("metrics-sink");
-
-    decisions.getSideOutput(SchedulerOperator.SCALE_REQUESTS)
-        .sinkTo(LocusSinks.sink(Topics.SCALE_REQUESTS, ScaleRequest::getPool, o.bootstrap(),
-            o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-scale-requests"))
-        .name("scale-requests-sink")
-        .uid("scale-requests-sink");
-
-    decisions.getSideOutput(SchedulerOperator.CONTROL_ACKS)
-        .sinkTo(LocusSinks.sink(Topics.CONTROL_ACKS, ControlAck::getPool, o.bootstrap(),
-            o.kafkaOverrides(), o.delivery(), o.transactionalIdPrefix() + "-control-acks"))
-        .name("control-acks-sink")
-        .uid("control-acks-sink");
-
-    // Advice only, so at least once: a shadow decision seen twice misleads no one.
-    decisions.getSideOutput(SchedulerOperator.SHADOW_DECISIONS)
-        .sinkTo(LocusSinks.sink(Topics.SHADOW_DECISIONS, ShadowDecision::getPool, o.bootstrap(),
-            o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE,
-            o.transactionalIdPrefix() + "-shadow-decisions"))
-        .name("shadow-decisions-sink")
-        .uid("shadow-decisions-sink");
-
-    DataStream<DeadLetter> dead = parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
+  /** Records that could not be parsed and inputs the scheduler rejected, in one stream. */
+  private static DataStream<DeadLetter> deadLetters(
+      SingleOutputStreamOperator<SchedulerInput> parsed,
+      SingleOutputStreamOperator<Decision> decisions) {
+    return parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
         .union(decisions.getSideOutput(SchedulerOperator.REJECTED));
-    dead.sinkTo(LocusSinks.deadLetters(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
-            o.transactionalIdPrefix() + "-dead-letters"))
-        .name("dead-letters-sink")
-        .uid("dead-letters-sink");
   }
 }

@@ -1,32 +1,26 @@
 package io.locus.cli.bench;
 
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.TopicTail;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
-import io.locus.schemas.codec.SchemaException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * The bench's own consumer of the decisions, task-events and scheduler-metrics topics. For each
  * bench job (by the sequence number in its id) it keeps the moment its first PlaceTask became
  * visible here (read_committed under exactly-once: what an agent could see), on this JVM's
  * {@link System#nanoTime()} clock, the clock the publisher stamps arrivals with. It also counts
- * COMPLETED events and keeps each pool's latest metrics (registered slots).
+ * COMPLETED events and keeps each pool's latest metrics (registered slots). Records that do not
+ * decode are not the bench's and are skipped.
  */
 public final class PlacementWatcher implements AutoCloseable {
   private final Set<String> pools;
@@ -37,9 +31,7 @@ public final class PlacementWatcher implements AutoCloseable {
   private final AtomicLong completed = new AtomicLong();
   private final AtomicLong lastCompletedAt = new AtomicLong();
   private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
-  private final AtomicBoolean stop = new AtomicBoolean();
-  private final Thread thread;
-  private volatile RuntimeException failure;
+  private final TopicTail tail;
 
   /**
    * @param capacity the most jobs the run publishes (sequence numbers 0 … capacity-1)
@@ -51,11 +43,13 @@ public final class PlacementWatcher implements AutoCloseable {
     this.publishedAt = new AtomicLongArray(capacity);
     this.visibleAt = new AtomicLongArray(capacity);
     this.completedAt = new AtomicLongArray(capacity);
-    var props = ClientConfigs.consumer(bootstrap, null, readCommitted);
-    props.put("max.poll.records", "5000");
-    thread = new Thread(() -> run(props), "bench-placement-watcher");
-    thread.setDaemon(true);
-    thread.start();
+    // One stamp per poll (TopicTail.Meta.polledNanos): the moment the poll made them visible.
+    tail = TopicTail.builder(ClientConfigs.consumer(bootstrap, null, readCommitted))
+        .name("bench-placement-watcher")
+        .follow(Topics.DECISIONS, (d, m) -> decision(d, m.polledNanos()))
+        .follow(Topics.TASK_EVENTS, (e, m) -> taskEvent(e, m.polledNanos()))
+        .follow(Topics.SCHEDULER_METRICS, (m, meta) -> metrics.put(m.getPool(), m))
+        .start();
   }
 
   /** Stamps job {@code seq}'s arrival; call just before sending it. */
@@ -127,72 +121,34 @@ public final class PlacementWatcher implements AutoCloseable {
   }
 
   private void check() {
+    RuntimeException failure = tail.failure();
     if (failure != null) {
       throw new IllegalStateException("the bench's decisions consumer failed", failure);
     }
   }
 
-  private void run(java.util.Properties props) {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      List<TopicPartition> parts = new ArrayList<>();
-      for (var t : List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.SCHEDULER_METRICS)) {
-        for (int p = 0; p < t.partitions(); p++) {
-          parts.add(new TopicPartition(t.name(), p));
-        }
+  private void decision(Decision d, long now) {
+    if (d.getAction() instanceof PlaceTask p && pools.contains(d.getPool())) {
+      long seq = BenchWorkload.seqOf(p.getTaskId());
+      if (seq >= 0 && seq < visibleAt.length() && visibleAt.compareAndSet((int) seq, 0, now)) {
+        placed.incrementAndGet();
       }
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
-      while (!stop.get()) {
-        var records = consumer.poll(Duration.ofMillis(50));
-        long now = System.nanoTime(); // one read per poll: what the poll made visible
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-          try {
-            read(r, now);
-          } catch (SchemaException e) {
-            // not a record of its topic: not the bench's
-          }
-        }
-      }
-    } catch (org.apache.kafka.common.errors.InterruptException e) {
-      // closing
-    } catch (RuntimeException e) {
-      failure = e;
     }
   }
 
-  private void read(ConsumerRecord<byte[], byte[]> r, long now) {
-    String topic = r.topic();
-    if (topic.equals(Topics.DECISIONS.name())) {
-      Decision d = Topics.DECISIONS.decode(r.value());
-      if (d.getAction() instanceof PlaceTask p && pools.contains(d.getPool())) {
-        long seq = BenchWorkload.seqOf(p.getTaskId());
-        if (seq >= 0 && seq < visibleAt.length() && visibleAt.compareAndSet((int) seq, 0, now)) {
-          placed.incrementAndGet();
-        }
+  private void taskEvent(TaskEvent e, long now) {
+    if (e.getType() == TaskEventType.COMPLETED && pools.contains(e.getPool())) {
+      long seq = BenchWorkload.seqOf(e.getTaskId());
+      // distinct bench jobs: a duplicate COMPLETED (redelivery) is not a second completion
+      if (seq >= 0 && seq < completedAt.length() && completedAt.compareAndSet((int) seq, 0, now)) {
+        completed.incrementAndGet();
+        lastCompletedAt.set(now);
       }
-    } else if (topic.equals(Topics.TASK_EVENTS.name())) {
-      TaskEvent e = Topics.TASK_EVENTS.decode(r.value());
-      if (e.getType() == TaskEventType.COMPLETED && pools.contains(e.getPool())) {
-        long seq = BenchWorkload.seqOf(e.getTaskId());
-        // distinct bench jobs: a duplicate COMPLETED (redelivery) is not a second completion
-        if (seq >= 0 && seq < completedAt.length() && completedAt.compareAndSet((int) seq, 0, now)) {
-          completed.incrementAndGet();
-          lastCompletedAt.set(now);
-        }
-      }
-    } else {
-      SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
-      metrics.put(m.getPool(), m);
     }
   }
 
   @Override
   public void close() {
-    stop.set(true);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    tail.close();
   }
 }

@@ -1,6 +1,7 @@
 package io.locus.cli.demo;
 
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.TopicTail;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;
 import io.locus.schemas.PlaceTask;
@@ -9,18 +10,11 @@ import io.locus.schemas.TaskEventType;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
-import io.locus.schemas.codec.SchemaException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * Follows the task-events and scheduler-metrics topics and keeps, per pool, what a person (or a test) wants to know:
@@ -96,16 +90,16 @@ public final class TaskEventTracker implements AutoCloseable {
   private final Map<String, SchedulerMetrics> metrics = new ConcurrentHashMap<>();
   private final Map<String, Long> maxLocallyQueued = new ConcurrentHashMap<>();
   private final Map<String, EventRangeLedger> ledgers = new ConcurrentHashMap<>();
-  private final AtomicBoolean stop = new AtomicBoolean();
-  private final AtomicLong undecodable = new AtomicLong();
-  private final Thread thread;
-  private volatile RuntimeException failure;
+  private final TopicTail tail;
 
+  /** Starts following the topics from their beginning; records that do not decode are skipped. */
   public TaskEventTracker(String bootstrap) {
-    var props = ClientConfigs.consumer(bootstrap, "tracker-" + System.nanoTime(), false);
-    thread = new Thread(() -> run(props), "task-event-tracker");
-    thread.setDaemon(true);
-    thread.start();
+    tail = TopicTail.builder(ClientConfigs.consumer(bootstrap, null, false))
+        .name("task-event-tracker")
+        .follow(Topics.TASK_EVENTS, (e, meta) -> apply(e))
+        .follow(Topics.SCHEDULER_METRICS, (m, meta) -> metrics(m))
+        .follow(Topics.DECISIONS, (d, meta) -> decision(d))
+        .start();
   }
 
   /** Lets the tracker compute response times: completion time − this submit time. */
@@ -131,68 +125,29 @@ public final class TaskEventTracker implements AutoCloseable {
    * task event); it is live: the tracker keeps feeding it.
    */
   public EventRangeLedger ledger(String pool) {
-    if (failure != null) {
-      throw failure;
-    }
+    tail.throwIfFailed();
     return ledgers.computeIfAbsent(pool, p -> new EventRangeLedger());
   }
 
   public synchronized Stats stats(String pool) {
-    if (failure != null) {
-      throw failure;
-    }
+    tail.throwIfFailed();
     return pools.getOrDefault(pool, new Stats()).copy();
-  }
-
-  private void run(java.util.Properties props) {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      List<TopicPartition> parts = new ArrayList<>();
-      for (int p = 0; p < Topics.TASK_EVENTS.partitions(); p++) {
-        parts.add(new TopicPartition(Topics.TASK_EVENTS.name(), p));
-      }
-      for (int p = 0; p < Topics.SCHEDULER_METRICS.partitions(); p++) {
-        parts.add(new TopicPartition(Topics.SCHEDULER_METRICS.name(), p));
-      }
-      for (int p = 0; p < Topics.DECISIONS.partitions(); p++) {
-        parts.add(new TopicPartition(Topics.DECISIONS.name(), p));
-      }
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
-      while (!stop.get()) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-          try {
-            read(r);
-          } catch (SchemaException e) {
-            // Anyone may write to these topics: a record that is not one is skipped, not fatal.
-            undecodable.incrementAndGet();
-          }
-        }
-      }
-    } catch (org.apache.kafka.common.errors.InterruptException e) {
-      // closing
-    } catch (RuntimeException e) {
-      failure = e;
-    }
   }
 
   /** Records skipped because they were not records of their topic's type. */
   public long undecodable() {
-    return undecodable.get();
+    return tail.undecodable();
   }
 
-  private void read(ConsumerRecord<byte[], byte[]> r) {
-    if (r.topic().equals(Topics.SCHEDULER_METRICS.name())) {
-      SchedulerMetrics m = Topics.SCHEDULER_METRICS.decode(r.value());
-      metrics.put(m.getPool(), m);
-      // placed attempts beyond the busy slots wait in agents' local queues (late binding)
-      maxLocallyQueued.merge(m.getPool(), m.getRunningTasks() - m.getBusySlots(), Math::max);
-    } else if (r.topic().equals(Topics.DECISIONS.name())) {
-      Decision d = Topics.DECISIONS.decode(r.value());
-      if (isEventRange(d)) {
-        ledger(d.getPool()).decision(d);
-      }
-    } else {
-      apply(Topics.TASK_EVENTS.decode(r.value()));
+  private void metrics(SchedulerMetrics m) {
+    metrics.put(m.getPool(), m);
+    // placed attempts beyond the busy slots wait in agents' local queues (late binding)
+    maxLocallyQueued.merge(m.getPool(), m.getRunningTasks() - m.getBusySlots(), Math::max);
+  }
+
+  private void decision(Decision d) {
+    if (isEventRange(d)) {
+      ledger(d.getPool()).decision(d);
     }
   }
 
@@ -272,11 +227,6 @@ public final class TaskEventTracker implements AutoCloseable {
 
   @Override
   public void close() {
-    stop.set(true);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    tail.close();
   }
 }

@@ -1,60 +1,58 @@
 package io.locus.cli.replay;
 
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.TopicTail;
 import io.locus.kafka.Topics;
 import io.locus.schemas.TaskEvent;
-import io.locus.schemas.codec.SchemaException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /**
- * The task events of some pools, from the moment the feed was made: the constructor assigns every
- * partition of task-events and fixes the current end as the start before it returns, so a replay
- * that makes the feed before publishing misses no completion of its jobs. A background thread
+ * The task events of some pools, from the moment the feed was made: the constructor waits until
+ * every partition of task-events is positioned at its current end before it returns, so a replay
+ * that makes the feed before publishing misses no completion of its jobs. A {@link TopicTail}
  * decodes; the replay takes events with {@link #poll}. Needs READ on task-events (no group).
  */
 public final class TaskEventFeed implements AutoCloseable {
+  /** How long the constructor waits for the end offsets. */
+  private static final Duration POSITIONED = Duration.ofSeconds(30);
   private final BlockingQueue<TaskEvent> events = new LinkedBlockingQueue<>();
-  private final AtomicBoolean stop = new AtomicBoolean();
   private final Set<String> pools;
-  private final Thread thread;
-  private volatile RuntimeException failure;
-  private volatile long undecodable;
+  private final TopicTail tail;
 
   /**
    * @param client bootstrap servers and security settings
    * @param pools the pools whose events to keep
+   * @throws org.apache.kafka.common.KafkaException when task-events cannot be followed (say, no
+   *     READ on it, or no end offsets within 30 s)
    */
   public TaskEventFeed(Properties client, Set<String> pools) {
     this.pools = Set.copyOf(pools);
     Properties p = ClientConfigs.withOverrides(
         ClientConfigs.consumer("unused", null, false), toMap(client));
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p);
+    tail = TopicTail.builder(p)
+        .name("replay-task-events")
+        .from(TopicTail.Start.end())
+        .follow(Topics.TASK_EVENTS, (e, meta) -> keep(e))
+        .start();
     try {
-      List<TopicPartition> parts = new ArrayList<>();
-      for (int i = 0; i < Topics.TASK_EVENTS.partitions(); i++) {
-        parts.add(new TopicPartition(Topics.TASK_EVENTS.name(), i));
+      if (!tail.awaitPositioned(POSITIONED)) {
+        throw new TimeoutException("no end offsets of " + Topics.TASK_EVENTS.name()
+            + " within " + POSITIONED.toSeconds() + " s");
       }
-      consumer.assign(parts);
-      consumer.seekToEnd(parts);
-      parts.forEach(tp -> consumer.position(tp, Duration.ofSeconds(30)));
+    } catch (InterruptedException e) {
+      tail.close();
+      throw new InterruptException(e);
     } catch (RuntimeException e) {
-      consumer.close(Duration.ZERO);
+      tail.close();
       throw e;
     }
-    thread = new Thread(() -> run(consumer), "replay-task-events");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   private static java.util.Map<String, Object> toMap(Properties client) {
@@ -63,26 +61,9 @@ public final class TaskEventFeed implements AutoCloseable {
     return m;
   }
 
-  private void run(KafkaConsumer<byte[], byte[]> consumer) {
-    try (consumer) {
-      while (!stop.get()) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-          TaskEvent e;
-          try {
-            e = Topics.TASK_EVENTS.decode(r.value());
-          } catch (SchemaException ex) {
-            undecodable++; // anyone may write to the topic: not a reason to stop
-            continue;
-          }
-          if (pools.contains(e.getPool())) {
-            events.add(e);
-          }
-        }
-      }
-    } catch (org.apache.kafka.common.errors.InterruptException | org.apache.kafka.common.errors.WakeupException e) {
-      // closing
-    } catch (RuntimeException e) {
-      failure = e;
+  private void keep(TaskEvent e) {
+    if (pools.contains(e.getPool())) {
+      events.add(e);
     }
   }
 
@@ -93,6 +74,7 @@ public final class TaskEventFeed implements AutoCloseable {
    */
   public TaskEvent poll(Duration timeout) throws InterruptedException {
     TaskEvent e = events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    RuntimeException failure = tail.failure();
     if (e == null && failure != null) {
       throw new IllegalStateException("reading task-events failed: " + failure.getMessage(),
           failure);
@@ -100,18 +82,13 @@ public final class TaskEventFeed implements AutoCloseable {
     return e;
   }
 
-  /** Records on task-events that were not task events. */
+  /** Records on task-events that were not task events (anyone may write to the topic). */
   public long undecodable() {
-    return undecodable;
+    return tail.undecodable();
   }
 
   @Override
   public void close() {
-    stop.set(true);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    tail.close();
   }
 }
