@@ -15,8 +15,10 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
+{{/* One of the three images: (dict "ctx" . "which" "scheduler"|"agent"|"cli"). */}}
 {{- define "locus.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $i := index .ctx.Values.image .which -}}
+{{- printf "%s:%s" $i.repository (default (default .ctx.Chart.AppVersion .ctx.Values.image.tag) $i.tag) -}}
 {{- end -}}
 
 {{/* The pool the agents serve. */}}

@@ -30,9 +30,12 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * What the chart renders is what the programs accept: the FlinkDeployment's arguments parse as
- * {@code locus run} (LocusCli), the DaemonSet's as {@code agent real} (AgentCli), and the agent's
- * ConfigMap passes the agent's own strict config reader (unknown keys, types, sizes, durations,
- * templates), with the secret files it names present where the pods mount them.
+ * {@code locus run} (the job jar's entry class, io.locus.jobs.SchedulerJobMain, takes the same
+ * arguments: {@code run} first), the DaemonSet's as the agent distribution's {@code real}
+ * (AgentCli, what /opt/locus/bin/locus-agent runs), the topics Job's as {@code locus topics create},
+ * and the agent's ConfigMap passes the agent's own strict config reader (unknown keys, types,
+ * sizes, durations, templates), with the secret files it names present where the pods mount them.
+ * {@link DockerfilesTest} checks that the images hold those commands at those paths.
  */
 @Timeout(120)
 class ChartRunsTheRealCommandsTest {
@@ -128,12 +131,13 @@ class ChartRunsTheRealCommandsTest {
       ValueSets.MONITORED_EXISTING_SECRETS})
   void agentConfigAndArgumentsAreAcceptedByTheAgent(String values) throws IOException {
     Manifests m = render(values, tmp);
-    List<String> args = texts(m.one("DaemonSet").at("/spec/template/spec/containers/0/args"));
-    // "agent" is LocusCli's subcommand for AgentCli; AgentCli itself parses the rest.
-    assertThat(args.get(0)).isEqualTo("agent");
-    ParseResult parsed = new CommandLine(new AgentCli()).parseArgs(
-        args.subList(1, args.size()).toArray(String[]::new));
+    JsonNode container = m.one("DaemonSet").at("/spec/template/spec/containers/0");
+    // The agent image's launcher runs AgentCli (the jar's main class) with these arguments.
+    assertThat(texts(container.path("command"))).containsExactly("/opt/locus/bin/locus-agent");
+    List<String> args = texts(container.path("args"));
+    ParseResult parsed = new CommandLine(new AgentCli()).parseArgs(args.toArray(String[]::new));
     assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("real");
+    assertThat(parsed.subcommand().unmatched()).isEmpty();
     assertThat((Path) parsed.subcommand().matchedOptionValue("--config", null))
         .isEqualTo(Path.of("/etc/locus/agent.yaml"));
 

@@ -72,7 +72,7 @@ class ChartTemplateTest {
     JsonNode fd = m.named("FlinkDeployment", "prod-locus-scheduler");
     assertThat(fd.path("apiVersion").asText()).isEqualTo("flink.apache.org/v1beta1");
     JsonNode spec = fd.path("spec");
-    assertThat(spec.path("image").asText()).isEqualTo("ghcr.io/locus/locus:0.1.0");
+    assertThat(spec.path("image").asText()).isEqualTo("ghcr.io/locus/locus-scheduler:0.1.0");
     assertThat(spec.path("flinkVersion").asText()).isEqualTo("v2_0");
     JsonNode conf = spec.path("flinkConfiguration");
     assertThat(conf.path("state.backend.type").asText()).isEqualTo("rocksdb");
@@ -85,8 +85,9 @@ class ChartTemplateTest {
     assertThat(conf.path("high-availability.type").asText()).isEqualTo("kubernetes");
     assertThat(conf.path("high-availability.storageDir").asText()).isEqualTo("s3://locus-state/locus/ha");
     JsonNode job = spec.path("job");
-    assertThat(job.path("jarURI").asText()).isEqualTo("local:///opt/flink/usrlib/locus.jar");
-    assertThat(job.path("entryClass").asText()).isEqualTo("io.locus.cli.LocusCli");
+    assertThat(job.path("jarURI").asText())
+        .isEqualTo("local:///opt/flink/usrlib/locus-scheduler-job.jar");
+    assertThat(job.path("entryClass").asText()).isEqualTo("io.locus.jobs.SchedulerJobMain");
     assertThat(job.path("upgradeMode").asText()).isEqualTo("savepoint");
     assertThat(job.path("parallelism").asInt()).isEqualTo(1);
     List<String> args = texts(job.path("args"));
@@ -104,9 +105,20 @@ class ChartTemplateTest {
     assertThat(spec.at("/podTemplate/spec/volumes").isMissingNode()).isTrue();
 
     JsonNode agent = agentContainer(m);
-    assertThat(agent.path("image").asText()).isEqualTo("ghcr.io/locus/locus:0.1.0");
-    assertThat(texts(agent.path("args"))).containsExactly("agent", "real", "--config",
+    assertThat(agent.path("image").asText()).isEqualTo("ghcr.io/locus/locus-agent:0.1.0");
+    assertThat(texts(agent.path("command"))).containsExactly("/opt/locus/bin/locus-agent");
+    assertThat(texts(agent.path("args"))).containsExactly("real", "--config",
         "/etc/locus/agent.yaml", "--node-id", "$(LOCUS_NODE_NAME)");
+    // The non-root agent gets the node's directory from a root init container, and the secrets
+    // through its group.
+    JsonNode init = m.one("DaemonSet").at("/spec/template/spec/initContainers/0");
+    assertThat(init.path("image").asText()).isEqualTo("ghcr.io/locus/locus-agent:0.1.0");
+    assertThat(texts(init.path("command"))).containsExactly("chown", "-R", "10001:10001",
+        "/var/lib/locus");
+    assertThat(init.at("/securityContext/runAsUser").asInt()).isZero();
+    assertThat(mount(init, "data").path("mountPath").asText()).isEqualTo("/var/lib/locus");
+    assertThat(m.one("DaemonSet").at("/spec/template/spec/securityContext/fsGroup").asInt())
+        .isEqualTo(10001);
     assertThat(agent.at("/env/0/name").asText()).isEqualTo("LOCUS_NODE_NAME");
     assertThat(agent.at("/env/0/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("spec.nodeName");
     JsonNode cfg = agentConfig(m);
@@ -144,16 +156,22 @@ class ChartTemplateTest {
     JsonNode pod = Chart.template(null, tmp).one("DaemonSet").at("/spec/template/spec");
     assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isEqualTo(5 * 60 + 30);
     assertThat(pod.at("/containers/0/livenessProbe/terminationGracePeriodSeconds").asInt()).isEqualTo(30);
-    assertThat(pod.has("securityContext")).isFalse();
+    assertThat(pod.at("/securityContext/fsGroup").asInt()).isEqualTo(10001);
+    assertThat(pod.at("/containers/0/securityContext").isMissingNode()).isTrue();
     pod = Chart.template(Chart.values("""
         agent:
           drainTimeout: 1.5h
           podSecurityContext: {fsGroup: 1000}
           securityContext: {runAsUser: 1000, runAsNonRoot: true}
+          hostPathOwner: "1000:1000"
         """), tmp).one("DaemonSet").at("/spec/template/spec");
     assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isEqualTo(5400 + 30);
     assertThat(pod.at("/securityContext/fsGroup").asInt()).isEqualTo(1000);
     assertThat(pod.at("/containers/0/securityContext/runAsUser").asInt()).isEqualTo(1000);
+    assertThat(pod.at("/initContainers/0/command/2").asText()).isEqualTo("1000:1000");
+    // "": no init container (the directory is prepared on the node)
+    assertThat(Chart.template(Chart.values("agent: {hostPathOwner: \"\"}"), tmp).one("DaemonSet")
+        .at("/spec/template/spec/initContainers").isMissingNode()).isTrue();
     assertThat(Chart.template(Chart.values("agent: {drainTimeout: 90s}"), tmp).one("DaemonSet")
         .at("/spec/template/spec/terminationGracePeriodSeconds").asInt()).isEqualTo(120);
   }
@@ -182,11 +200,12 @@ class ChartTemplateTest {
     assertThat(spec.at("/jobManager/resource/cpu").asDouble()).isEqualTo(1.5);
     assertThat(spec.at("/taskManager/resource/memory").asText()).isEqualTo("8192m");
     assertThat(spec.at("/taskManager/resource/cpu").asDouble()).isEqualTo(4.0);
-    assertThat(spec.path("image").asText()).isEqualTo("registry.example.org/locus:1.2.3");
+    assertThat(spec.path("image").asText()).isEqualTo("registry.example.org/locus-scheduler:1.2.3");
     assertThat(spec.path("imagePullPolicy").asText()).isEqualTo("Always");
 
     JsonNode agent = agentContainer(m);
-    assertThat(agent.path("image").asText()).isEqualTo("registry.example.org/locus:1.2.3");
+    // image.agent.tag wins over image.tag
+    assertThat(agent.path("image").asText()).isEqualTo("registry.example.org/locus-agent:1.2.4");
     assertThat(agent.path("imagePullPolicy").asText()).isEqualTo("Always");
     assertThat(agent.at("/resources/limits/memory").asText()).isEqualTo("6Gi");
     assertThat(agent.at("/resources/requests/cpu").asText()).isEqualTo("1");
@@ -215,7 +234,7 @@ class ChartTemplateTest {
     JsonNode job = m.named("Job", "prod-locus-topics");
     assertThat(job.at("/metadata/annotations").get(Chart.HOOK).asText()).isEqualTo("pre-install,pre-upgrade");
     JsonNode c = job.at("/spec/template/spec/containers/0");
-    assertThat(c.path("image").asText()).isEqualTo("ghcr.io/locus/locus:0.1.0");
+    assertThat(c.path("image").asText()).isEqualTo("ghcr.io/locus/locus-cli:0.1.0");
     List<String> args = texts(c.path("args"));
     assertThat(args.subList(0, 2)).containsExactly("topics", "create");
     assertThat(after(args, "--bootstrap-servers")).containsExactly("locus-kafka-bootstrap:9092");

@@ -6,7 +6,12 @@ final class ValueSets {
 
   /** Three pools (two file policies, one split policy with parameters), custom state and sizes. */
   static final String MULTI_POOL = """
-      image: {repository: registry.example.org/locus, tag: "1.2.3", pullPolicy: Always}
+      image:
+        tag: "1.2.3"
+        pullPolicy: Always
+        scheduler: {repository: registry.example.org/locus-scheduler}
+        agent: {repository: registry.example.org/locus-agent, tag: "1.2.4"}
+        cli: {repository: registry.example.org/locus-cli}
       kafka: {bootstrapServers: "kafka-a:9093,kafka-b:9093", strimziCluster: main}
       pools:
         - {name: batch, policy: MCH}
