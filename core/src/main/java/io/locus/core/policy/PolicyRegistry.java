@@ -244,6 +244,14 @@ public final class PolicyRegistry {
   // lists them in help texts as ${COMPLETION-CANDIDATES}; plain Iterables, so the core needs no
   // picocli.
 
+  /** Every policy's name: the file policies, then the split policies (from FARM on). */
+  public static final class AllNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return all().stream().map(PolicyDescriptor::name).iterator();
+    }
+  }
+
   /** Every file policy's name. */
   public static final class FileNames implements Iterable<String> {
     @Override
