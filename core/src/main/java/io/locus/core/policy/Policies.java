@@ -5,19 +5,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Builds a policy from its name and the pool's string parameters (as a Control record carries them):
- * a thin view of {@link PolicyRegistry}, which holds each policy's parameters and factory.
- * Data diffusion: FA, FCA, MCU, MCH, GCC ({@code window}, {@code theta}). Khanna: MET, MCT, SA,
- * JDPDLL, with the cost model ({@code rbw}, {@code lbw}, {@code c}, {@code storageNodes}; defaults
- * D26), SA's {@code l} and {@code h} (0.3, 0.7; D20) and JDPDLL's {@code thresh} (2; D15).
- * ONLINE_HPS: the cost model, {@code eps} (0.10), {@code partitioner} (GreedyKm1 | MultilevelKm1 |
- * Greedy | RandomBalanced, case-insensitive),
- * {@code seed} (0), and the re-partitioning budget {@code repartitionInterval} (seconds, 0) and
- * {@code repartitionEvents} (1). COMPLEMENTARY_PLACE (hybrid spec §2.6): {@code w_loc}, {@code w_comp},
- * {@code w_pk}, {@code h}, {@code D_node}, {@code D_rack}, {@code aging}, {@code delay} and
- * {@code window} (see {@link io.locus.core.hybrid.ComplementaryPlace#of}). EFT (Locus's own, {@link
- * EarliestFinish}): the cost model and {@code window}, {@code nicGbps} (1), {@code diskGbps}
- * (1.1875) and {@code caches} (auto | staged | agent).
+ * Builds a policy from its name and the pool's string parameters (as a Control record carries
+ * them): a thin view of {@link PolicyRegistry}, which holds each policy's parameters (defaults,
+ * ranges) and factory. The defaults named here are the ones several families share.
  *
  * <p>Every file policy also takes the pool parameter {@code maxQueueDepth} (late binding, default
  * {@value #DEFAULT_MAX_QUEUE_DEPTH}): the most local-queue positions beyond its slots the pool
