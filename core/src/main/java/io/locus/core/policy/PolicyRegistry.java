@@ -1,9 +1,9 @@
 package io.locus.core.policy;
 
+import static io.locus.core.policy.PolicyParams.doubleParam;
 import static io.locus.core.policy.PolicyParams.fraction;
 import static io.locus.core.policy.PolicyParams.intParam;
 import static io.locus.core.policy.PolicyParams.longParam;
-import static io.locus.core.policy.PolicyParams.doubleParam;
 import static io.locus.core.policy.PolicyParams.partitioner;
 import static io.locus.core.policy.PolicyParams.positive;
 
