@@ -46,7 +46,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH,GCC",
       paramLabel = "POLICY[,POLICY...]",
-      description = "File policies to measure (FA, FCA, MCU, MCH, GCC). Default: ${DEFAULT-VALUE} "
+      completionCandidates = io.locus.core.policy.PolicyRegistry.FileNames.class,
+      description = "File policies to measure, of ${COMPLETION-CANDIDATES} (any case; split "
+          + "policies are refused: the bench measures file pools). Default: ${DEFAULT-VALUE} "
           + "(--real-agents: FA).")
   List<String> policies;
 
@@ -287,12 +289,11 @@ public final class BenchCommand implements Callable<Integer> {
       String u = p.trim().toUpperCase(Locale.ROOT);
       if (SplitPoolParams.isSplitPolicy(u)) {
         problems.add("--policy " + p + " is a split policy (event-range jobs): the bench "
-            + "measures file policies (FA, FCA, MCU, MCH, GCC)");
+            + "measures file policies (" + String.join(", ", Policies.NAMES) + ")");
         continue;
       }
       try {
-        new SchedulerConfig.PolicySpec(u, Map.of("window", Integer.toString(window), "theta",
-            Double.toString(theta)));
+        new SchedulerConfig.PolicySpec(u, BenchRun.policyParams(u, window, theta));
         canon.add(u);
       } catch (IllegalArgumentException e) {
         problems.add("--policy: " + e.getMessage());

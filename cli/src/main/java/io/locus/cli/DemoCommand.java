@@ -49,10 +49,10 @@ public final class DemoCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH", paramLabel = "POLICY[,POLICY...]",
-      description = "Policies to run, one pool each, one after the other: file policies FA, FCA, "
-          + "MCU, MCH, GCC and Locus's own EFT (earliest estimated finish); split policies FARM, "
-          + "JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY (event-range"
-          + " jobs). Default: ${DEFAULT-VALUE}.")
+      completionCandidates = io.locus.core.policy.PolicyRegistry.AllNames.class,
+      description = "Policies to run, one pool each, one after the other, of ${COMPLETION-CANDIDATES}"
+          + " (any case): file policies, then from FARM on split policies (event-range jobs). "
+          + "Default: ${DEFAULT-VALUE}.")
   List<String> policies;
 
   @Option(names = "--tasks", defaultValue = "3000", description = "Tasks per file policy. Default: ${DEFAULT-VALUE}.")

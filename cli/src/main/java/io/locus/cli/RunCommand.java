@@ -47,9 +47,9 @@ public final class RunCommand implements Callable<Integer> {
   Path kafkaProperties;
 
   @Option(names = "--policy", defaultValue = "MCH",
-      description = "Default policy for every pool: a file policy (FA, FCA, MCU, MCH, GCC, MET, MCT, SA, "
-          + "JDPDLL, ONLINE_HPS, COMPLEMENTARY_PLACE) or a split policy for event-range jobs (FARM, "
-          + "JOB_SPLITTING, CACHE_JOB_SPLITTING, OUT_OF_ORDER, DELAYED, ADAPTIVE_DELAY; with "
+      completionCandidates = io.locus.core.policy.PolicyRegistry.AllNames.class,
+      description = "Default policy for every pool, one of ${COMPLETION-CANDIDATES} (any case): a "
+          + "file policy, or from FARM on a split policy for event-range jobs (with "
           + "--split-param). Default: ${DEFAULT-VALUE}.")
   String policy;
 

@@ -1,5 +1,7 @@
 package io.locus.operators;
 
+import io.locus.core.policy.PolicyDescriptor;
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.StagingState;
 import io.locus.core.state.StateJournal;
@@ -48,9 +50,15 @@ final class PoolStore {
   /** Separates the parts of a composite key: a character no id contains (ids are validated). */
   static final char SEP = '\u0000';
 
-  /** Policies that keep scheduler-managed caches and Gantt charts ({@link StagingState}). */
-  private static final Set<String> STAGING_POLICIES =
-      Set.of("MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS");
+  /**
+   * Policies that keep scheduler-managed caches and Gantt charts ({@link StagingState}) from the
+   * start, from the registry. EFT is not among them: it keeps a staging state only while its
+   * caches are staged ({@link PolicyDescriptor.Staging#WHEN_STAGED}), and creating one on restore
+   * for a pool that never had one would make the restored pool differ from the original; its
+   * staging state is restored when any of it was written (see {@link #load}).
+   */
+  static final Set<String> STAGING_POLICIES = Set.copyOf(PolicyRegistry.fileNames(
+      d -> d.staging() == PolicyDescriptor.Staging.ALWAYS));
 
   final MapState<String, NodeState> nodes;
   /** Each pool's journal, to flush at the end of an input under that pool's key. */
@@ -202,7 +210,10 @@ final class PoolStore {
         st.restoreRunning(Conversions.runningFromState(t));
       }
     }
-    if (STAGING_POLICIES.contains(m.getPolicy()) || !mapping.isEmpty() || !staged.isEmpty()) {
+    // only the staging state writes these maps: any entry means the pool had one (EFT staged, or
+    // a Khanna policy before a switch), whatever the policy is now
+    if (STAGING_POLICIES.contains(m.getPolicy()) || !mapping.isEmpty() || !staged.isEmpty()
+        || !fileStats.isEmpty() || !gantt.isEmpty() || !stages.isEmpty() || !refs.isEmpty()) {
       loadStaging(st.staging(), m);
     }
     st.finishRestore();

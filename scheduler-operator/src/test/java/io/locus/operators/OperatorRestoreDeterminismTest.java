@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.Decision;
@@ -29,6 +30,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -171,8 +173,13 @@ class OperatorRestoreDeterminismTest {
     return drv.log;
   }
 
+  /** Every registered file policy: a policy added to the registry is covered without an edit. */
+  static List<String> filePolicies() {
+    return PolicyRegistry.fileNames();
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS", "MCH", "GCC"})
+  @MethodSource("filePolicies")
   void aRestoreInTheMiddleChangesNoDecision(String policy) throws Exception {
     List<String> straight = run(policy, 240, -1);
     List<String> restored = run(policy, 240, 120);

@@ -1,7 +1,9 @@
 package io.locus.sim;
 
+import io.locus.core.policy.GoodCacheCompute;
+import io.locus.core.policy.MaxCacheHit;
+import io.locus.core.policy.Policy;
 import io.locus.core.state.PoolState;
-import java.util.Locale;
 
 /**
  * Skips dispatches that cannot decide anything, without changing a single decision.
@@ -35,10 +37,14 @@ final class DispatchGate {
   private boolean dirty = true;
   private long skipped;
 
-  DispatchGate(SimulationConfig cfg) {
-    String p = cfg.policy().toUpperCase(Locale.ROOT);
-    this.enabled = cfg.dispatchGate() && (p.equals("MCH") || p.equals("GCC"));
-    this.gcc = p.equals("GCC");
+  /**
+   * @param policy the run's policy: the gate knows the rules of MCH and GCC (by class, not by a
+   *     list of names, so it follows the registry's spellings and aliases)
+   */
+  DispatchGate(SimulationConfig cfg, Policy policy) {
+    this.enabled = cfg.dispatchGate()
+        && (policy instanceof MaxCacheHit || policy instanceof GoodCacheCompute);
+    this.gcc = policy instanceof GoodCacheCompute;
     this.theta = cfg.theta();
     this.window = cfg.window();
   }

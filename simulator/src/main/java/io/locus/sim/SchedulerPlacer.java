@@ -4,6 +4,7 @@ import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
 import io.locus.core.model.Task;
 import io.locus.core.policy.Policies;
+import io.locus.core.policy.Policy;
 import io.locus.core.provision.Provisioner;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.StateJournal;
@@ -65,12 +66,12 @@ final class SchedulerPlacer implements TaskPlacer {
     this.lrm = sim.lrm();
     this.events = sim.events();
     this.state = new PoolState(StateJournal.NONE, cfg.maxRetries());
-    this.scheduler = new Scheduler(cfg.pool(), state, Policies.create(cfg.policy(),
-        cfg.policyParams()));
+    Policy policy = Policies.create(cfg.policy(), cfg.policyParams());
+    this.scheduler = new Scheduler(cfg.pool(), state, policy);
     this.provisioner = cfg.provisioning() == SimulationConfig.Provisioning.DRP
         ? new Provisioner(cfg.drp())
         : null;
-    this.gate = new DispatchGate(cfg);
+    this.gate = new DispatchGate(cfg, policy);
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
   }

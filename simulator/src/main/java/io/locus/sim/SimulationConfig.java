@@ -1,6 +1,7 @@
 package io.locus.sim;
 
 import io.locus.core.policy.Policies;
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.state.PoolState;
 import io.locus.sim.exec.ExecConfig;
@@ -56,14 +57,16 @@ public record SimulationConfig(
     int cells) {
 
   /**
-   * The data-diffusion policies (spec §2.1) this simulator models. The core's Khanna policies (MET,
-   * MCT, SA, JDPDLL) need storage-node Gantt charts and a transfer engine, which this model has not.
-   * COMPLEMENTARY_PLACE (hybrid §2.6) runs with its defaults and the window; tasks get the profile
-   * their trace job carries ({@code cpu}, {@code mem}, {@code disk} attributes), else the cold start.
-   * EFT (Locus's own, issue 16) runs in its agent-cache form.
+   * The policies this simulator models: the registry's file policies that run on agent caches
+   * (executors cache what they read), this model's only kind. The Khanna family (MET, MCT, SA,
+   * JDPDLL, ONLINE_HPS) stages files from storage nodes over Gantt charts, which this model has
+   * not (the Khanna simulator runs it). COMPLEMENTARY_PLACE (hybrid §2.6) runs with its defaults
+   * and the window; tasks get the profile their trace job carries ({@code cpu}, {@code mem},
+   * {@code disk} attributes), else the cold start. EFT (Locus's own, issue 16) runs in its
+   * agent-cache form.
    */
   public static final List<String> POLICIES =
-      List.of("FA", "FCA", "MCU", "MCH", "GCC", "COMPLEMENTARY_PLACE", "EFT");
+      PolicyRegistry.fileNames(d -> d.cacheModel().agent());
 
   /**
    * Per-node eviction policies: spec §3.1's, VALUE (Khanna's, on statistics the cluster keeps) and

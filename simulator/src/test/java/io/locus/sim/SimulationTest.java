@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Whole simulations on small hand-built workloads: invariants, policies, provisioning. */
@@ -97,7 +98,7 @@ class SimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC"})
+  @FieldSource("io.locus.sim.SimulationConfig#POLICIES")
   void everyTaskCompletesOnceCachesStayWithinCapacityAndBytesAreConserved(String policy) {
     // Small caches (40 files of 10 MB per node) force evictions; DRP adds and removes nodes.
     SimulationConfig cfg = small().policy(policy).cacheBytes(400 * MB)

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -81,7 +82,7 @@ class WorkflowSimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC"})
+  @FieldSource("io.locus.sim.SimulationConfig#POLICIES")
   void noChildStartsBeforeItsParentsCompletedAndEveryTaskCompletes(String policy) {
     Observed o = run(cluster(policy).build(), threeLevels());
     assertThat(o.result().complete()).isTrue();

@@ -75,11 +75,26 @@ public final class BenchRun {
     return (int) total;
   }
 
+  /**
+   * --window and --theta, for the policies that take them: a policy refuses a parameter it does
+   * not know (MET, EFT, ... have no theta), and every file policy can be measured.
+   */
+  public static Map<String, String> policyParams(String policy, int window, double theta) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("window", Integer.toString(window));
+    p.put("theta", Double.toString(theta));
+    List<String> takes = io.locus.core.policy.Policies.parameters(policy);
+    if (takes != null) {
+      p.keySet().retainAll(takes);
+    }
+    return p;
+  }
+
   public static Result run(BenchConfig cfg, Path workDir, PrintStream out)
       throws InterruptedException {
     List<String> pools = poolNames(cfg.policy(), cfg.pools(), cfg.parallelism());
     SchedulerConfig.PolicySpec spec = new SchedulerConfig.PolicySpec(cfg.policy(),
-        Map.of("window", Integer.toString(cfg.window()), "theta", Double.toString(cfg.theta())));
+        policyParams(cfg.policy(), cfg.window(), cfg.theta()));
     Map<String, SchedulerConfig.PolicySpec> specs = new LinkedHashMap<>();
     pools.forEach(p -> specs.put(p, spec));
     SchedulerConfig sc = new SchedulerConfig(spec, specs, 1000, 3);

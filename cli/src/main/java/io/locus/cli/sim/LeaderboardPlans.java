@@ -1,5 +1,7 @@
 package io.locus.cli.sim;
 
+import io.locus.core.policy.PolicyDescriptor.Family;
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.SimulationConfig.Provisioning;
@@ -25,8 +27,8 @@ import java.util.function.LongFunction;
  * only which runs, and which number of each.
  */
 final class LeaderboardPlans {
-  /** The data-diffusion seed policies (spec §2.1); also the WfCommons what-if's. */
-  static final List<String> DD_SEEDS = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+  /** The data-diffusion seed policies (spec §2.1; the registry's family); also WfCommons'. */
+  static final List<String> DD_SEEDS = PolicyRegistry.family(Family.DATA_DIFFUSION);
   /** The hybrid cluster mode's schedulers (its ablation variants left out). */
   static final List<String> HYBRID_SEEDS = List.of("GREEDY_SORT_MERGE", "FIFO_HEAD", "FIRST_FIT",
       "SLOTS-2 (profile-blind)");
@@ -151,7 +153,7 @@ final class LeaderboardPlans {
   static List<Leaderboard.Entry> hybrid(Sizes z, long seed) {
     Map<String, ClusterExperiment.SchedulerVariant> variants = new LinkedHashMap<>();
     ClusterExperiment.policies().forEach(v -> variants.put(v.label(), v));
-    variants.put(Leaderboard.OWN, ClusterExperiment.EFT);
+    variants.put(Leaderboard.OWN, ClusterExperiment.EFT_FLUID);
     List<Leaderboard.Entry> out = new ArrayList<>();
     for (double load : ClusterExperiment.LOADS) {
       out.add(new Leaderboard.Entry("hybrid-cluster rho=" + load, "mean response s",

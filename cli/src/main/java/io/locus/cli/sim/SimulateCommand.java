@@ -73,7 +73,9 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean swfFileModel;
 
   @Option(names = "--policy", defaultValue = "gcc",
-      description = "FA, FCA, MCU, MCH or GCC. Default: ${DEFAULT-VALUE}.")
+      completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
+      description = "One of ${COMPLETION-CANDIDATES} (any case): the policies that run on agent "
+          + "caches, this simulator's model. Default: ${DEFAULT-VALUE}.")
   String policy;
 
   @Option(names = "--cache-gb", defaultValue = "4", description = "Cache per node, GB (decimal). Default: ${DEFAULT-VALUE}.")

@@ -1,6 +1,8 @@
 package io.locus.cli.sim;
 
 import io.locus.core.model.InputFile;
+import io.locus.core.policy.PolicyDescriptor.Family;
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.SimulationConfig.Provisioning;
@@ -47,13 +49,12 @@ public final class WfCommonsExperiment {
   /** The experiment's name in {@code locus experiment}. */
   public static final String NAME = "wfcommons";
 
-  /** The default policies, and the --quick set (the baseline and the two data-aware extremes). */
-  public static final List<String> POLICIES = List.of("FA", "FCA", "MCU", "MCH", "GCC");
+  /**
+   * The default policies (the registry's data-diffusion family), and the --quick set (the
+   * baseline and the two data-aware extremes).
+   */
+  public static final List<String> POLICIES = PolicyRegistry.family(Family.DATA_DIFFUSION);
   public static final List<String> QUICK_POLICIES = List.of("FA", "MCH", "GCC");
-
-  /** Policies of the core that this cluster model cannot run, and why (for error messages). */
-  static final List<String> NOT_APPLICABLE = List.of("MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS",
-      "ONLINE-HPS", "HPS");
 
   /** Nodes are capped here (the data-diffusion testbed's size). */
   public static final int MAX_NODES = 64;
@@ -172,7 +173,8 @@ public final class WfCommonsExperiment {
     List<String> out = new ArrayList<>();
     for (String p : requested) {
       String name = p.trim().toUpperCase(Locale.ROOT);
-      if (NOT_APPLICABLE.contains(name)) {
+      // a registered policy (any spelling) whose caches are only ever scheduler-staged
+      if (PolicyRegistry.find(name).filter(d -> !d.cacheModel().agent()).isPresent()) {
         throw new IllegalArgumentException("policy " + name + " does not apply to the "
             + "wfcommons what-if: the Online-HPS family plans transfers from storage nodes "
             + "(locus experiment khanna-*), this cluster has a shared file system and node caches;"

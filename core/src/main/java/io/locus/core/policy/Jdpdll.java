@@ -34,7 +34,8 @@ public final class Jdpdll implements Policy {
 
   public Jdpdll(CostModel cost, int thresh) {
     if (thresh < 1) {
-      throw new IllegalArgumentException("JDPDLL threshold must be ≥ 1, got " + thresh);
+      throw new IllegalArgumentException("parameter thresh (JDPDLL's replication threshold) must "
+          + "be ≥ 1, got " + thresh);
     }
     this.cost = cost;
     this.thresh = thresh;

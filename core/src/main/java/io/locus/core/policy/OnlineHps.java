@@ -28,6 +28,9 @@ import java.util.Set;
  */
 public final class OnlineHps extends GanttStaging {
   private final Partitioner partitioner;
+  /** The partition's allowed imbalance when none is given. */
+  public static final double DEFAULT_EPS = 0.10;
+
   private final double eps;
   private final long seed;
   private final double repartitionInterval;

@@ -1,5 +1,7 @@
 package io.locus.core.split;
 
+import io.locus.core.policy.PolicyDescriptor;
+import io.locus.core.policy.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,37 +35,21 @@ public record SplitParams(String policy, long cacheEvents, double eventBytes, Ev
     double periodSeconds, TreeMap<Double, Double> lmaxTable, double margin, double windowSeconds,
     int hysteresis, double evaluateSeconds) {
 
-  public static final List<String> POLICIES = List.of("FARM", "JOB_SPLITTING",
-      "CACHE_JOB_SPLITTING", "OUT_OF_ORDER", "DELAYED", "ADAPTIVE_DELAY");
+  /** The split policies' names, from {@link io.locus.core.policy.PolicyRegistry}. */
+  public static final List<String> POLICIES = PolicyRegistry.splitNames();
 
-  /** Parameter names with their defaults and meaning, in documentation order. */
-  public static final Map<String, String[]> DOC = new LinkedHashMap<>();
+  /**
+   * Parameter names with their defaults and meaning, in documentation order: a view of the
+   * registry's split parameters (every split policy takes the same set).
+   */
+  public static final Map<String, String[]> DOC;
 
   static {
-    doc("cacheGb", "100", "per-node cache in GB (decimal); or give cacheEvents");
-    doc("cacheEvents", "", "per-node cache in events (overrides cacheGb)");
-    doc("eventBytes", "600000", "bytes per event");
-    doc("tCpu", "0.2", "CPU seconds per event");
-    doc("tDisk", "0.06", "seconds to read an event from the local disk");
-    doc("tTape", "0.6", "seconds to read an event from tape");
-    doc("tapePipelining", "false", "overlap tape reads with compute (c_miss = max)");
-    doc("diskPipelining", "false", "overlap disk reads with compute (c_hit = max)");
-    doc("replication", "false", "OUT_OF_ORDER only: remote cache reads, copy on 3rd access");
-    doc("min", "10", "MIN, minimal subjob size in events");
-    doc("starve", "2d", "OUT_OF_ORDER starvation threshold T_starve");
-    doc("replicationThreshold", "3", "remote access count that replicates");
-    doc("stripe", "5000", "DELAYED/ADAPTIVE_DELAY stripe size S in events");
-    doc("period", "2d", "DELAYED period d (0 = at arrival)");
-    doc("lmaxTable", "", "ADAPTIVE_DELAY (required): d:Lmax pairs separated by ',' or ';', e.g. "
-        + "0:1.0,1d:1.5,2d:2.0");
-    doc("margin", "0.1", "ADAPTIVE_DELAY headroom: Lmax(d) >= (1 + margin) * rate");
-    doc("window", "24h", "ADAPTIVE_DELAY arrival-rate window");
-    doc("hysteresis", "2", "ADAPTIVE_DELAY evaluations in a row before d decreases");
-    doc("evaluate", "1h", "ADAPTIVE_DELAY evaluation period while d = 0");
-  }
-
-  private static void doc(String name, String def, String text) {
-    DOC.put(name, new String[] {def, text});
+    Map<String, String[]> doc = new LinkedHashMap<>();
+    for (PolicyDescriptor.Param p : PolicyRegistry.splitParams()) {
+      doc.put(p.name(), new String[] {p.defaultValue(), p.range()});
+    }
+    DOC = java.util.Collections.unmodifiableMap(doc);
   }
 
   public SplitParams {

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Same events in the same order give the same decisions; and a state rebuilt from what the
@@ -120,9 +120,9 @@ class DeterminismAndRestoreTest {
     return log;
   }
 
-  /** GCC's θ for the data-diffusion policies; EFT takes no θ (its caches model is auto here). */
+  /** GCC's θ for the policies that take it (EFT's caches model is auto here). */
   private static Map<String, String> params(String policy) {
-    return policy.equals("EFT") ? Map.of() : Map.of("theta", "0.6");
+    return Policies.parameters(policy).contains("theta") ? Map.of("theta", "0.6") : Map.of();
   }
 
   private static Scheduler fresh(String policy, StateJournal journal) {
@@ -134,8 +134,13 @@ class DeterminismAndRestoreTest {
     return sched;
   }
 
+  /** The registry's policies that run on agent caches: a new one is covered without an edit. */
+  static java.util.List<String> agentCachePolicies() {
+    return PolicyRegistry.fileNames(d -> d.cacheModel().agent());
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC", "EFT"})
+  @MethodSource("agentCachePolicies")
   void sameSeedSameDecisions(String policy) {
     List<String> a = run(fresh(policy, StateJournal.NONE), new Random(42), 400, new HashMap<>(), 1);
     List<String> b = run(fresh(policy, StateJournal.NONE), new Random(42), 400, new HashMap<>(), 1);
@@ -143,7 +148,7 @@ class DeterminismAndRestoreTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC", "EFT"})
+  @MethodSource("agentCachePolicies")
   void aRebuiltStateDecidesLikeTheOriginal(String policy) {
     Mirror mirror = new Mirror();
     Scheduler original = fresh(policy, mirror);

@@ -3,7 +3,7 @@ package io.locus.sim.hybrid;
 import io.locus.core.model.Resource;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.hybrid.cluster.NodeChoice;
-import io.locus.sim.hybrid.cluster.OnlineEarliestFinish;
+import io.locus.sim.hybrid.cluster.FluidEarliestFinish;
 import io.locus.sim.hybrid.cluster.OnlineFifoHead;
 import io.locus.sim.hybrid.cluster.OnlineFirstFit;
 import io.locus.sim.hybrid.cluster.OnlineGreedySortMerge;
@@ -68,12 +68,12 @@ public final class ClusterExperiment {
   }
 
   /**
-   * EFT's cluster form (issue 16), compared on the leaderboard, not in this experiment's tables:
-   * it prices contention itself, so the headroom (which only the fit tests of the others read)
-   * is 1.0.
+   * EFT-FLUID, EFT's cluster form (issue 16), compared on the leaderboard, not in this
+   * experiment's tables: it prices contention itself, so the headroom (which only the fit tests
+   * of the others read) is 1.0.
    */
-  public static final SchedulerVariant EFT =
-      new SchedulerVariant("EFT", 1.0, OnlineEarliestFinish::new);
+  public static final SchedulerVariant EFT_FLUID =
+      new SchedulerVariant(FluidEarliestFinish.NAME, 1.0, FluidEarliestFinish::new);
 
   /** λ (jobs/s) for an offered load ρ. */
   public static double rate(double load) {

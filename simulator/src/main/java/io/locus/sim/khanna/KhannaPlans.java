@@ -1,5 +1,6 @@
 package io.locus.sim.khanna;
 
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.sim.engine.RunResult;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
@@ -14,8 +15,11 @@ import java.util.function.ToDoubleFunction;
  * count and the trace of each seed. The grids below expand into those points in run order.
  */
 final class KhannaPlans {
-  static final List<String> POLICIES = List.of("ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL",
-      "EFT");
+  /**
+   * The registry's file policies that can have scheduler-staged caches, the model this simulator
+   * has (storage nodes, Gantt charts), in registry order: the series of every table.
+   */
+  static final List<String> POLICIES = PolicyRegistry.fileNames(d -> d.cacheModel().staged());
   private static final List<Integer> JOBS = List.of(800, 1000, 1200, 1400, 1600);
   private static final List<String> ORDERS = List.of("clustered", "random");
 

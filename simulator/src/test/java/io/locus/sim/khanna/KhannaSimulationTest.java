@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class KhannaSimulationTest {
@@ -19,7 +20,7 @@ class KhannaSimulationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ONLINE_HPS", "MET", "MCT", "SA", "JDPDLL"})
+  @FieldSource("io.locus.sim.khanna.KhannaPlans#POLICIES")
   void everyJobCompletesWithConsistentTimes(String policy) {
     List<TraceJob> jobs = trace(200, 3);
     RunResult<KhannaSimulation.Metrics> r = KhannaSimulation.run(jobs,

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * shares a node when the slowdown it causes and suffers costs less than waiting, waits when not,
  * never overcommits memory, and through whole runs completes every job deterministically.
  */
-class OnlineEarliestFinishTest {
+class FluidEarliestFinishTest {
   private static final ResourceVector CPU = new ResourceVector(0.9, 0.1, 0.05, 0);
   private static final ResourceVector IO = new ResourceVector(0.05, 0.1, 0.8, 0);
 
@@ -26,7 +26,7 @@ class OnlineEarliestFinishTest {
   }
 
   private static RunResult<ClusterSimulation.Metrics> run(List<HybridJob> jobs, int nodes) {
-    return ClusterSimulation.run(jobs, new OnlineEarliestFinish(),
+    return ClusterSimulation.run(jobs, new FluidEarliestFinish(),
         new ClusterSimulation.Config(nodes, 1.0));
   }
 
@@ -79,22 +79,22 @@ class OnlineEarliestFinishTest {
 
   @Test
   void theStartCostIsTheResponseTimeTheStartAdds() {
-    OnlineEarliestFinish eft = new OnlineEarliestFinish();
-    assertThat(eft.name()).isEqualTo("EFT");
-    assertThat(new OnlineEarliestFinish(600).name()).isEqualTo("EFT (durations unknown)");
-    assertThatThrownBy(() -> new OnlineEarliestFinish(0)).hasMessageContaining("> 0");
+    FluidEarliestFinish eft = new FluidEarliestFinish();
+    assertThat(eft.name()).isEqualTo("EFT-FLUID");
+    assertThat(new FluidEarliestFinish(600).name()).isEqualTo("EFT-FLUID (durations unknown)");
+    assertThatThrownBy(() -> new FluidEarliestFinish(0)).hasMessageContaining("> 0");
     // on an empty node: its own standalone time, and room at once
-    assertThat(OnlineEarliestFinish.startCost(List.of(), CPU, 1.0, 100)).isCloseTo(100,
+    assertThat(FluidEarliestFinish.startCost(List.of(), CPU, 1.0, 100)).isCloseTo(100,
         within(1e-9));
-    assertThat(OnlineEarliestFinish.roomIn(List.of(), CPU)).isZero();
+    assertThat(FluidEarliestFinish.roomIn(List.of(), CPU)).isZero();
   }
 
   @Test
   void wholeRunsCompleteEveryJobTheSameWayTwice() {
     List<ClusterExperiment.Run> a = ClusterExperiment.run(150, 1, 3, new double[] {0.9},
-        List.of(ClusterExperiment.EFT));
+        List.of(ClusterExperiment.EFT_FLUID));
     List<ClusterExperiment.Run> b = ClusterExperiment.run(150, 1, 3, new double[] {0.9},
-        List.of(ClusterExperiment.EFT));
+        List.of(ClusterExperiment.EFT_FLUID));
     assertThat(a.get(0).result().jobs()).isEqualTo(150);
     assertThat(a.get(0).metrics().meanResponse()).isEqualTo(b.get(0).metrics().meanResponse());
     assertThat(a.get(0).metrics().meanSlowdown()).isGreaterThanOrEqualTo(1.0);

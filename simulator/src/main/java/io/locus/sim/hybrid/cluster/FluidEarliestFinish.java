@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * EFT's form in cluster mode (issue 16): the rule of Locus's file policy, a job goes where the
- * response time it adds is least, priced with the fluid model of §1.4 instead of bytes to move.
+ * EFT-FLUID, EFT's form in cluster mode (issue 16): the rule of Locus's file policy, a job goes
+ * where the response time it adds is least, priced with the fluid model of §1.4 instead of bytes
+ * to move. A simulator scheduler, not a registered policy: its own name keeps it apart from the
+ * deployable EFT ({@link io.locus.core.policy.EarliestFinish}) in tables and logs.
  *
  * <p>Waiting jobs are considered in submission order (a job that waits does not block the ones
  * behind it). For job j and node k, with the node's running jobs as they are now (no later
@@ -37,7 +39,10 @@ import java.util.TreeMap;
  * same model the spec defines, fed by its own starts and the cluster's completions; durations
  * and profiles are the jobs' declared ones (T_j, p_j, κ_j).
  */
-public final class OnlineEarliestFinish implements OnlineScheduler {
+public final class FluidEarliestFinish implements OnlineScheduler {
+  /** The label it prints. */
+  public static final String NAME = "EFT-FLUID";
+
   private final TreeMap<Long, HybridJob> queue = new TreeMap<>();
   /** The duration every job is priced at, or NaN to price each at its declared T_j. */
   private final double assumedDuration;
@@ -68,7 +73,7 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
   }
 
   /** Prices each job at its declared duration T_j. */
-  public OnlineEarliestFinish() {
+  public FluidEarliestFinish() {
     this(Double.NaN);
   }
 
@@ -76,7 +81,7 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
    * Prices every job at {@code assumedDuration} seconds instead of its own T_j (NaN: its own):
    * the ablation that shows what knowing durations is worth.
    */
-  public OnlineEarliestFinish(double assumedDuration) {
+  public FluidEarliestFinish(double assumedDuration) {
     if (!Double.isNaN(assumedDuration) && !(assumedDuration > 0)) {
       throw new IllegalArgumentException("assumed duration must be > 0, got " + assumedDuration);
     }
@@ -85,7 +90,7 @@ public final class OnlineEarliestFinish implements OnlineScheduler {
 
   @Override
   public String name() {
-    return Double.isNaN(assumedDuration) ? "EFT" : "EFT (durations unknown)";
+    return Double.isNaN(assumedDuration) ? NAME : NAME + " (durations unknown)";
   }
 
   private double duration(HybridJob j) {
