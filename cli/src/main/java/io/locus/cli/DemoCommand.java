@@ -4,6 +4,7 @@ import io.locus.connectors.DeliveryMode;
 import io.locus.dashboard.Dashboard;
 import io.locus.kafka.ClientConfigs;
 import io.locus.core.split.SplitParams;
+import io.locus.jobs.options.PolicyOptions;
 import io.locus.cli.EmbeddedLocus;
 import io.locus.cli.demo.DemoRun;
 import io.locus.cli.demo.DemoWorkload;

@@ -4,12 +4,14 @@ import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.StateFiles;
-import io.locus.agent.security.Secrets;
+import io.locus.schemas.auth.Secrets;
 import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.Preload;
 import io.locus.agent.sim.SimMetricsServer;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.KafkaClientOptions;
+import io.locus.kafka.cli.EntryPoints;
 import io.locus.schemas.auth.NodeKeys;
 import io.locus.schemas.auth.RecordSigner;
 import java.io.UncheckedIOException;
@@ -23,13 +25,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -47,12 +49,18 @@ public final class AgentCli implements Runnable {
   public static void main(String[] args) {
     // Avro refuses to decode generated classes outside trusted packages (TOOLCHAIN gotcha 1); set
     // before any Avro class loads.
-    if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
-      System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
-    }
+    EntryPoints.trustLocusAvro();
     // Before any process starts: the JDK reads the launch mechanism once.
     io.locus.agent.real.ProcessLaunch.apply();
-    System.exit(new CommandLine(new AgentCli()).setCommandName("locus agent").execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * {@code locus agent} on its own (the agent distribution's entry point), with the durations and
+   * error messages of every Locus entry point.
+   */
+  public static CommandLine commandLine() {
+    return EntryPoints.configure(new CommandLine(new AgentCli()).setCommandName("locus agent"));
   }
 
   /** Prefix of every message of this command. */
@@ -89,13 +97,7 @@ public final class AgentCli implements Runnable {
   public static final class Sim implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
-        description = "Kafka bootstrap servers.")
-    String bootstrap;
-
-    @Option(names = "--kafka-properties", paramLabel = "FILE",
-        description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
-    Path kafkaProperties;
+    @Mixin KafkaClientOptions kafka;
 
     @Option(names = "--pool", required = true, description = "The agents' pool.")
     String pool;
@@ -264,12 +266,8 @@ public final class AgentCli implements Runnable {
 
     /** The host's settings from the options (no connection made). */
     public HostConfig hostConfig() {
-      Map<String, String> overrides = new TreeMap<>();
-      if (kafkaProperties != null) {
-        Properties p = ClientConfigs.withOverrides(new Properties(), kafkaProperties);
-        p.stringPropertyNames().forEach(k -> overrides.put(k, p.getProperty(k)));
-      }
-      return HostConfig.builder(bootstrap)
+      Map<String, String> overrides = kafka.overrideMap();
+      return HostConfig.builder(kafka.bootstrap)
           .nodeIds(explicitNodes != null && !explicitNodes.isEmpty()
               ? explicitNodes : HostConfig.nodeIds(nodePrefix, nodes))
           .readCommitted(readCommitted())

@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
 import io.locus.core.provision.ProvisioningConfig;
 import picocli.CommandLine.Option;
@@ -30,7 +30,7 @@ public final class ProvisioningOptions {
   double idleSeconds;
 
   /** The provisioning settings; a bad value is an IllegalArgumentException saying which. */
-  ProvisioningConfig provisioningConfig() {
+  public ProvisioningConfig provisioningConfig() {
     switch (provisioning.toLowerCase(java.util.Locale.ROOT)) {
       case "static", "srp":
         return ProvisioningConfig.staticPool();
