@@ -111,7 +111,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", paramLabel = "PORT|off",
       description = "Serve the scheduler's Flink metrics in Prometheus format on "
           + "http://localhost:PORT/metrics while the demo runs (the URL is printed); off: none. "
-          + "Default: the first free port from 9249 to 9299.")
+          + "Default: the first free port from 9249 to 9299 (locus run's default is 9249 alone;"
+          + " a demo starts even where that port is taken).")
   String metricsPort;
 
   @Option(names = "--no-dashboard",

@@ -191,9 +191,7 @@ public final class AgentCli implements Runnable {
             + "its own key).")
     Path clusterSecretFile;
 
-    @Option(names = "--stats-interval", defaultValue = "PT10S",
-        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
-    Duration statsInterval;
+    @Mixin StatsOptions stats;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
         description = "Serve every node's metrics (Prometheus text, label node) on "
@@ -319,7 +317,7 @@ public final class AgentCli implements Runnable {
         }
         System.out.flush();
         try {
-          long every = statsInterval.toMillis();
+          long every = stats.everyMs();
           // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
           while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
             System.out.println(host.stats());
@@ -363,9 +361,7 @@ public final class AgentCli implements Runnable {
         description = "Only read and validate the config, print a summary, and exit.")
     boolean check;
 
-    @Option(names = "--stats-interval", defaultValue = "PT30S",
-        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
-    Duration statsInterval;
+    @Mixin StatsOptions stats;
 
     /** The host's settings from the options and the config file (no connection made). */
     public HostConfig hostConfig() {
@@ -436,7 +432,7 @@ public final class AgentCli implements Runnable {
             + " /metrics and /health at %s; cache %s, work %s%n", NAME, a.nodeId(), a.pool(),
             cfg.bootstrapServers(), agent.endpoint(), a.cacheDir(), a.work().dir());
         System.out.flush();
-        long every = statsInterval.toMillis();
+        long every = stats.everyMs();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
           System.out.println(host.stats());

@@ -165,7 +165,14 @@ class RunCommandTest {
     thinManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
     Path thin = dir.resolve("locus-cli.jar");
     new java.util.jar.JarOutputStream(Files.newOutputStream(thin), thinManifest).close();
+    java.util.jar.Manifest jobManifest = new java.util.jar.Manifest();
+    jobManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+    jobManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS,
+        io.locus.jobs.SchedulerJobMain.class.getName());
+    Path job = dir.resolve("locus-scheduler-job.jar");
+    new java.util.jar.JarOutputStream(Files.newOutputStream(job), jobManifest).close();
     assertThat(FlinkTarget.isLocusJar(locus)).isTrue();
+    assertThat(FlinkTarget.isLocusJar(job)).as("the job jar is self-contained too").isTrue();
     assertThat(FlinkTarget.isLocusJar(thin)).isFalse();
     assertThat(FlinkTarget.isLocusJar(dir)).isFalse();
 

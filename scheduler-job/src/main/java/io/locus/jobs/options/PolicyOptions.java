@@ -6,17 +6,12 @@ import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SplitPoolParams;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Policy flags shared by the commands that run a scheduler. */
 public final class PolicyOptions {
-  @Option(names = "--window", paramLabel = "W",
-      description = "Tasks inspected from the queue head per decision (MCU/MCH/GCC). Default: ${DEFAULT-VALUE}.")
-  int window = Policies.DEFAULT_WINDOW;
-
-  @Option(names = "--theta", paramLabel = "θ",
-      description = "GCC utilisation threshold in [0, 1]. Default: ${DEFAULT-VALUE}.")
-  double theta = Policies.DEFAULT_THETA;
+  @Mixin public PolicyParameters parameters = new PolicyParameters();
 
   @Option(names = "--split-param", paramLabel = "KEY=VALUE",
       description = "A parameter of the split policies (FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, "
@@ -36,8 +31,8 @@ public final class PolicyOptions {
 
   public Map<String, String> params() {
     Map<String, String> p = new LinkedHashMap<>();
-    p.put("window", Integer.toString(window));
-    p.put("theta", Double.toString(theta));
+    p.put("window", Integer.toString(parameters.window));
+    p.put("theta", Double.toString(parameters.theta));
     return p;
   }
 

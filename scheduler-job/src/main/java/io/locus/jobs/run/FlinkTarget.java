@@ -127,8 +127,8 @@ final class FlinkTarget {
     }
     try (JarFile jar = new JarFile(p.toFile())) {
       Manifest m = jar.getManifest();
-      return m != null && SELF_CONTAINED.contains(
-          m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
+      String main = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+      return main != null && SELF_CONTAINED.contains(main);
     } catch (IOException e) {
       return false;
     }
