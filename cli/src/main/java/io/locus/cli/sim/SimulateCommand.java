@@ -112,7 +112,8 @@ public final class SimulateCommand implements Callable<Integer> {
   double diskGbps;
 
   @Option(names = "--provisioning", defaultValue = "drp",
-      description = "srp, drp or lrm-per-task. Default: ${DEFAULT-VALUE}.")
+      description = "srp (or static), drp (or dynamic) or lrm-per-task. Default: ${DEFAULT-VALUE},"
+          + " the data-diffusion paper's setup (locus run's is static).")
   String provisioning;
 
   @Option(names = "--acquisition", defaultValue = "all-at-once",
@@ -272,7 +273,12 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SimulationConfig.Provisioning prov = null;
     try {
-      prov = SimulationConfig.Provisioning.parse(provisioning);
+      // locus run's spellings too: one value means one thing in both commands
+      prov = SimulationConfig.Provisioning.parse(switch (provisioning.trim().toLowerCase(Locale.ROOT)) {
+        case "static" -> "srp";
+        case "dynamic" -> "drp";
+        default -> provisioning;
+      });
     } catch (IllegalArgumentException e) {
       problems.add("--provisioning: " + e.getMessage());
     }

@@ -86,6 +86,8 @@ class CliTest {
         .contains("--max-nodes must be > 0");
     Outcome s = run("simulate", "--provisioning", "srp", "--nodes", "0", "--max-nodes", "9");
     assertThat(s.err()).contains("--nodes must be > 0").doesNotContain("--max-nodes must");
+    Outcome d = run("simulate", "--provisioning", "dynamic", "--max-nodes", "0");
+    assertThat(d.err()).as("locus run's spelling of drp").contains("--max-nodes must be > 0");
   }
 
   @Test

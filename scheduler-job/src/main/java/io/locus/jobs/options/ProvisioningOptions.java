@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 /** Dynamic provisioning flags (data-diffusion spec §2.4), for commands that scale real nodes. */
 public final class ProvisioningOptions {
   @Option(names = "--provisioning", defaultValue = "static",
-      description = "static (SRP: nodes come and go on their own) or dynamic (DRP: scale requests on the scale-requests topic). Default: ${DEFAULT-VALUE}.")
+      description = "static (SRP: nodes come and go on their own) or dynamic (DRP: scale requests on the scale-requests topic); srp and drp as in locus simulate. Default: ${DEFAULT-VALUE}.")
   String provisioning;
 
   @Option(names = "--min-nodes", defaultValue = "0", description = "DRP: never release below this. Default: ${DEFAULT-VALUE}.")
