@@ -54,7 +54,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--delivery", split = ",", defaultValue = "at-least-once",
       paramLabel = "MODE[,MODE...]",
-      description = "at-least-once and/or exactly-once. Default: ${DEFAULT-VALUE}.")
+      description = "at-least-once and/or exactly-once. Default: ${DEFAULT-VALUE} (locus run's"
+          + " default is exactly-once, whose decisions wait for a checkpoint).")
   List<String> deliveries;
 
   @Option(names = "--state-backend", split = ",", defaultValue = "rocksdb",

@@ -102,7 +102,8 @@ public final class DemoCommand implements Callable<Integer> {
   double timeScale;
 
   @Option(names = "--delivery", defaultValue = "at-least-once",
-      description = "exactly-once or at-least-once. Default: ${DEFAULT-VALUE}.")
+      description = "exactly-once or at-least-once. Default: ${DEFAULT-VALUE} (decisions reach the"
+          + " agents at once rather than at each checkpoint; locus run's default is exactly-once).")
   String delivery;
 
   @Option(names = "--timeout", defaultValue = "PT3M", description = "Give up on a run after this long. Default: ${DEFAULT-VALUE}.")
