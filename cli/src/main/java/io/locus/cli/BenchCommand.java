@@ -1,5 +1,6 @@
 package io.locus.cli;
 
+import io.locus.jobs.options.PolicyParameters;
 import io.locus.connectors.DeliveryMode;
 import io.locus.core.policy.Policies;
 import io.locus.cli.bench.BenchConfig;
@@ -18,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -32,7 +34,7 @@ import picocli.CommandLine.Spec;
             + " measured over the last 4/5 of each step. A step is kept up when placements/s ≥ 95"
             + " %% of the offered rate and the backlog (published − placed) stays under"
             + " --backlog-cap. One run per combination of --policy, --delivery, --state-backend,"
-            + " --workload and --pools. Writes a table, DIR/bench.csv and DIR/bench.png. With"
+            + " --workload and --pool-count. Writes a table, DIR/bench.csv and DIR/bench.png. With"
             + " --real-agents: 4 real agent processes x 4 slots run --tasks tasks of a /bin/true"
             + " (or sha256sum) template; reports tasks/s end to end.",
         "Exit code 0 if every configuration ran."})
@@ -54,7 +56,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--delivery", split = ",", defaultValue = "at-least-once",
       paramLabel = "MODE[,MODE...]",
-      description = "at-least-once and/or exactly-once. Default: ${DEFAULT-VALUE}.")
+      description = "at-least-once and/or exactly-once. Default: ${DEFAULT-VALUE} (locus run's"
+          + " default is exactly-once, whose decisions wait for a checkpoint).")
   List<String> deliveries;
 
   @Option(names = "--state-backend", split = ",", defaultValue = "rocksdb",
@@ -68,20 +71,22 @@ public final class BenchCommand implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
-  @Option(names = "--pools", split = ",", defaultValue = "1", paramLabel = "K[,K...]",
+  // Not --pools: locus run and replay name pools with it; here it is how many.
+  @Option(names = "--pool-count", split = ",", defaultValue = "1", paramLabel = "K[,K...]",
       description = "Pools (each with its own agents process, --nodes split over them); the job "
           + "runs at parallelism K on K task slots. Default: ${DEFAULT-VALUE}.")
   List<Integer> poolCounts;
 
   @Option(names = "--parallelism", paramLabel = "P",
-      description = "The job's parallelism and task slots. Default: the --pools value.")
+      description = "The job's parallelism and task slots. Default: the --pool-count value.")
   Integer parallelism;
 
   @Option(names = "--nodes", defaultValue = "1000",
       description = "Simulated nodes in all. Default: ${DEFAULT-VALUE} (100 with --quick).")
   int nodes;
 
-  @Option(names = "--slots", defaultValue = "4", description = "Slots per node. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--slots", defaultValue = "4", description = "Slots per node. Default: ${DEFAULT-VALUE}"
+      + " (the setup docs/performance.md measures; the other commands' nodes have 2).")
   int slots;
 
   @Option(names = "--queue-depth", defaultValue = "0",
@@ -135,13 +140,7 @@ public final class BenchCommand implements Callable<Integer> {
           + "2 GB cache). Default: ${DEFAULT-VALUE}.")
   long fileBytes;
 
-  @Option(names = "--window", defaultValue = "" + Policies.DEFAULT_WINDOW,
-      description = "MCU/MCH/GCC window. Default: ${DEFAULT-VALUE}.")
-  int window;
-
-  @Option(names = "--theta", defaultValue = "" + Policies.DEFAULT_THETA,
-      description = "GCC threshold. Default: ${DEFAULT-VALUE}.")
-  double theta;
+  @Mixin PolicyParameters parameters;
 
   @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
   long seed;
@@ -276,9 +275,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     for (int k : poolCounts) {
       if (k < 1 || k > 64) {
-        problems.add("--pools: " + k + " is not between 1 and 64");
+        problems.add("--pool-count: " + k + " is not between 1 and 64");
       } else if (k > n) {
-        problems.add("--pools " + k + " is more than --nodes " + n + " (each pool needs a node)");
+        problems.add("--pool-count " + k + " is more than --nodes " + n + " (each pool needs a node)");
       }
     }
     if (parallelism != null && (parallelism < 1 || parallelism > 64)) {
@@ -293,7 +292,7 @@ public final class BenchCommand implements Callable<Integer> {
         continue;
       }
       try {
-        new SchedulerConfig.PolicySpec(u, BenchRun.policyParams(u, window, theta));
+        new SchedulerConfig.PolicySpec(u, BenchRun.policyParams(u, parameters.window, parameters.theta));
         canon.add(u);
       } catch (IllegalArgumentException e) {
         problems.add("--policy: " + e.getMessage());
@@ -360,7 +359,7 @@ public final class BenchCommand implements Callable<Integer> {
                   : m == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500) : Duration.ofSeconds(5);
               configs.add(new BenchConfig(p, m, b, w, k, parallelism == null ? k : parallelism,
                   n, slots, queueDepth, timeScale, cp, r, st, backlogCap, drain, files, fileBytes,
-                  seed, window, theta, wu));
+                  seed, parameters.window, parameters.theta, wu));
             }
           }
         }

@@ -1,5 +1,6 @@
 package io.locus.cli;
 
+import io.locus.kafka.KafkaClientOptions;
 import io.locus.core.policy.Policies;
 import io.locus.core.split.SplitParams;
 import io.locus.operators.SchedulerConfig;
@@ -7,7 +8,6 @@ import io.locus.schemas.Control;
 import io.locus.schemas.ControlAck;
 import io.locus.schemas.ControlType;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -52,14 +53,8 @@ public final class ControlCommand implements Callable<Integer> {
 
   @Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
-      description = "Kafka bootstrap servers.")
-  String bootstrap;
-
-  @Option(names = "--kafka-properties", paramLabel = "FILE",
-      description = "Kafka client settings (security.protocol, sasl.*, ssl.*) from a properties "
-          + "file; the principal needs WRITE on control and READ on control-acks.")
-  Path kafkaProperties;
+  // With ACLs, the --kafka-properties principal needs WRITE on control and READ on control-acks.
+  @Mixin KafkaClientOptions kafka;
 
   @Option(names = "--timeout", defaultValue = "PT30S", paramLabel = "DURATION",
       description = "How long to wait for the acknowledgement (ISO-8601). Default: "
@@ -87,7 +82,7 @@ public final class ControlCommand implements Callable<Integer> {
     Control c = control(UUID.randomUUID().toString());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ControlClient.Result r = ControlClient.send(bootstrap, kafkaProperties, c, timeout);
+    ControlClient.Result r = ControlClient.send(kafka.bootstrap, kafka.kafkaProperties, c, timeout);
     if (r.ack() == null) {
       err.println("locus control: " + r.problem());
       err.flush();

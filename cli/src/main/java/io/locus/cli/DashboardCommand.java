@@ -1,6 +1,7 @@
 package io.locus.cli;
 
 import io.locus.dashboard.Dashboard;
+import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.KafkaReachability;
 import io.locus.operators.SchedulerConfig;
 import java.io.PrintWriter;

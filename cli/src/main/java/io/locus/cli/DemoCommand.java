@@ -4,6 +4,7 @@ import io.locus.connectors.DeliveryMode;
 import io.locus.dashboard.Dashboard;
 import io.locus.kafka.ClientConfigs;
 import io.locus.core.split.SplitParams;
+import io.locus.jobs.options.PolicyOptions;
 import io.locus.cli.EmbeddedLocus;
 import io.locus.cli.demo.DemoRun;
 import io.locus.cli.demo.DemoWorkload;
@@ -101,7 +102,8 @@ public final class DemoCommand implements Callable<Integer> {
   double timeScale;
 
   @Option(names = "--delivery", defaultValue = "at-least-once",
-      description = "exactly-once or at-least-once. Default: ${DEFAULT-VALUE}.")
+      description = "exactly-once or at-least-once. Default: ${DEFAULT-VALUE} (decisions reach the"
+          + " agents at once rather than at each checkpoint; locus run's default is exactly-once).")
   String delivery;
 
   @Option(names = "--timeout", defaultValue = "PT3M", description = "Give up on a run after this long. Default: ${DEFAULT-VALUE}.")
@@ -110,7 +112,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", paramLabel = "PORT|off",
       description = "Serve the scheduler's Flink metrics in Prometheus format on "
           + "http://localhost:PORT/metrics while the demo runs (the URL is printed); off: none. "
-          + "Default: the first free port from 9249 to 9299.")
+          + "Default: the first free port from 9249 to 9299 (locus run's default is 9249 alone;"
+          + " a demo starts even where that port is taken).")
   String metricsPort;
 
   @Option(names = "--no-dashboard",

@@ -1,6 +1,8 @@
 package io.locus.cli;
 
-import java.io.PrintWriter;
+import io.locus.jobs.SchedulerJobMain;
+import io.locus.jobs.run.RunCommand;
+import io.locus.kafka.cli.EntryPoints;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,23 +28,13 @@ public final class LocusCli implements Runnable {
   public static void main(String[] args) {
     // Avro refuses to decode generated classes outside trusted packages; set it before any Avro
     // class loads (also covers the embedded MiniCluster, which runs in this JVM).
-    if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
-      System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
-    }
+    EntryPoints.trustLocusAvro();
     // `locus agent real` starts task processes: the launch mechanism is read once, so set it
     // before any process starts (as the agent's own main does).
     io.locus.agent.real.ProcessLaunch.apply();
     int code = commandLine().execute(args);
-    if (RunCommand.ranAsFlinkProgram) {
-      // flink run / application mode: Flink runs this main() in its own JVM (the client, or the
-      // JobManager); System.exit would end it. A failure is reported by throwing.
-      if (code != 0) {
-        throw new IllegalStateException("locus " + (args.length > 0 ? args[0] : "")
-            + " failed with exit code " + code + " (see the messages above)");
-      }
-      return;
-    }
-    System.exit(code);
+    // `flink run -c io.locus.cli.LocusCli locus.jar run ...` as with the job jar's entry class
+    SchedulerJobMain.exitUnlessFlinkProgram(code, args);
   }
 
   /** The configured command line, also used by tests to check argument handling. */
@@ -50,58 +42,10 @@ public final class LocusCli implements Runnable {
     CommandLine cl = new CommandLine(new LocusCli());
     // `locus agent real --config agent.yaml` / `locus agent sim ...`: the node agent, same jar
     cl.addSubcommand("agent", new io.locus.agent.AgentCli());
-    // Durations as 30s, 5m, 1h or ISO-8601 PT30S, with one message for a bad one (picocli's
-    // own names the Java class and the parser's exception).
-    cl.registerConverter(java.time.Duration.class, LocusCli::duration);
-    cl.setParameterExceptionHandler(LocusCli::badArgument);
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      if (ex instanceof IllegalArgumentException) {
-        return badArgument(new CommandLine.ParameterException(cmd, ex.getMessage(), ex), parsed.originalArgs().toArray(new String[0]));
-      }
-      if (ex instanceof io.locus.workloads.TraceFormatException) {
-        // A malformed trace: the reader's message names the file and the place; bad input, so 2.
-        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
-        cmd.getErr().flush();
-        return cmd.getCommandSpec().exitCodeOnInvalidInput();
-      }
-      if (ex instanceof io.locus.kafka.KafkaReachability.Unreachable) {
-        // Says where it looked and what to check: a stack trace would add nothing.
-        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
-        cmd.getErr().flush();
-        return 1;
-      }
-      cmd.getErr().println("locus: " + ex.getMessage());
-      ex.printStackTrace(cmd.getErr());
-      return 1;
-    });
-    return cl;
-  }
-
-  static java.time.Duration duration(String text) {
-    try {
-      return io.locus.agent.config.DurationText.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.TypeConversionException(e.getMessage());
-    }
-  }
-
-  /**
-   * picocli 4's message for a map option's value without '=' says "option" twice ("Value for
-   * option option '--pool-policy' ..."): said once here.
-   */
-  static String message(CommandLine.ParameterException ex) {
-    String m = ex.getMessage() == null ? "" : ex.getMessage();
-    return m.replace("option option '", "option '");
-  }
-
-  /** What is wrong and how to fix it, without a wall of usage text. */
-  private static int badArgument(CommandLine.ParameterException ex, String[] args) {
-    CommandLine cmd = ex.getCommandLine();
-    PrintWriter err = cmd.getErr();
-    err.println("locus: " + message(ex));
-    CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-    err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
-    return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    // After every subcommand is added: picocli applies converters and handlers to the
+    // subcommands present. Durations as 30s, 5m, 1h or ISO-8601; a malformed trace (bad input)
+    // is one line naming the file and the place.
+    return EntryPoints.configure(cl, io.locus.workloads.TraceFormatException.class);
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -1,5 +1,6 @@
 package io.locus.cli;
 
+import io.locus.kafka.KafkaClientOptions;
 import io.locus.cli.replay.AckedPublisher;
 import io.locus.cli.replay.JobRecords;
 import io.locus.cli.replay.Progress;
@@ -41,13 +42,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
   @Mixin WorkloadSource source;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
-      description = "Kafka bootstrap servers.")
-  String bootstrap;
-
-  @Option(names = "--kafka-properties", paramLabel = "FILE",
-      description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
-  Path kafkaProperties;
+  @Mixin KafkaClientOptions kafka;
 
   @Option(names = "--pool", paramLabel = "POOL",
       description = "Pool of every job (overrides the trace's pool; required when the trace has none).")
@@ -128,10 +123,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Properties client = ClientConfigs.base(bootstrap);
-    if (kafkaProperties != null) {
-      client = ClientConfigs.withOverrides(client, kafkaProperties);
-    }
+    Properties client = kafka.clientProperties();
     KafkaReachability.check(client, connectTimeout); // names the address, exit 1
     Replayer.Outcome outcome;
     TaskEventFeed feed;

@@ -1,5 +1,6 @@
 package io.locus.cli;
 
+import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.KafkaReachability;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.TopicSpec;

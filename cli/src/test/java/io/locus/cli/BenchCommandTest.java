@@ -60,10 +60,10 @@ class BenchCommandTest {
 
   @Test
   void moreResultsThanNodesAndOversizedPreloadAreRefused() {
-    Run r = run("--nodes", "2", "--pools", "1,4", "--workload", "no-idle", "--files", "1000",
+    Run r = run("--nodes", "2", "--pool-count", "1,4", "--workload", "no-idle", "--files", "1000",
         "--file-bytes", "10000000");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--pools 4 is more than --nodes 2")
+    assertThat(r.err()).contains("--pool-count 4 is more than --nodes 2")
         .contains("must fit the agents' 2 GB cache");
   }
 

@@ -2,6 +2,7 @@ package io.locus.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.jobs.run.RunCommand;
 import io.locus.cli.sim.SimulateCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.SchedulerJob;
+import io.locus.jobs.options.PolicyOptions;
+import io.locus.jobs.run.RunCommand;
 import io.locus.operators.SchedulerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -87,19 +89,6 @@ class LocusCliTest {
     Run r = run();
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("locus demo");
-  }
-
-  @Test
-  void runParsesIntoJobOptions() {
-    RunCommand cmd = new RunCommand();
-    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--policy", "gcc", "--theta",
-        "0.8", "--pool-policy", "batch=MCH", "--delivery", "exactly-once", "--no-create-topics");
-    SchedulerJob.Options o = cmd.options();
-    assertThat(o.delivery()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
-    assertThat(o.scheduler().policyFor("x").name()).isEqualTo("GCC");
-    assertThat(o.scheduler().policyFor("x").params()).containsEntry("theta", "0.8");
-    assertThat(o.scheduler().policyFor("batch").name()).isEqualTo("MCH");
-    assertThat(cmd.createTopics).isFalse();
   }
 
   @Test
@@ -323,21 +312,19 @@ class LocusCliTest {
   }
 
   @Test
-  void checkpointsAndSavepointsDefaultUnderTheStateDir() {
-    CommandLine cl = LocusCli.commandLine();
-    CommandLine.ParseResult pr = cl.parseArgs("run", "--bootstrap-servers", "h:1",
-        "--state-dir", "/var/lib/locus");
-    RunCommand cmd = (RunCommand) pr.subcommand().commandSpec().userObject();
-    assertThat(cmd.checkpoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/checkpoints"));
-    assertThat(cmd.savepoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/savepoints"));
-    assertThat(cmd.options().checkpointDir()).isEqualTo(cmd.checkpoints());
-    assertThat(cmd.restorePoint().isFresh()).isTrue();
-  }
-
-  @Test
   void savepointWithoutARunningJobSaysWhereItLooked() {
     Run r = run("savepoint", "--rest-url", "http://127.0.0.1:1");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("no Flink REST API at http://127.0.0.1:1");
+  }
+
+  @Test
+  void theDemoRefusesABadMetricsPortBeforeStartingAnything() {
+    CommandLine cl = LocusCli.commandLine();
+    StringWriter err = new StringWriter();
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute("demo", "--metrics-port", "nope");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--metrics-port must be a port (1-65535) or off, got 'nope'");
   }
 }

@@ -4,12 +4,14 @@ import io.locus.agent.real.AgentConfigFile;
 import io.locus.agent.real.RealAgent;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.StateFiles;
-import io.locus.agent.security.Secrets;
+import io.locus.schemas.auth.Secrets;
 import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.Preload;
 import io.locus.agent.sim.SimMetricsServer;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.KafkaClientOptions;
+import io.locus.kafka.cli.EntryPoints;
 import io.locus.schemas.auth.NodeKeys;
 import io.locus.schemas.auth.RecordSigner;
 import java.io.UncheckedIOException;
@@ -23,13 +25,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -47,12 +49,18 @@ public final class AgentCli implements Runnable {
   public static void main(String[] args) {
     // Avro refuses to decode generated classes outside trusted packages (TOOLCHAIN gotcha 1); set
     // before any Avro class loads.
-    if (System.getProperty("org.apache.avro.SERIALIZABLE_PACKAGES") == null) {
-      System.setProperty("org.apache.avro.SERIALIZABLE_PACKAGES", "io.locus");
-    }
+    EntryPoints.trustLocusAvro();
     // Before any process starts: the JDK reads the launch mechanism once.
     io.locus.agent.real.ProcessLaunch.apply();
-    System.exit(new CommandLine(new AgentCli()).setCommandName("locus agent").execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * {@code locus agent} on its own (the agent distribution's entry point), with the durations and
+   * error messages of every Locus entry point.
+   */
+  public static CommandLine commandLine() {
+    return EntryPoints.configure(new CommandLine(new AgentCli()).setCommandName("locus agent"));
   }
 
   /** Prefix of every message of this command. */
@@ -89,13 +97,7 @@ public final class AgentCli implements Runnable {
   public static final class Sim implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
-        description = "Kafka bootstrap servers.")
-    String bootstrap;
-
-    @Option(names = "--kafka-properties", paramLabel = "FILE",
-        description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
-    Path kafkaProperties;
+    @Mixin KafkaClientOptions kafka;
 
     @Option(names = "--pool", required = true, description = "The agents' pool.")
     String pool;
@@ -189,9 +191,7 @@ public final class AgentCli implements Runnable {
             + "its own key).")
     Path clusterSecretFile;
 
-    @Option(names = "--stats-interval", defaultValue = "PT10S",
-        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
-    Duration statsInterval;
+    @Mixin StatsOptions stats;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
         description = "Serve every node's metrics (Prometheus text, label node) on "
@@ -264,12 +264,8 @@ public final class AgentCli implements Runnable {
 
     /** The host's settings from the options (no connection made). */
     public HostConfig hostConfig() {
-      Map<String, String> overrides = new TreeMap<>();
-      if (kafkaProperties != null) {
-        Properties p = ClientConfigs.withOverrides(new Properties(), kafkaProperties);
-        p.stringPropertyNames().forEach(k -> overrides.put(k, p.getProperty(k)));
-      }
-      return HostConfig.builder(bootstrap)
+      Map<String, String> overrides = kafka.overrideMap();
+      return HostConfig.builder(kafka.bootstrap)
           .nodeIds(explicitNodes != null && !explicitNodes.isEmpty()
               ? explicitNodes : HostConfig.nodeIds(nodePrefix, nodes))
           .readCommitted(readCommitted())
@@ -321,7 +317,7 @@ public final class AgentCli implements Runnable {
         }
         System.out.flush();
         try {
-          long every = statsInterval.toMillis();
+          long every = stats.everyMs();
           // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
           while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
             System.out.println(host.stats());
@@ -365,9 +361,7 @@ public final class AgentCli implements Runnable {
         description = "Only read and validate the config, print a summary, and exit.")
     boolean check;
 
-    @Option(names = "--stats-interval", defaultValue = "PT30S",
-        description = "Print counters this often (ISO-8601; PT0S: never). Default: ${DEFAULT-VALUE}.")
-    Duration statsInterval;
+    @Mixin StatsOptions stats;
 
     /** The host's settings from the options and the config file (no connection made). */
     public HostConfig hostConfig() {
@@ -438,7 +432,7 @@ public final class AgentCli implements Runnable {
             + " /metrics and /health at %s; cache %s, work %s%n", NAME, a.nodeId(), a.pool(),
             cfg.bootstrapServers(), agent.endpoint(), a.cacheDir(), a.work().dir());
         System.out.flush();
-        long every = statsInterval.toMillis();
+        long every = stats.everyMs();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
           System.out.println(host.stats());

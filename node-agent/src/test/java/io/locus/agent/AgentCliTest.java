@@ -225,4 +225,23 @@ class AgentCliTest {
     assertThat(cl.execute()).isEqualTo(2);
     assertThat(err.toString()).contains("Missing command: 'locus agent real'");
   }
+
+  /**
+   * Issue 21: the agent's own entry point has the durations of every Locus entry point (10s as
+   * well as PT10S), and sim and real share one --stats-interval with one default.
+   */
+  @Test
+  void statsIntervalIsOneOptionWithOneDefaultAndTakesUnits() {
+    CommandLine.ParseResult sim = AgentCli.commandLine().parseArgs("sim",
+        "--bootstrap-servers", "k:9092", "--pool", "p", "--stats-interval", "10s");
+    assertThat(((AgentCli.Sim) sim.subcommand().commandSpec().userObject()).stats.everyMs())
+        .isEqualTo(10_000);
+    CommandLine.ParseResult simDefault = AgentCli.commandLine().parseArgs("sim",
+        "--bootstrap-servers", "k:9092", "--pool", "p");
+    CommandLine.ParseResult real = AgentCli.commandLine().parseArgs("real", "--config", "a.yaml");
+    assertThat(((AgentCli.Sim) simDefault.subcommand().commandSpec().userObject()).stats
+        .everyMs()).isEqualTo(30_000);
+    assertThat(((AgentCli.Real) real.subcommand().commandSpec().userObject()).stats.everyMs())
+        .isEqualTo(30_000);
+  }
 }

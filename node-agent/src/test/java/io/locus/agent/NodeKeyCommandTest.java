@@ -2,7 +2,7 @@ package io.locus.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locus.agent.security.Secrets;
+import io.locus.schemas.auth.Secrets;
 import io.locus.schemas.auth.NodeKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

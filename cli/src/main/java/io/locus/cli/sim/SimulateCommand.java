@@ -1,6 +1,7 @@
 package io.locus.cli.sim;
 
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.jobs.options.PolicyParameters;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.engine.RunResult;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -39,7 +41,7 @@ import picocli.CommandLine.Spec;
         "Simulate a workload in virtual time with the data-diffusion model (policy core, executor"
             + " caches, max-min fair bandwidth sharing, SRP/DRP provisioning) and write CSV and PNG"
             + " results. Example:",
-        "  locus simulate --workload mi --policy gcc --cache-gb 4 --nodes 64 --provisioning drp"})
+        "  locus simulate --workload mi --policy gcc --cache-gb 4 --max-nodes 64 --provisioning drp"})
 public final class SimulateCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
@@ -82,11 +84,19 @@ public final class SimulateCommand implements Callable<Integer> {
   double cacheGb;
 
   @Option(names = "--nodes", defaultValue = "64",
-      description = "SRP: nodes; DRP: maximum nodes. Default: ${DEFAULT-VALUE}.")
+      description = "SRP: nodes of the static pool (DRP's ceiling is --max-nodes). Default: ${DEFAULT-VALUE}.")
   int nodes;
 
+  // Issue 21: --nodes meant "SRP: nodes; DRP: maximum nodes"; the DRP ceiling now has locus run's
+  // name. A --nodes given with drp and no --max-nodes still sets the ceiling (scripts and the
+  // documented reference runs wrote it so), with a note on stderr.
+  @Option(names = "--max-nodes", defaultValue = "64",
+      description = "DRP: never more nodes than this (as locus run --max-nodes). Default: ${DEFAULT-VALUE}.")
+  int maxNodes;
+
   @Option(names = "--min-nodes", defaultValue = "1",
-      description = "DRP: nodes registered at t = 0 and never released. Default: ${DEFAULT-VALUE}.")
+      description = "DRP: nodes registered at t = 0 and never released. Default: ${DEFAULT-VALUE},"
+          + " the data-diffusion paper's setup (locus run's is 0: a real pool may scale to zero).")
   int minNodes;
 
   @Option(names = "--slots", defaultValue = "2", description = "Slots per node. Default: ${DEFAULT-VALUE}.")
@@ -104,7 +114,8 @@ public final class SimulateCommand implements Callable<Integer> {
   double diskGbps;
 
   @Option(names = "--provisioning", defaultValue = "drp",
-      description = "srp, drp or lrm-per-task. Default: ${DEFAULT-VALUE}.")
+      description = "srp (or static), drp (or dynamic) or lrm-per-task. Default: ${DEFAULT-VALUE},"
+          + " the data-diffusion paper's setup (locus run's is static).")
   String provisioning;
 
   @Option(names = "--acquisition", defaultValue = "all-at-once",
@@ -115,18 +126,14 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "DRP: distributed-idle, centralized-empty or centralized-threshold. Default: ${DEFAULT-VALUE}.")
   String release;
 
-  @Option(names = "--idle-release", defaultValue = "30",
+  @Option(names = "--idle-seconds", defaultValue = "30",
       description = "DRP: seconds idle before a node releases itself. Default: ${DEFAULT-VALUE}.")
   double idleSeconds;
 
   @Option(names = "--lrm-capacity", description = "Nodes in the batch resource manager. Default: unbounded.")
   Integer lrmCapacity;
 
-  @Option(names = "--window", defaultValue = "2500", description = "Scheduling window W. Default: ${DEFAULT-VALUE}.")
-  int window;
-
-  @Option(names = "--theta", defaultValue = "0.9", description = "GCC utilisation threshold. Default: ${DEFAULT-VALUE}.")
-  double theta;
+  @Mixin PolicyParameters parameters;
 
   @Option(names = "--eviction", defaultValue = "lru", description = "Cache eviction policy. Default: ${DEFAULT-VALUE}.")
   String eviction;
@@ -143,7 +150,9 @@ public final class SimulateCommand implements Callable<Integer> {
           + "design for a pool larger than one operator instance. Default: ${DEFAULT-VALUE}.")
   int cells;
 
-  @Option(names = "--delivery", defaultValue = "0", description = "Result delivery seconds D_i. Default: ${DEFAULT-VALUE}.")
+  // Not --delivery: that is the decisions' delivery mode (exactly-once, at-least-once) elsewhere.
+  @Option(names = "--result-delivery", defaultValue = "0", paramLabel = "SECONDS",
+      description = "Result delivery seconds D_i. Default: ${DEFAULT-VALUE}.")
   double delivery;
 
   @Option(names = "--replay", description = "Re-dispatch attempts without a result after max(60 s, 10 x estimate).")
@@ -153,7 +162,9 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Probability that an attempt fails (failure injection). Default: ${DEFAULT-VALUE}.")
   double failureRate;
 
-  @Option(names = "--step", defaultValue = "60", description = "Arrival step for the slowdown metric, s. Default: ${DEFAULT-VALUE}.")
+  // Not --step: the bench's (each rate's duration) and the CERN experiments' (load increment).
+  @Option(names = "--slowdown-step", defaultValue = "60", paramLabel = "SECONDS",
+      description = "Arrival step for the slowdown metric, s. Default: ${DEFAULT-VALUE}.")
   double step;
 
   @Option(names = "--ideal-time", description = "Ideal time for efficiency, s. Default: derived (MI 1415, SW 6505).")
@@ -264,7 +275,12 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SimulationConfig.Provisioning prov = null;
     try {
-      prov = SimulationConfig.Provisioning.parse(provisioning);
+      // locus run's spellings too: one value means one thing in both commands
+      prov = SimulationConfig.Provisioning.parse(switch (provisioning.trim().toLowerCase(Locale.ROOT)) {
+        case "static" -> "srp";
+        case "dynamic" -> "drp";
+        default -> provisioning;
+      });
     } catch (IllegalArgumentException e) {
       problems.add("--provisioning: " + e.getMessage());
     }
@@ -286,21 +302,32 @@ public final class SimulateCommand implements Callable<Integer> {
       problems.add("--eviction: unknown eviction policy '" + eviction + "'; valid: "
           + String.join(", ", SimulationConfig.EVICTIONS));
     }
-    positive(problems, "--nodes", nodes);
+    if (prov == SimulationConfig.Provisioning.DRP && parsed != null
+        && parsed.hasMatchedOption("--nodes") && !parsed.hasMatchedOption("--max-nodes")) {
+      maxNodes = nodes;
+      spec.commandLine().getErr().println("locus simulate: note: with drp the ceiling is"
+          + " --max-nodes; --nodes " + nodes + " taken as --max-nodes " + nodes);
+      spec.commandLine().getErr().flush();
+    }
+    int size = prov == SimulationConfig.Provisioning.DRP ? maxNodes : nodes;
+    positive(problems, prov == SimulationConfig.Provisioning.DRP ? "--max-nodes" : "--nodes",
+        size);
     positive(problems, "--slots", slots);
-    if (minNodes < 0 || minNodes > nodes) {
-      problems.add("--min-nodes must be between 0 and --nodes (" + nodes + ")");
+    if (minNodes < 0 || minNodes > size) {
+      problems.add("--min-nodes must be between 0 and "
+          + (prov == SimulationConfig.Provisioning.DRP ? "--max-nodes" : "--nodes") + " (" + size
+          + ")");
     }
     positive(problems, "--fs-gbps", fsGbps);
     positive(problems, "--nic-gbps", nicGbps);
     positive(problems, "--disk-gbps", diskGbps);
-    positive(problems, "--step", step);
-    positive(problems, "--window", window);
+    positive(problems, "--slowdown-step", step);
+    positive(problems, "--window", parameters.window);
     notNegative(problems, "--cache-gb", cacheGb);
-    notNegative(problems, "--idle-release", idleSeconds);
+    notNegative(problems, "--idle-seconds", idleSeconds);
     notNegative(problems, "--tau-dispatch", tauDispatch);
-    notNegative(problems, "--delivery", delivery);
-    if (!(theta >= 0 && theta <= 1)) {
+    notNegative(problems, "--result-delivery", delivery);
+    if (!(parameters.theta >= 0 && parameters.theta <= 1)) {
       problems.add("--theta must be between 0 and 1");
     }
     if (!(failureRate >= 0 && failureRate < 1)) {
@@ -325,7 +352,7 @@ public final class SimulateCommand implements Callable<Integer> {
         : policy.toUpperCase(Locale.ROOT) + "-" + prov.cliName();
     SimulationConfig.Builder b = SimulationConfig.builder()
         .label(label)
-        .policy(policy.toUpperCase(Locale.ROOT)).window(window).theta(theta).nodes(nodes)
+        .policy(policy.toUpperCase(Locale.ROOT)).window(parameters.window).theta(parameters.theta).nodes(size)
         .minNodes(minNodes).slots(slots).cacheGb(cacheGb).provisioning(prov).acquisition(acq)
         .release(rel).idleSeconds(idleSeconds)
         .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))

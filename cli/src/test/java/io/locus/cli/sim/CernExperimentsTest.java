@@ -38,7 +38,7 @@ class CernExperimentsTest {
   @Test
   void loadSweepWritesTablesCurvesHistogramsAndPlots() throws Exception {
     Outcome o = run("experiment", "cern-load", "--policies", "FARM,OUT_OF_ORDER",
-        "--caches-gb", "50", "--jobs", "400", "--seeds", "1", "--step", "0.5", "--max-load",
+        "--caches-gb", "50", "--jobs", "400", "--seeds", "1", "--load-step", "0.5", "--max-load",
         "1.5", "--out", tmp.toString());
     assertThat(o.code()).as(o.err()).isZero();
     assertThat(o.out()).contains("Sustainable load Lmax", "REDUCED setting", "| FARM |");

@@ -70,6 +70,26 @@ class CliTest {
     assertThat(q.err()).contains("--nodes");
   }
 
+  /**
+   * Issue 21: the DRP ceiling is --max-nodes (as in locus run), --nodes the static pool; a
+   * --nodes given with drp alone is still the ceiling, with a note.
+   */
+  @Test
+  void theDrpCeilingIsMaxNodesAndNodesWithDrpIsTakenAsItWithANote() {
+    Outcome o = run("simulate", "--provisioning", "drp", "--max-nodes", "0");
+    assertThat(o.code()).isEqualTo(2);
+    assertThat(o.err()).contains("--max-nodes must be > 0");
+    Outcome m = run("simulate", "--provisioning", "drp", "--max-nodes", "4", "--min-nodes", "5");
+    assertThat(m.err()).contains("--min-nodes must be between 0 and --max-nodes (4)");
+    Outcome n = run("simulate", "--provisioning", "drp", "--nodes", "0");
+    assertThat(n.err()).contains("--nodes 0 taken as --max-nodes 0")
+        .contains("--max-nodes must be > 0");
+    Outcome s = run("simulate", "--provisioning", "srp", "--nodes", "0", "--max-nodes", "9");
+    assertThat(s.err()).contains("--nodes must be > 0").doesNotContain("--max-nodes must");
+    Outcome d = run("simulate", "--provisioning", "dynamic", "--max-nodes", "0");
+    assertThat(d.err()).as("locus run's spelling of drp").contains("--max-nodes must be > 0");
+  }
+
   @Test
   void simulateReadsALocusTraceThroughTraceFiles() throws Exception {
     Path trace = tmp.resolve("stages.jsonl");

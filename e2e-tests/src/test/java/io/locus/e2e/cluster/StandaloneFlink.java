@@ -60,14 +60,16 @@ final class StandaloneFlink implements AutoCloseable {
 
   private final Path dir;
   private final int restPort;
+  private final String classPath;
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Thread reaper = new Thread(this::killAll, "standalone-flink-reaper");
   private final HttpClient http = HttpClient.newBuilder()
       .connectTimeout(Duration.ofSeconds(5)).build();
 
-  private StandaloneFlink(Path dir, int restPort) {
+  private StandaloneFlink(Path dir, int restPort, String classPath) {
     this.dir = dir;
     this.restPort = restPort;
+    this.classPath = classPath;
     Runtime.getRuntime().addShutdownHook(reaper);
   }
 
@@ -78,8 +80,14 @@ final class StandaloneFlink implements AutoCloseable {
    */
   static StandaloneFlink start(Path dir, int taskManagers, int slots, Map<String, String> conf,
       Duration timeout) throws IOException {
+    return start(dir, taskManagers, slots, conf, timeout, System.getProperty("java.class.path"));
+  }
+
+  /** As above, with the processes' class path given (e.g. one without Locus on it). */
+  static StandaloneFlink start(Path dir, int taskManagers, int slots, Map<String, String> conf,
+      Duration timeout, String classPath) throws IOException {
     int rpcPort = freePort();
-    StandaloneFlink f = new StandaloneFlink(dir, freePort());
+    StandaloneFlink f = new StandaloneFlink(dir, freePort(), classPath);
     try {
       Map<String, String> common = new LinkedHashMap<>();
       common.put("jobmanager.rpc.address", "localhost");
@@ -223,7 +231,7 @@ final class StandaloneFlink implements AutoCloseable {
       }
     }
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(classPath);
     cmd.add(mainClass);
     cmd.add("--configDir");
     cmd.add(confDir.toString());

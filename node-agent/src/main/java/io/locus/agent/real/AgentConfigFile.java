@@ -9,7 +9,7 @@ import io.locus.agent.config.KeyLines;
 import io.locus.agent.config.Setting;
 import io.locus.agent.config.StrictYaml;
 import io.locus.schemas.auth.RecordSigner;
-import io.locus.agent.security.Secrets;
+import io.locus.schemas.auth.Secrets;
 import io.locus.kafka.ClientConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;

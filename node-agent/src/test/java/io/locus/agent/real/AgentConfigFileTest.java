@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.agent.HostConfig;
 import io.locus.agent.config.ByteSize;
-import io.locus.agent.config.DurationText;
+import io.locus.kafka.cli.DurationText;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

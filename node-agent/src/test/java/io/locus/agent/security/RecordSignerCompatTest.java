@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.kafka.Topics;
 import io.locus.schemas.auth.RecordSigner;
+import io.locus.schemas.auth.Secrets;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EvictFiles;
 import java.nio.file.Files;

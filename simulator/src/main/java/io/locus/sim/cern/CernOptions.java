@@ -26,7 +26,8 @@ public final class CernOptions {
           + "the cluster. Default: per instance, its widest DAG level / slots (at most 64).")
   public int nodes;
 
-  @Option(names = "--step", defaultValue = "0.05",
+  // --load-step, beside --load and --max-load: the bench's --step is how long each rate runs.
+  @Option(names = "--load-step", defaultValue = "0.05", paramLabel = "JOBS_PER_H",
       description = "cern: load grid step in jobs/h (spec: 0.05). Default: ${DEFAULT-VALUE}.")
   public double step;
 

@@ -1,6 +1,6 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
-import io.locus.agent.security.Secrets;
+import io.locus.schemas.auth.Secrets;
 import io.locus.operators.SchedulerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +44,7 @@ public final class TrustOptions {
   Path decisionSecretFile;
 
   /** {@code cfg} with these settings. */
-  SchedulerConfig apply(SchedulerConfig cfg) {
+  public SchedulerConfig apply(SchedulerConfig cfg) {
     SchedulerConfig c = cfg
         .withNodeTimeoutMs(positive(nodeTimeout, "--node-timeout").toMillis())
         .withMaxClockJumpMs(positive(maxClockJump, "--max-clock-jump").toMillis())

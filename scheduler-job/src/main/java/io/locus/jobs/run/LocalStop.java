@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 import io.locus.jobs.RestorePoint;
 
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 
 /** A service {@code locus run} needs (Kafka, a Flink cluster) did not answer; names the address. */
 final class Unreachable extends Exception {

@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
 import io.locus.core.provision.ProvisioningConfig;
 import picocli.CommandLine.Option;
@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 /** Dynamic provisioning flags (data-diffusion spec §2.4), for commands that scale real nodes. */
 public final class ProvisioningOptions {
   @Option(names = "--provisioning", defaultValue = "static",
-      description = "static (SRP: nodes come and go on their own) or dynamic (DRP: scale requests on the scale-requests topic). Default: ${DEFAULT-VALUE}.")
+      description = "static (SRP: nodes come and go on their own) or dynamic (DRP: scale requests on the scale-requests topic); srp and drp as in locus simulate. Default: ${DEFAULT-VALUE}.")
   String provisioning;
 
   @Option(names = "--min-nodes", defaultValue = "0", description = "DRP: never release below this. Default: ${DEFAULT-VALUE}.")
@@ -30,7 +30,7 @@ public final class ProvisioningOptions {
   double idleSeconds;
 
   /** The provisioning settings; a bad value is an IllegalArgumentException saying which. */
-  ProvisioningConfig provisioningConfig() {
+  public ProvisioningConfig provisioningConfig() {
     switch (provisioning.toLowerCase(java.util.Locale.ROOT)) {
       case "static", "srp":
         return ProvisioningConfig.staticPool();

@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 
 import java.net.URI;
 import java.util.List;

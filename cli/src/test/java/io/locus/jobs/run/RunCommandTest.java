@@ -1,9 +1,12 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.locus.cli.LocusCli;
+import io.locus.jobs.SchedulerJob;
+import io.locus.connectors.DeliveryMode;
 import io.locus.kafka.testkit.EmbeddedKafka;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,6 +40,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /**
@@ -160,7 +165,14 @@ class RunCommandTest {
     thinManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
     Path thin = dir.resolve("locus-cli.jar");
     new java.util.jar.JarOutputStream(Files.newOutputStream(thin), thinManifest).close();
+    java.util.jar.Manifest jobManifest = new java.util.jar.Manifest();
+    jobManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+    jobManifest.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS,
+        io.locus.jobs.SchedulerJobMain.class.getName());
+    Path job = dir.resolve("locus-scheduler-job.jar");
+    new java.util.jar.JarOutputStream(Files.newOutputStream(job), jobManifest).close();
     assertThat(FlinkTarget.isLocusJar(locus)).isTrue();
+    assertThat(FlinkTarget.isLocusJar(job)).as("the job jar is self-contained too").isTrue();
     assertThat(FlinkTarget.isLocusJar(thin)).isFalse();
     assertThat(FlinkTarget.isLocusJar(dir)).isFalse();
 
@@ -322,13 +334,14 @@ class RunCommandTest {
   }
 
   /**
-   * As {@code flink run -c io.locus.cli.LocusCli locus.jar run ...} does it: Flink's client
-   * runs the main class with its own (remote) environment; the command submits, prints, and
-   * returns without System.exit (which would end the client, or the JobManager in application
-   * mode).
+   * As {@code flink run -c io.locus.cli.LocusCli locus.jar run ...} and {@code flink run -c
+   * io.locus.jobs.SchedulerJobMain locus-scheduler-job.jar run ...} do it: Flink's client runs the
+   * main class with its own (remote) environment; the command submits, prints, and returns
+   * without System.exit (which would end the client, or the JobManager in application mode).
    */
-  @Test
-  void asAFlinkProgramItSubmitsAndReturnsWithoutExiting() throws Exception {
+  @ParameterizedTest
+  @ValueSource(classes = {LocusCli.class, io.locus.jobs.SchedulerJobMain.class})
+  void asAFlinkProgramItSubmitsAndReturnsWithoutExiting(Class<?> entryClass) throws Exception {
     try (LocalFlink cluster = LocalFlink.start(new Configuration(), 2, "0")) {
       URI rest = URI.create(cluster.url());
       Configuration conf = new Configuration();
@@ -337,10 +350,10 @@ class RunCommandTest {
       conf.set(RestOptions.ADDRESS, rest.getHost());
       conf.set(RestOptions.PORT, rest.getPort());
       PackagedProgram program = PackagedProgram.newBuilder()
-          .setEntryPointClassName(LocusCli.class.getName())
+          .setEntryPointClassName(entryClass.getName())
           .setArguments("run", "--bootstrap-servers", kafka.bootstrapServers(),
               "--pool-policy", "p=GCC", "--state-backend", "hashmap", "--parallelism", "2",
-              "--transactional-id-prefix", "program-test")
+              "--transactional-id-prefix", "program-test-" + entryClass.getSimpleName())
           .setConfiguration(conf)
           .build();
       java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
@@ -386,5 +399,30 @@ class RunCommandTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  @Test
+  void runParsesIntoJobOptions() {
+    RunCommand cmd = new RunCommand();
+    new CommandLine(cmd).parseArgs("--bootstrap-servers", "k:9092", "--policy", "gcc", "--theta",
+        "0.8", "--pool-policy", "batch=MCH", "--delivery", "exactly-once", "--no-create-topics");
+    SchedulerJob.Options o = cmd.options();
+    assertThat(o.delivery()).isEqualTo(DeliveryMode.EXACTLY_ONCE);
+    assertThat(o.scheduler().policyFor("x").name()).isEqualTo("GCC");
+    assertThat(o.scheduler().policyFor("x").params()).containsEntry("theta", "0.8");
+    assertThat(o.scheduler().policyFor("batch").name()).isEqualTo("MCH");
+    assertThat(cmd.createTopics).isFalse();
+  }
+
+  @Test
+  void checkpointsAndSavepointsDefaultUnderTheStateDir() {
+    CommandLine cl = LocusCli.commandLine();
+    CommandLine.ParseResult pr = cl.parseArgs("run", "--bootstrap-servers", "h:1",
+        "--state-dir", "/var/lib/locus");
+    RunCommand cmd = (RunCommand) pr.subcommand().commandSpec().userObject();
+    assertThat(cmd.checkpoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/checkpoints"));
+    assertThat(cmd.savepoints()).isEqualTo(java.nio.file.Path.of("/var/lib/locus/savepoints"));
+    assertThat(cmd.options().checkpointDir()).isEqualTo(cmd.checkpoints());
+    assertThat(cmd.restorePoint().isFresh()).isTrue();
   }
 }

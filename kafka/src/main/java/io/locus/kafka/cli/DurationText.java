@@ -1,4 +1,4 @@
-package io.locus.agent.config;
+package io.locus.kafka.cli;
 
 import java.math.BigDecimal;
 import java.time.Duration;

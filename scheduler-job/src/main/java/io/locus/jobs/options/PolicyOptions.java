@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
 import io.locus.core.policy.Policies;
 import io.locus.core.split.SplitParams;
@@ -6,17 +6,12 @@ import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SplitPoolParams;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Policy flags shared by the commands that run a scheduler. */
 public final class PolicyOptions {
-  @Option(names = "--window", paramLabel = "W",
-      description = "Tasks inspected from the queue head per decision (MCU/MCH/GCC). Default: ${DEFAULT-VALUE}.")
-  int window = Policies.DEFAULT_WINDOW;
-
-  @Option(names = "--theta", paramLabel = "θ",
-      description = "GCC utilisation threshold in [0, 1]. Default: ${DEFAULT-VALUE}.")
-  double theta = Policies.DEFAULT_THETA;
+  @Mixin public PolicyParameters parameters = new PolicyParameters();
 
   @Option(names = "--split-param", paramLabel = "KEY=VALUE",
       description = "A parameter of the split policies (FARM, JOB_SPLITTING, CACHE_JOB_SPLITTING, "
@@ -26,18 +21,18 @@ public final class PolicyOptions {
           + "hysteresis, evaluate; dataset (the pool's one dataset) and timeScale (wall seconds per "
           + "model second, as the agents'). POOL:KEY=VALUE sets it for one pool only (e.g. "
           + "cern:lmaxTable=0:1.0,1d:1.5). Spec defaults otherwise; see docs/operations.md.")
-  Map<String, String> splitParams = new LinkedHashMap<>();
+  public Map<String, String> splitParams = new LinkedHashMap<>();
 
   @Option(names = "--max-retries", description = "Re-dispatches of a failed task. Default: ${DEFAULT-VALUE}.")
-  int maxRetries = 3;
+  public int maxRetries = 3;
 
   @Option(names = "--metrics-interval-ms", description = "Scheduler metrics period. Default: ${DEFAULT-VALUE}.")
-  long metricsIntervalMs = 1000;
+  public long metricsIntervalMs = 1000;
 
-  Map<String, String> params() {
+  public Map<String, String> params() {
     Map<String, String> p = new LinkedHashMap<>();
-    p.put("window", Integer.toString(window));
-    p.put("theta", Double.toString(theta));
+    p.put("window", Integer.toString(parameters.window));
+    p.put("theta", Double.toString(parameters.theta));
     return p;
   }
 
@@ -45,7 +40,7 @@ public final class PolicyOptions {
    * Validates the policy name and parameters; a bad one is an IllegalArgumentException. A split
    * policy takes the {@code --split-param}s, a file policy {@code --window} and {@code --theta}.
    */
-  SchedulerConfig.PolicySpec spec(String policy) {
+  public SchedulerConfig.PolicySpec spec(String policy) {
     return spec(null, policy);
   }
 
@@ -53,7 +48,7 @@ public final class PolicyOptions {
    * The {@code --split-param}s that apply to {@code pool}: the global ones, then the ones
    * prefixed {@code POOL:} (null pool: the global ones only). Not validated.
    */
-  Map<String, String> splitParams(String pool) {
+  public Map<String, String> splitParams(String pool) {
     Map<String, String> p = new LinkedHashMap<>();
     splitParams.forEach((k, v) -> {
       if (k.indexOf(':') < 0) {
@@ -71,7 +66,7 @@ public final class PolicyOptions {
   }
 
   /** The policy of {@code pool} (null: the default policy of every pool). */
-  SchedulerConfig.PolicySpec spec(String pool, String policy) {
+  public SchedulerConfig.PolicySpec spec(String pool, String policy) {
     if (SplitPoolParams.isSplitPolicy(policy)) {
       Map<String, String> p = splitParams(pool);
       try {

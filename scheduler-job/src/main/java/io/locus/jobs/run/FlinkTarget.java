@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 
 import java.io.IOException;
 import java.net.URI;
@@ -24,6 +24,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * the given jars with the job graph).
  */
 final class FlinkTarget {
+  /** Main classes of the self-contained jars. */
+  private static final java.util.Set<String> SELF_CONTAINED = java.util.Set.of(
+      "io.locus.cli.LocusCli", io.locus.jobs.SchedulerJobMain.class.getName());
+
   private final String host;
   private final int port;
 
@@ -85,7 +89,7 @@ final class FlinkTarget {
 
   /**
    * The jars to ship: {@code given} (--jar), else the jar this code runs from (the shaded
-   * locus.jar). Run from a classes directory (a development build or a test), there is no jar to
+   * locus.jar or locus-scheduler-job.jar). Run from a classes directory (a development build or a test), there is no jar to
    * ship: the cluster must have Locus on its classpath, and {@code note} says so.
    */
   static List<Path> jars(List<Path> given, StringBuilder note) {
@@ -111,18 +115,20 @@ final class FlinkTarget {
   }
 
   /**
-   * The self-contained jar (cli/target/locus.jar): its manifest names the CLI as main
-   * class. A classes directory or the module's thin jar (a development build, a test) would not
+   * A self-contained jar: the full CLI (cli/target/locus.jar) or the scheduler job's jar
+   * (scheduler-job/target/locus-scheduler-job.jar), whose manifests name their entry class as
+   * main class. A classes directory or a module's thin jar (a development build, a test) would not
    * carry Locus's dependencies to the cluster.
    */
   static boolean isLocusJar(Path p) {
+    // By name: this module cannot see the CLI's class (the job does not depend on the CLI).
     if (!Files.isRegularFile(p)) {
       return false;
     }
     try (JarFile jar = new JarFile(p.toFile())) {
       Manifest m = jar.getManifest();
-      return m != null && LocusCli.class.getName()
-          .equals(m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
+      String main = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+      return main != null && SELF_CONTAINED.contains(main);
     } catch (IOException e) {
       return false;
     }

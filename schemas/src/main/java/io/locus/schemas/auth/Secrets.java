@@ -1,4 +1,4 @@
-package io.locus.agent.security;
+package io.locus.schemas.auth;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

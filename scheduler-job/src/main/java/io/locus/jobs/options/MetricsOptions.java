@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
 import io.locus.jobs.SchedulerJob;
 import java.util.Locale;

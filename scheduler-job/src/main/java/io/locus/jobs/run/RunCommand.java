@@ -1,9 +1,13 @@
-package io.locus.cli;
+package io.locus.jobs.run;
 
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.RestorePoint;
 import io.locus.jobs.SchedulerJob;
-import io.locus.kafka.ClientConfigs;
+import io.locus.jobs.options.MetricsOptions;
+import io.locus.jobs.options.PolicyOptions;
+import io.locus.jobs.options.ProvisioningOptions;
+import io.locus.jobs.options.TrustOptions;
+import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
@@ -38,13 +42,7 @@ import picocli.CommandLine.Option;
 public final class RunCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
-      description = "Kafka bootstrap servers.")
-  String bootstrap;
-
-  @Option(names = "--kafka-properties", paramLabel = "FILE",
-      description = "Extra Kafka client properties (security.protocol, sasl.*, ssl.*).")
-  Path kafkaProperties;
+  @Mixin KafkaClientOptions kafka;
 
   @Option(names = "--policy", defaultValue = "MCH",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AllNames.class,
@@ -178,10 +176,11 @@ public final class RunCommand implements Callable<Integer> {
 
   /**
    * Set once a run found itself inside a Flink program ({@code flink run}, application mode):
-   * {@link LocusCli#main} must then return instead of calling System.exit, which would end the
-   * Flink client or, in application mode, the JobManager the program runs in.
+   * the entry point ({@code SchedulerJobMain}, the CLI's {@code LocusCli}) must then return instead
+   * of calling System.exit, which would end the Flink client or, in application mode, the
+   * JobManager the program runs in.
    */
-  static volatile boolean ranAsFlinkProgram;
+  public static volatile boolean ranAsFlinkProgram;
 
   @Override
   public Integer call() throws Exception {
@@ -195,10 +194,7 @@ public final class RunCommand implements Callable<Integer> {
     ranAsFlinkProgram |= program;
     SchedulerJob.Options o = options();
     RestorePoint from = restorePoint(); // a bad --from-savepoint fails before anything starts
-    Properties admin = ClientConfigs.base(bootstrap);
-    if (kafkaProperties != null) {
-      admin = ClientConfigs.withOverrides(admin, kafkaProperties);
-    }
+    Properties admin = kafka.clientProperties();
     try {
       BrokerCheck.requireReachable(admin, connectTimeout);
       if (remote != null) {
@@ -349,7 +345,7 @@ public final class RunCommand implements Callable<Integer> {
       String flink) {
     Path cp = checkpoints();
     out.println("locus run: starting from " + restoring
-        + " | Kafka " + bootstrap
+        + " | Kafka " + kafka.bootstrap
         + " | Flink " + flink
         + " | checkpoints " + (cp == null ? "the cluster's execution.checkpointing.dir" : cp)
         + " every " + checkpointInterval
@@ -430,7 +426,8 @@ public final class RunCommand implements Callable<Integer> {
     return (savepointDir != null ? savepointDir : stateDir.resolve("savepoints")).toAbsolutePath();
   }
 
-  SchedulerJob.Options options() {
+  /** The job's options these flags describe; a bad value is an IllegalArgumentException. */
+  public SchedulerJob.Options options() {
     Map<String, SchedulerConfig.PolicySpec> pools = new LinkedHashMap<>();
     poolPolicies.forEach((pool, p) -> pools.put(pool, policyOptions.spec(pool, p)));
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policy), pools,
@@ -453,11 +450,7 @@ public final class RunCommand implements Callable<Integer> {
       });
       cfg = cfg.withShadows(shadows).withShadowTimeScale(shadowTimeScale);
     }
-    Properties overrides = new Properties();
-    if (kafkaProperties != null) {
-      overrides = ClientConfigs.withOverrides(overrides, kafkaProperties);
-    }
-    return new SchedulerJob.Options(bootstrap, overrides, DeliveryMode.parse(delivery), cfg,
+    return new SchedulerJob.Options(kafka.bootstrap, kafka.overrides(), DeliveryMode.parse(delivery), cfg,
         checkpointInterval, checkpoints(),
         stateBackend, parallelism, groupId, txnPrefix, restartAttempts);
   }

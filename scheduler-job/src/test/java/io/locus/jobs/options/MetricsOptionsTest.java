@@ -1,4 +1,4 @@
-package io.locus.cli;
+package io.locus.jobs.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,15 +62,5 @@ class MetricsOptionsTest {
           .as(bad).isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("--metrics-port: metrics port must be");
     }
-  }
-
-  @Test
-  void theDemoRefusesABadMetricsPortBeforeStartingAnything() {
-    CommandLine cl = LocusCli.commandLine();
-    StringWriter err = new StringWriter();
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute("demo", "--metrics-port", "nope");
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--metrics-port must be a port (1-65535) or off, got 'nope'");
   }
 }
