@@ -56,7 +56,9 @@ class ChartRunsTheRealCommandsTest {
   void schedulerArgumentsParseAsLocusRun(String values) {
     JsonNode job = render(values, tmp).one("FlinkDeployment").at("/spec/job");
     String[] args = texts(job.path("args")).toArray(String[]::new);
-    ParseResult parsed = new CommandLine(new LocusCli()).parseArgs(args);
+    // What the FlinkDeployment's entry class parses: the job jar's own command line.
+    assertThat(job.path("entryClass").asText()).isEqualTo(io.locus.jobs.SchedulerJobMain.class.getName());
+    ParseResult parsed = io.locus.jobs.SchedulerJobMain.commandLine().parseArgs(args);
     assertThat(parsed.hasSubcommand()).isTrue();
     ParseResult run = parsed.subcommand();
     assertThat(run.commandSpec().name()).isEqualTo("run");

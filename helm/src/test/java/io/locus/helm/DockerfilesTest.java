@@ -138,7 +138,11 @@ class DockerfilesTest {
         .orElseThrow().group(1);
     assertThat(job.from()).isEqualTo("flink:" + flink + "-java17");
     // The job jar of scheduler-job's package phase, main class io.locus.jobs.SchedulerJobMain.
-    String inImage = job.destinationOf("scheduler-job/target/locus-scheduler-job.jar");
+    String jar = shadedJar("scheduler-job");
+    assertThat(jar).isEqualTo("scheduler-job/target/locus-scheduler-job.jar");
+    assertThat(Files.readString(root().resolve("scheduler-job/pom.xml")))
+        .contains("<mainClass>io.locus.jobs.SchedulerJobMain</mainClass>");
+    String inImage = job.destinationOf(jar);
     assertThat(inImage).startsWith("/opt/flink/usrlib/");
 
     JsonNode spec = Chart.template(null, tmp).one("FlinkDeployment").at("/spec/job");
