@@ -13,11 +13,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /** {@code locus dashboard}: its arguments, and a real start on a free port that prints its URL. */
+@Tag("integration")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class DashboardCommandTest {
 

@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * exist under the names docs/operations.md lists, and move with the work; a malformed record on
  * job-arrivals raises the dead-letter series of its reason.
  */
+@Tag("integration")
 @Timeout(150)
 class MetricsScrapeTest {
   static final String OP = "flink_taskmanager_job_task_operator_locus_";

@@ -24,6 +24,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import picocli.CommandLine;
  * JVM, {@code locus topics create} (idempotent) and {@code list}, {@code locus status} over a few
  * records of each kind it reads. One broker serves the topics and status checks.
  */
+@Tag("integration")
 @Timeout(120)
 class OperatorCommandsTest {
   private record Run(int code, String out, String err) {}

@@ -34,6 +34,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import picocli.CommandLine;
  * port it really bound), a fast one-line failure naming an address it cannot reach, and a logged
  * stop with a savepoint.
  */
+@Tag("integration")
 @Timeout(120)
 class RunCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -36,6 +36,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
@@ -51,6 +52,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the page, change while more arrive, survive a reload and a restarted server; a task id that is
  * markup shows as text. Saves target/screenshots/dashboard.png. Fails (not skips) without Chromium.
  */
+@Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class DashboardBrowserTest {
   static final Path CHROMIUM = HeadlessChromium.CHROMIUM;

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * set while tasks queue re-evaluates them and every later placement carries the new policy; resume
  * completes them all; a refused control exits 1 and is dead-lettered.
  */
+@Tag("integration")
 @Timeout(300)
 class ControlSystemTest {
   private static final String POOL = "e2e-control";

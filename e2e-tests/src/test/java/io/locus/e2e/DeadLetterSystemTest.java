@@ -26,10 +26,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Bad input goes to dead-letters with its coordinates and a reason; valid traffic carries on. */
+@Tag("integration")
 @Timeout(300)
 class DeadLetterSystemTest {
   private static final String POOL = "e2e-dlq";

@@ -44,6 +44,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Timeout;
  * topic, partition and offset), every forged PlaceTask must be refused by the agent, no agent's
  * consumer may die, and all the valid work must complete.
  */
+@Tag("integration")
 @Timeout(420)
 class FuzzSystemTest {
   private static final String POOL = "e2e-fuzz";

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * advertising a queue depth gets placements beyond its slot; when another node's slot is free,
  * the scheduler withdraws the newest unstarted one, and the WITHDRAWN answer re-places it there.
  */
+@Tag("integration")
 @Timeout(300)
 class LateBindingSystemTest {
   private static final String POOL = "e2e-late";

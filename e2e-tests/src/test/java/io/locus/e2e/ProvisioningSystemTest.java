@@ -28,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Timeout;
  * ACQUIRE requests, an autoscaler (here: the test) starts agents, the tasks complete, and idle nodes
  * are asked back with RELEASE and leave.
  */
+@Tag("integration")
 @Timeout(300)
 class ProvisioningSystemTest {
   private static final String POOL = "e2e-drp";

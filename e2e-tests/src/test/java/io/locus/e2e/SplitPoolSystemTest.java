@@ -40,6 +40,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.Timeout;
  * owners and idle nodes steal tails of running subjobs. Every event of every job must be processed
  * exactly once, across subjobs, shrinks and suspensions.
  */
+@Tag("integration")
 @Timeout(240)
 class SplitPoolSystemTest {
   private static final String POOL = "e2e-cern";

@@ -32,6 +32,7 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * (by the events' times); and children read their parents' outputs from the node's cache, where
  * MCH places them.
  */
+@Tag("integration")
 @Timeout(180)
 class WorkflowReplaySystemTest {
   private static final String POOL = "e2e-wf";

@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it reads job-arrivals and writes task-events. A child must not appear before the test completed
  * all of its parents.
  */
+@Tag("integration")
 @Timeout(120)
 class WorkflowReplayTest {
   private static EmbeddedKafka kafka;

@@ -25,6 +25,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,7 @@ import picocli.CommandLine;
  * per suite run, chosen so that each kind runs once within CI's budget. docs/reliability.md lists
  * them and what each measured.
  */
+@Tag("integration")
 @Timeout(300)
 class FailureInjectionSystemTest {
   private static final Duration START = Duration.ofSeconds(90);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * scheduler accepts the first completion, dead-letters the second and cancels the other run
  * (measured and printed: "executed twice", "dead-lettered completions", "cancels").
  */
+@Tag("integration")
 @Timeout(300)
 class SchedulerKillSystemTest {
 

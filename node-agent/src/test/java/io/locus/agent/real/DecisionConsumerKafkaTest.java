@@ -51,6 +51,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a header declaring a 2 GB string, records over the size limit) and no error of a listener stops
  * it; if it does stop (a VirtualMachineError), every agent's /health says so.
  */
+@Tag("integration")
 @Timeout(120)
 class DecisionConsumerKafkaTest {
   private static final Duration DEADLINE = Duration.ofSeconds(40);

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * decisions topic, stage real files, run real processes, learn peers from node-reports, and drain
  * on request and on SIGTERM (as a separate process started by the CLI).
  */
+@Tag("integration")
 @Timeout(120)
 class RealAgentHostKafkaTest {
   private static final Duration DEADLINE = Duration.ofSeconds(40);

@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code locus agent sim --metrics-port}: simulated agents on a real (embedded) broker serve their
  * per-node series over HTTP, and they move when a node runs a task.
  */
+@Tag("integration")
 @Timeout(60)
 class SimMetricsServerTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -46,10 +46,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Agents against a real (embedded) broker: registration, decisions in, events out. */
+@Tag("integration")
 @Timeout(60)
 class SimulatedAgentHostTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
