@@ -48,9 +48,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromium-driver, driven by
- * Selenium; .ci/run installs them), against a real broker: records written to the topics show on
- * the page, change while more arrive, survive a reload and a restarted server; a task id that is
- * markup shows as text. Saves target/screenshots/dashboard.png. Fails (not skips) without Chromium.
+ * Selenium; the test installs them when missing, see HeadlessChromium), against a real broker:
+ * records written to the topics show on the page, change while more arrive, survive a reload and a
+ * restarted server; a task id that is markup shows as text. Saves target/screenshots/dashboard.png.
+ * Fails (not skips) without Chromium.
  */
 @Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -71,7 +72,9 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    // Fail, do not skip: the browser test is part of the suite (.ci/run installs Chromium).
+    // Install first (apt-get as root or through sudo -n, when either is missing), so that
+    // `mvn -B verify` works on a fresh machine; then fail, do not skip, if they are still missing.
+    HeadlessChromium.ensureInstalled();
     assertThat(CHROMIUM).as("Chromium (apt-get install chromium chromium-driver)").isExecutable();
     assertThat(CHROMEDRIVER).as("chromedriver (apt-get install chromium-driver)").isExecutable();
     kafka = EmbeddedKafka.start();
