@@ -19,6 +19,7 @@ import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.NodeReportType;
+import io.locus.testkit.Await;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -289,20 +290,14 @@ class DashboardBrowserTest {
 
   static JsonNode awaitCaughtUp(Dashboard d) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    JsonNode s = null;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(d.url() + "api/snapshot"))
-          .build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(r.statusCode()).isEqualTo(200);
-      s = new ObjectMapper().readTree(r.body());
-      if (s.get("topics").get("caughtUp").asBoolean() && s.get("totals").get("completed").asLong() == 2) {
-        return s;
-      }
-      Thread.onSpinWait();
-      TimeUnit.MILLISECONDS.sleep(100); // poll interval, bounded by the deadline above
-    }
-    throw new AssertionError("the dashboard at " + d.url() + " did not catch up: " + s);
+    return Await.atMost(WAIT).pollEvery(Duration.ofMillis(100)).until(
+        "the dashboard at " + d.url() + " to catch up", () -> {
+          HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+              URI.create(d.url() + "api/snapshot")).build(), HttpResponse.BodyHandlers.ofString());
+          assertThat(r.statusCode()).isEqualTo(200);
+          return new ObjectMapper().readTree(r.body());
+        }, s -> s.get("topics").get("caughtUp").asBoolean()
+            && s.get("totals").get("completed").asLong() == 2);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.locus.kafka.testkit.KafkaProcess;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
+import io.locus.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -72,8 +73,8 @@ class FailureInjectionSystemTest {
 
   private static void awaitCompleted(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,
       int n, String before) {
-    Await.until(() -> completed(c, pools, feeds) >= n, Duration.ofSeconds(120),
-        () -> n + " completions before " + before);
+    Await.atMost(Duration.ofSeconds(120)).pollEvery(Duration.ofMillis(100))
+        .until(() -> n + " completions before " + before, () -> completed(c, pools, feeds) >= n);
   }
 
   private static void assertDelivery(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,

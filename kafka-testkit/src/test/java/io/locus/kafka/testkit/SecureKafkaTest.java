@@ -342,7 +342,10 @@ class SecureKafkaTest {
     return m;
   }
 
-  /** Polls until the consumer throws; the authorization error comes with the first metadata. */
+  /**
+   * Polls until the consumer throws; the authorization error comes with the first metadata. (Not
+   * Await: the wait ends by the exception the test expects, not by a condition.)
+   */
   private static Void pollForever(KafkaConsumer<byte[], byte[]> consumer) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
