@@ -110,6 +110,7 @@ class ReplayWfCommonsTest {
             "--pool", pool, "--bootstrap-servers", bootstrap, "--speedup", "0", "--quiet",
             "--time-scale", "0.01", "--timeout", "PT60S", "--summary-csv", csv.toString());
       });
+      // Not Await: the loop plays the agents (completes each arrival) until the replay ends.
       long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (!run.isDone() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {

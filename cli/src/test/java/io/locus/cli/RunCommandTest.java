@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.kafka.testkit.EmbeddedKafka;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -187,11 +188,9 @@ class RunCommandTest {
               "--bootstrap-servers", kafka.bootstrapServers(), "--flink-rest",
               rest.getHost() + ":" + rest.getPort(), "--no-detached", "--state-backend",
               "hashmap", "--transactional-id-prefix", "follow-test"));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!c.out().contains("locus run: following job ") && !run.isDone()
-          && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
-      }
+      Await.atMost(Duration.ofSeconds(60)).pollEvery(Duration.ofMillis(100)).until(
+          () -> "following the job or ended\n" + c.out() + c.err,
+          () -> c.out().contains("locus run: following job ") || run.isDone());
       assertThat(c.out()).as(c.out() + c.err).contains("locus run: following job ")
           .contains("(session cluster; no jar shipped");
       assertThat(run).as("still following").isNotDone();
@@ -312,14 +311,16 @@ class RunCommandTest {
     }
 
     void await(BooleanSupplier condition, Duration timeout) {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (!condition.getAsBoolean()) {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-          throw new AssertionError("not within " + timeout + " (child "
-              + (process.isAlive() ? "still running" : "exited") + ")\n" + text());
-        }
-        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
-      }
+      Await.atMost(timeout).pollEvery(Duration.ofMillis(100)).until(
+          () -> "(child still running)\n" + text(), () -> {
+            if (condition.getAsBoolean()) {
+              return true;
+            }
+            if (!process.isAlive()) {
+              throw new AssertionError("the child exited before the condition held\n" + text());
+            }
+            return false;
+          });
     }
   }
 
@@ -368,6 +369,7 @@ class RunCommandTest {
       HttpClient.newHttpClient().send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId
               + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
           HttpResponse.BodyHandlers.discarding());
+      // Best effort, not a check (quiet logs): carries on after 30 s, so not Await.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!get(rest, "/jobs/" + jobId).path("state").asText().equals("CANCELED")
           && System.nanoTime() < deadline) {

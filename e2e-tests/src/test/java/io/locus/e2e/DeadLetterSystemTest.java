@@ -93,6 +93,8 @@ class DeadLetterSystemTest {
       TopicPartition tp = new TopicPartition(Topics.DEAD_LETTERS.name(), 0);
       c.assign(List.of(tp));
       c.seekToBeginning(List.of(tp));
+      // A bounded read, not Await: returns what arrived by the deadline for the caller's
+      // assertion to report.
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (out.size() < expected && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {

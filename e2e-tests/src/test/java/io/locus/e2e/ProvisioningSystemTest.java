@@ -74,6 +74,8 @@ class ProvisioningSystemTest {
       producer.flush();
 
       // The autoscaler: start a node per requested node, stop a node asked back.
+      // Not a wait but the test's autoscaler loop (acts on each request), bounded by a deadline;
+      // the assertions after it report what did not happen.
       long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
       boolean released = false;
       while (System.nanoTime() < deadline && !(tracker.stats(POOL).completed == 200 && released)) {

@@ -180,6 +180,8 @@ class WorkflowReplaySystemTest {
       c.assign(parts);
       c.seekToBeginning(parts);
       Map<TopicPartition, Long> end = c.endOffsets(parts);
+      // A bounded read, not Await: returns at the deadline and the caller's assertions report
+      // what was read.
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (System.nanoTime() < deadline) {
         c.poll(Duration.ofMillis(200)).forEach(each);

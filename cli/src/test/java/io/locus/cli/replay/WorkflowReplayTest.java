@@ -11,6 +11,7 @@ import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
 import java.io.PrintWriter;
@@ -98,16 +99,21 @@ class WorkflowReplayTest {
 
     /** Reads until {@code n} jobs arrived in total; fails after 30 s. */
     List<String> awaitArrivals(int n) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (seen.size() < n) {
-        assertThat(System.nanoTime()).as("arrivals within 30 s; seen " + ids()).isLessThan(deadline);
-        pollOnce(Duration.ofMillis(100));
-      }
+      // No pause between checks: pollOnce waits up to 100 ms by itself.
+      Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ZERO).until(
+          () -> n + " arrivals; seen " + ids(), () -> {
+            if (seen.size() >= n) {
+              return true;
+            }
+            pollOnce(Duration.ofMillis(100));
+            return false;
+          });
       return ids();
     }
 
     /** Nothing more arrives within {@code window}: the gate holds. */
     void assertNothingArrivesWithin(Duration window) {
+      // Watches a whole window for what must not happen: not a wait on a condition.
       int before = seen.size();
       long end = System.nanoTime() + window.toNanos();
       while (System.nanoTime() < end) {
