@@ -43,7 +43,8 @@ final class HeadlessChromium {
    * root (otherwise each command goes through {@code sudo -n}, which fails at once instead of
    * asking for a password), and what runs a command (a test records them).
    */
-  static void ensureInstalled(Path chromium, Path chromedriver, boolean root, CommandRunner runner) {
+  static void ensureInstalled(Path chromium, Path chromedriver, boolean root,
+      CommandRunner runner) {
     if (Files.isExecutable(chromium) && Files.isExecutable(chromedriver)) {
       return;
     }

@@ -53,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class RealAgentHostKafkaTest {
   private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   private static final Duration DEADLINE = Duration.ofSeconds(40);
   private static EmbeddedKafka kafka;
   private static KafkaProducer<byte[], byte[]> decisions;

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(90)
 class RealCacheTest {
   private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;

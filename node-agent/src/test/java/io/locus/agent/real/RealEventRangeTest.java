@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class RealEventRangeTest {
   private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   private static final String KEY = "t1#0";
 
   @TempDir

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class RealLifecycleTest {
   private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;

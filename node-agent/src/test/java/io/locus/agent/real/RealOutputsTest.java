@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class RealOutputsTest {
   private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;
