@@ -1,5 +1,6 @@
 package io.locus.bench;
 
+import io.locus.operators.OperatorHarness;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.CachedFile;
@@ -17,9 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -66,12 +66,9 @@ public class OperatorBenchmark {
   @Setup(Level.Trial)
   public void setup() throws Exception {
     rnd = new SplittableRandom(1);
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(SchedulerConfig.defaults(policy))),
-        SchedulerInput::getPool, Types.STRING);
-    if (backend.equals("rocksdb")) {
-      harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    }
+    // The tests' harness (keyed by pool, Kryo off) on the backend under comparison.
+    harness = OperatorHarness.create(new SchedulerOperator(SchedulerConfig.defaults(policy)),
+        backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend());
     harness.setup();
     harness.open();
     for (int i = 0; i < PoolFixture.NODES; i++) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import picocli.CommandLine;
  * {@code locus control}'s arguments (exit 2 with what is wrong), the control record they make, and
  * the paths without an answer (exit 3 naming the broker, the topic and the timeout).
  */
+@Tag("integration")
 @Timeout(60)
 class ControlCommandTest {
   private record Run(int code, String out, String err, long millis) {}

@@ -5,19 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
+import io.locus.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /** {@code locus dashboard}: its arguments, and a real start on a free port that prints its URL. */
+@Tag("integration")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class DashboardCommandTest {
 
@@ -60,10 +64,8 @@ class DashboardCommandTest {
       own.setOut(new PrintWriter(out, true));
       CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> own.execute(
           "--bootstrap-servers", kafka.bootstrapServers(), "--port", "0"));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (command.dashboard() == null && !exit.isDone() && System.nanoTime() < deadline) {
-        TimeUnit.MILLISECONDS.sleep(50); // poll interval, bounded by the deadline
-      }
+      Await.until("the dashboard started or the command ended", Duration.ofSeconds(60),
+          () -> command.dashboard() != null || exit.isDone());
       assertThat(command.dashboard()).as("started; exit " + (exit.isDone() ? exit.get() : "-"))
           .isNotNull();
       String url = command.dashboard().url();

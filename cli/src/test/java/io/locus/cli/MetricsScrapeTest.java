@@ -9,6 +9,7 @@ import io.locus.cli.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -19,8 +20,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * exist under the names docs/operations.md lists, and move with the work; a malformed record on
  * job-arrivals raises the dead-letter series of its reason.
  */
+@Tag("integration")
 @Timeout(150)
 class MetricsScrapeTest {
   static final String OP = "flink_taskmanager_job_task_operator_locus_";
@@ -161,24 +165,14 @@ class MetricsScrapeTest {
   /** Scrapes until {@code c} holds (the endpoint may not answer yet), for at most 60 s. */
   static PrometheusText await(String url, String what, Condition c, EmbeddedLocus locus)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    PrometheusText last = null;
-    IOException error = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        last = PrometheusText.scrape(url);
-        error = null;
-        if (c.holds(last)) {
-          return last;
-        }
-      } catch (IOException e) {
-        error = e;
-      }
-      locus.checkJobAlive();
-      Thread.sleep(100); // polling interval of a condition with a deadline
-    }
-    throw new AssertionError("no " + what + " at " + url + " within 60 s"
-        + (error != null ? " (" + error + ")" : "")
-        + (last == null ? "" : "; its locus series:\n" + last.linesWith("_locus_")));
+    AtomicReference<PrometheusText> last = new AtomicReference<>();
+    return Await.atMost(Duration.ofSeconds(60)).pollEvery(Duration.ofMillis(100))
+        .ignoring(IOException.class) // the endpoint may not answer yet
+        .until(() -> "no " + what + " at " + url + (last.get() == null ? ""
+            : "; its locus series:\n" + last.get().linesWith("_locus_")), () -> {
+              locus.checkJobAlive();
+              last.set(PrometheusText.scrape(url));
+              return last.get();
+            }, c::holds);
   }
 }

@@ -13,10 +13,12 @@ import io.locus.schemas.NodeReportType;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -24,6 +26,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +37,7 @@ import picocli.CommandLine;
  * JVM, {@code locus topics create} (idempotent) and {@code list}, {@code locus status} over a few
  * records of each kind it reads. One broker serves the topics and status checks.
  */
+@Tag("integration")
 @Timeout(120)
 class OperatorCommandsTest {
   private record Run(int code, String out, String err) {}
@@ -49,13 +53,7 @@ class OperatorCommandsTest {
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50); // polling interval of a condition with a deadline
-    }
+    Await.until(what, Duration.ofSeconds(60), condition::getAsBoolean);
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.locus.kafka.Topics;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import io.locus.workloads.TraceReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,11 +27,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@Tag("integration")
 @Timeout(120)
 class ReplayCommandTest {
   private static EmbeddedKafka kafka;
@@ -78,12 +81,17 @@ class ReplayCommandTest {
       assertThat(run("replay", "--trace", trace.toString(), "--bootstrap-servers",
           kafka.bootstrapServers(), "--pool", "replay-a", "--speedup", "0")).isZero();
       List<JobSubmitted> got = new ArrayList<>();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (got.size() < expected.size() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-          got.add(Topics.JOB_ARRIVALS.decode(r.value()));
-        }
-      }
+      // No pause between checks: the consumer's poll waits up to 200 ms by itself.
+      Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ZERO).until(
+          () -> expected.size() + " arrivals; got " + got.size(), () -> {
+            if (got.size() >= expected.size()) {
+              return true;
+            }
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+              got.add(Topics.JOB_ARRIVALS.decode(r.value()));
+            }
+            return false;
+          });
       assertThat(got).extracting(JobSubmitted::getJobId).containsExactlyElementsOf(expected);
       assertThat(got).allSatisfy(j -> {
         assertThat(j.getPool()).isEqualTo("replay-a");
@@ -104,6 +112,8 @@ class ReplayCommandTest {
           "replay-s", "--speedup", "0"));
       // Stage 1 has one task: nothing else may arrive until it completes.
       List<JobSubmitted> seen = new ArrayList<>();
+      // Not Await: the loop also checks the barrier as records arrive; the assertions after it
+      // report a shortfall.
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       int completedUpTo = 0;
       while (seen.size() < 1000 && System.nanoTime() < deadline) {
@@ -223,6 +233,8 @@ class ReplayCommandTest {
           "--trace", trace.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--pool",
           "summary", "--speedup", "0", "--summary-csv", csv.toString()));
       int done = 0;
+      // Not Await: the loop plays the agents (completes each arrival); the summary's assertions
+      // report a shortfall.
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (done < 20 && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {

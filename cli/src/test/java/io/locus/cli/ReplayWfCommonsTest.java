@@ -31,6 +31,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,7 @@ import picocli.CommandLine;
  * published with its inputs and outputs, never before all its parents completed, and the replay
  * exits 0 with a summary.
  */
+@Tag("integration")
 @Timeout(240)
 class ReplayWfCommonsTest {
   static final List<String> VERSIONS = List.of("1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6");
@@ -108,6 +110,7 @@ class ReplayWfCommonsTest {
             "--pool", pool, "--bootstrap-servers", bootstrap, "--speedup", "0", "--quiet",
             "--time-scale", "0.01", "--timeout", "PT60S", "--summary-csv", csv.toString());
       });
+      // Not Await: the loop plays the agents (completes each arrival) until the replay ends.
       long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (!run.isDone() && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {

@@ -21,6 +21,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import picocli.CommandLine;
  * ACL allows: the settings of {@code --kafka-properties} must reach the producer (they were read and
  * then dropped before issue 12, so replay could only talk to an open broker).
  */
+@Tag("integration")
 @Timeout(180)
 class SecureReplayTest {
   @Test

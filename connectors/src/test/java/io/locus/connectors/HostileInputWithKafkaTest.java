@@ -39,6 +39,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * dead-lettered as {@code unwritable} instead of failing the job, and the valid records sent
  * after all of them are decided, exactly once, in both delivery modes.
  */
+@Tag("integration")
 class HostileInputWithKafkaTest {
   private static final Duration DEADLINE = Duration.ofSeconds(90);
   /** A job with this template makes the stand-in scheduler emit a 1.2 MB decision. */

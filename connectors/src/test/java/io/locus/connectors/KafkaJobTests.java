@@ -3,6 +3,7 @@ package io.locus.connectors;
 import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.DeadLetter;
+import io.locus.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -38,16 +39,16 @@ public final class KafkaJobTests {
   /** Polls until {@code condition} holds; fails early if the job dies, or at the deadline. */
   static void awaitOrFail(BooleanSupplier condition, JobClient job, String what,
       Duration deadline) throws Exception {
-    long end = System.nanoTime() + deadline.toNanos();
-    while (!condition.getAsBoolean()) {
+    Await.atMost(deadline).until(what, () -> {
+      if (condition.getAsBoolean()) {
+        return true;
+      }
       if (job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
         job.getJobExecutionResult().get(10, TimeUnit.SECONDS); // throws the job's failure
         throw new AssertionError("job ended before " + what);
       }
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out after " + deadline + " waiting for " + what);
-      }
-    }
+      return false;
+    });
   }
 
   /** The 18-byte record: a JobSubmitted whose jobId declares 2,147,483,000 bytes. */

@@ -39,6 +39,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * coordinates and a reason, that every valid job yields exactly one committed decision, and that
  * an aborted input transaction is never seen.
  */
+@Tag("integration")
 class PipelineWithKafkaTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final int JOBS = 12;

@@ -2,6 +2,7 @@ package io.locus.connectors;
 
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.TopicSpec;
+import io.locus.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,13 +43,15 @@ final class TopicReader<V extends SpecificRecord> implements AutoCloseable {
   List<V> readToEnd() {
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
     List<V> out = new ArrayList<>();
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("could not read " + topic.name() + " to " + end);
-      }
-      out.addAll(poll());
-    }
+    // No pause between checks: poll() waits up to 200 ms by itself.
+    Await.atMost(DEADLINE).pollEvery(Duration.ZERO).until("read " + topic.name() + " to " + end,
+        () -> {
+          if (partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp))) {
+            return true;
+          }
+          out.addAll(poll());
+          return false;
+        });
     return out;
   }
 

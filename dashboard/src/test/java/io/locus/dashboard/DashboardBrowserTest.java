@@ -19,6 +19,7 @@ import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.NodeReportType;
+import io.locus.testkit.Await;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
@@ -47,10 +49,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromium-driver, driven by
- * Selenium; .ci/run installs them), against a real broker: records written to the topics show on
- * the page, change while more arrive, survive a reload and a restarted server; a task id that is
- * markup shows as text. Saves target/screenshots/dashboard.png. Fails (not skips) without Chromium.
+ * Selenium; the test installs them when missing, see HeadlessChromium), against a real broker:
+ * records written to the topics show on the page, change while more arrive, survive a reload and a
+ * restarted server; a task id that is markup shows as text. Saves target/screenshots/dashboard.png.
+ * Fails (not skips) without Chromium.
  */
+@Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class DashboardBrowserTest {
   static final Path CHROMIUM = HeadlessChromium.CHROMIUM;
@@ -69,7 +73,9 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    // Fail, do not skip: the browser test is part of the suite (.ci/run installs Chromium).
+    // Install first (apt-get as root or through sudo -n, when either is missing), so that
+    // `mvn -B verify` works on a fresh machine; then fail, do not skip, if they are still missing.
+    HeadlessChromium.ensureInstalled();
     assertThat(CHROMIUM).as("Chromium (apt-get install chromium chromium-driver)").isExecutable();
     assertThat(CHROMEDRIVER).as("chromedriver (apt-get install chromium-driver)").isExecutable();
     kafka = EmbeddedKafka.start();
@@ -284,20 +290,14 @@ class DashboardBrowserTest {
 
   static JsonNode awaitCaughtUp(Dashboard d) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    JsonNode s = null;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(d.url() + "api/snapshot"))
-          .build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(r.statusCode()).isEqualTo(200);
-      s = new ObjectMapper().readTree(r.body());
-      if (s.get("topics").get("caughtUp").asBoolean() && s.get("totals").get("completed").asLong() == 2) {
-        return s;
-      }
-      Thread.onSpinWait();
-      TimeUnit.MILLISECONDS.sleep(100); // poll interval, bounded by the deadline above
-    }
-    throw new AssertionError("the dashboard at " + d.url() + " did not catch up: " + s);
+    return Await.atMost(WAIT).pollEvery(Duration.ofMillis(100)).until(
+        "the dashboard at " + d.url() + " to catch up", () -> {
+          HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+              URI.create(d.url() + "api/snapshot")).build(), HttpResponse.BodyHandlers.ofString());
+          assertThat(r.statusCode()).isEqualTo(200);
+          return new ObjectMapper().readTree(r.body());
+        }, s -> s.get("topics").get("caughtUp").asBoolean()
+            && s.get("totals").get("completed").asLong() == 2);
   }
 
   @Test

@@ -29,10 +29,25 @@ final class HeadlessChromium {
    * {@code .ci/run}): as root, or through {@code sudo -n}. Fails with what to do when it cannot.
    */
   static synchronized void ensureInstalled() {
-    if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+    ensureInstalled(CHROMIUM, CHROMEDRIVER, "root".equals(System.getProperty("user.name")),
+        HeadlessChromium::run);
+  }
+
+  /** Runs one install command to its end, or throws. */
+  interface CommandRunner {
+    void run(List<String> cmd);
+  }
+
+  /**
+   * {@link #ensureInstalled()} with its parts given: the two executables, whether this JVM runs as
+   * root (otherwise each command goes through {@code sudo -n}, which fails at once instead of
+   * asking for a password), and what runs a command (a test records them).
+   */
+  static void ensureInstalled(Path chromium, Path chromedriver, boolean root,
+      CommandRunner runner) {
+    if (Files.isExecutable(chromium) && Files.isExecutable(chromedriver)) {
       return;
     }
-    boolean root = "root".equals(System.getProperty("user.name"));
     for (List<String> step : List.of(List.of("apt-get", "update"),
         List.of("apt-get", "install", "-y", "chromium", "chromium-driver"))) {
       List<String> cmd = new ArrayList<>();
@@ -40,25 +55,29 @@ final class HeadlessChromium {
         cmd.addAll(List.of("sudo", "-n"));
       }
       cmd.addAll(step);
-      try {
-        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
-        pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
-        Process p = pb.start();
-        if (!p.waitFor(15, TimeUnit.MINUTES) || p.exitValue() != 0) {
-          p.destroyForcibly();
-          throw new IllegalStateException(String.join(" ", cmd) + " failed");
-        }
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot run " + String.join(" ", cmd) + ": " + e, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted installing Chromium", e);
-      }
+      runner.run(cmd);
     }
-    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-      throw new IllegalStateException("Chromium or chromedriver still missing at " + CHROMIUM
-          + ", " + CHROMEDRIVER + ": install Debian's chromium and chromium-driver, or set "
+    if (!Files.isExecutable(chromium) || !Files.isExecutable(chromedriver)) {
+      throw new IllegalStateException("Chromium or chromedriver still missing at " + chromium
+          + ", " + chromedriver + ": install Debian's chromium and chromium-driver, or set "
           + "LOCUS_CHROMIUM and LOCUS_CHROMEDRIVER");
+    }
+  }
+
+  private static void run(List<String> cmd) {
+    try {
+      ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+      pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
+      Process p = pb.start();
+      if (!p.waitFor(15, TimeUnit.MINUTES) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", cmd) + " failed");
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + String.join(" ", cmd) + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted installing Chromium", e);
     }
   }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * Tier 3, at-least-once delivery: a real KRaft broker, the scheduler job on a MiniCluster with
  * RocksDB and checkpoints, simulated agents talking to both only through Kafka.
  */
+@Tag("integration")
 @Timeout(300)
 class AtLeastOnceSystemTest {
   private static EmbeddedLocus locus;

@@ -15,6 +15,7 @@ import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * set while tasks queue re-evaluates them and every later placement carries the new policy; resume
  * completes them all; a refused control exits 1 and is dead-lettered.
  */
+@Tag("integration")
 @Timeout(300)
 class ControlSystemTest {
   private static final String POOL = "e2e-control";
@@ -108,6 +111,7 @@ class ControlSystemTest {
       TopicPartition tp = new TopicPartition(Topics.DEAD_LETTERS.name(), 0);
       c.assign(List.of(tp));
       c.seekToBeginning(List.of(tp));
+      // Returns null at the deadline for the caller's assertion to report: a bounded read.
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
@@ -139,18 +143,20 @@ class ControlSystemTest {
     /** Everything written up to now (the end offsets when called). */
     List<Decision> readToEnd() {
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("decisions not read to their end within 30 s");
-        }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          Decision d = Topics.DECISIONS.decode(r.value());
-          if (POOL.equals(d.getPool())) {
-            seen.add(d);
-          }
-        }
-      }
+      // No pause between checks: the consumer's poll waits up to 200 ms by itself.
+      Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ZERO).until(
+          "decisions read to their end", () -> {
+            if (parts.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp))) {
+              return true;
+            }
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+              Decision d = Topics.DECISIONS.decode(r.value());
+              if (POOL.equals(d.getPool())) {
+                seen.add(d);
+              }
+            }
+            return false;
+          });
       return new ArrayList<>(seen);
     }
 

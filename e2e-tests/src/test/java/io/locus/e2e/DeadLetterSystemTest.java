@@ -26,10 +26,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Bad input goes to dead-letters with its coordinates and a reason; valid traffic carries on. */
+@Tag("integration")
 @Timeout(300)
 class DeadLetterSystemTest {
   private static final String POOL = "e2e-dlq";
@@ -91,6 +93,8 @@ class DeadLetterSystemTest {
       TopicPartition tp = new TopicPartition(Topics.DEAD_LETTERS.name(), 0);
       c.assign(List.of(tp));
       c.seekToBeginning(List.of(tp));
+      // A bounded read, not Await: returns what arrived by the deadline for the caller's
+      // assertion to report.
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (out.size() < expected && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {

@@ -8,10 +8,12 @@ import io.locus.cli.demo.DemoRun;
 import io.locus.cli.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Tier 3, exactly-once delivery: decisions become visible to agents only when checkpoints commit. */
+@Tag("integration")
 @Timeout(300)
 class ExactlyOnceSystemTest {
   @Test

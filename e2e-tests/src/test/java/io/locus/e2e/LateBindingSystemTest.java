@@ -16,16 +16,19 @@ import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * advertising a queue depth gets placements beyond its slot; when another node's slot is free,
  * the scheduler withdraws the newest unstarted one, and the WITHDRAWN answer re-places it there.
  */
+@Tag("integration")
 @Timeout(300)
 class LateBindingSystemTest {
   private static final String POOL = "e2e-late";
@@ -130,23 +134,20 @@ class LateBindingSystemTest {
 
     /** The first decision (already read or still to come) that matches; fails after WAIT. */
     Decision await(Predicate<Decision> match) {
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      while (true) {
-        for (Decision d : seen) {
-          if (match.test(d)) {
-            return d;
-          }
-        }
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("no matching decision within " + WAIT + "; seen: " + seen);
-        }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          Decision d = Topics.DECISIONS.decode(r.value());
-          if (POOL.equals(d.getPool())) {
-            seen.add(d);
-          }
-        }
-      }
+      // No pause between checks: the consumer's poll waits up to 200 ms by itself.
+      return Await.atMost(WAIT).pollEvery(Duration.ZERO).untilPresent(
+          () -> "a matching decision; seen: " + seen, () -> {
+            Optional<Decision> hit = seen.stream().filter(match).findFirst();
+            if (hit.isEmpty()) {
+              for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                Decision d = Topics.DECISIONS.decode(r.value());
+                if (POOL.equals(d.getPool())) {
+                  seen.add(d);
+                }
+              }
+            }
+            return hit;
+          });
     }
 
     List<Decision> seen() {

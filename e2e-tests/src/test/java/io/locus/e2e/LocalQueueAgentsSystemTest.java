@@ -11,6 +11,7 @@ import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * places beyond their free slots, the agents start queued attempts as slots free, and withdraws
  * move unstarted attempts to free slots. Arrivals (400/s) outrun the 16 slots, so queues fill.
  */
+@Tag("integration")
 @Timeout(300)
 class LocalQueueAgentsSystemTest {
   @Test

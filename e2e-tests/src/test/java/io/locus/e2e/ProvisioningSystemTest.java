@@ -28,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Timeout;
  * ACQUIRE requests, an autoscaler (here: the test) starts agents, the tasks complete, and idle nodes
  * are asked back with RELEASE and leave.
  */
+@Tag("integration")
 @Timeout(300)
 class ProvisioningSystemTest {
   private static final String POOL = "e2e-drp";
@@ -72,6 +74,8 @@ class ProvisioningSystemTest {
       producer.flush();
 
       // The autoscaler: start a node per requested node, stop a node asked back.
+      // Not a wait but the test's autoscaler loop (acts on each request), bounded by a deadline;
+      // the assertions after it report what did not happen.
       long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
       boolean released = false;
       while (System.nanoTime() < deadline && !(tracker.stats(POOL).completed == 200 && released)) {

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * a second workload of the same shape runs under it. The test prints, per policy, the shadow's
  * prediction and the measured real run (docs/operations.md, "Shadow policies", shows a run).
  */
+@Tag("integration")
 @Timeout(300)
 class ShadowSwitchSystemTest {
   private static final String POOL = "e2e-shadow";

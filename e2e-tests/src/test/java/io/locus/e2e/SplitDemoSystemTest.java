@@ -10,6 +10,7 @@ import io.locus.cli.demo.TaskEventTracker;
 import io.locus.operators.SchedulerConfig;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * demo's scaled CERN event-range jobs. Every job completes, every event of every job is processed
  * exactly once (from the ranges the agents reported), and every job had a subjob placed.
  */
+@Tag("integration")
 @Timeout(120)
 class SplitDemoSystemTest {
   private static final String POOL = "e2e-demo-ooo";

@@ -24,6 +24,7 @@ import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,6 +53,7 @@ import org.junit.jupiter.api.Timeout;
  * owners and idle nodes steal tails of running subjobs. Every event of every job must be processed
  * exactly once, across subjobs, shrinks and suspensions.
  */
+@Tag("integration")
 @Timeout(240)
 class SplitPoolSystemTest {
   private static final String POOL = "e2e-cern";
@@ -169,14 +172,13 @@ class SplitPoolSystemTest {
 
   private static void await(String what, Duration timeout, EmbeddedLocus locus,
       BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+    Await.atMost(timeout).until(what, () -> {
+      if (condition.getAsBoolean()) {
+        return true;
       }
-      locus.checkJobAlive();
-      Thread.sleep(20); // polling interval of the condition, not a synchronisation
-    }
+      locus.checkJobAlive(); // fails at once if the job died
+      return false;
+    });
   }
 
   /** Overlapping jobs: most start in a hot region, so later waves find earlier waves' data. */

@@ -9,6 +9,7 @@ import io.locus.cli.LocusCli;
 import io.locus.cli.demo.DemoRun;
 import io.locus.cli.demo.DemoWorkload;
 import io.locus.cli.demo.TaskEventTracker;
+import io.locus.testkit.Await;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -16,7 +17,6 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Shared settings for the whole-system tests: fast modelled time, small caches, real everything. */
@@ -62,13 +62,7 @@ final class WholeSystem {
 
   /** Waits until {@code done}, failing with {@code what} after {@code within}. */
   static void await(Duration within, String what, BooleanSupplier done) {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + within + ": " + what);
-      }
-      LockSupport.parkNanos(50_000_000L); // poll interval, bounded by the deadline above
-    }
+    Await.atMost(within).pollEvery(Duration.ofMillis(50)).until(what, done::getAsBoolean);
   }
 
   static DemoRun.Config run(String pool, int tasks, int files, int nodes, long seed,

@@ -32,6 +32,7 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * (by the events' times); and children read their parents' outputs from the node's cache, where
  * MCH places them.
  */
+@Tag("integration")
 @Timeout(180)
 class WorkflowReplaySystemTest {
   private static final String POOL = "e2e-wf";
@@ -178,6 +180,8 @@ class WorkflowReplaySystemTest {
       c.assign(parts);
       c.seekToBeginning(parts);
       Map<TopicPartition, Long> end = c.endOffsets(parts);
+      // A bounded read, not Await: returns at the deadline and the caller's assertions report
+      // what was read.
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (System.nanoTime() < deadline) {
         c.poll(Duration.ofMillis(200)).forEach(each);

@@ -2,14 +2,9 @@ package io.locus.kafka;
 
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 
-/** Shared test helpers: sample records and polling with a deadline (never sleeping). */
+/** Shared test helpers: sample records. */
 final class TestSupport {
   private TestSupport() {}
 
@@ -27,23 +22,5 @@ final class TestSupport {
         .setTemplate("wordcount")
         .setArgs(List.of("--fast"))
         .build();
-  }
-
-  /**
-   * Polls until the records read so far satisfy {@code done}, or fails at the deadline; returns
-   * everything read.
-   */
-  static <K, V> List<ConsumerRecord<K, V>> pollUntil(KafkaConsumer<K, V> consumer,
-      Predicate<List<ConsumerRecord<K, V>>> done, Duration timeout) {
-    List<ConsumerRecord<K, V>> all = new ArrayList<>();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.test(all)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + timeout + "; read " + all.size()
-            + " records: " + all);
-      }
-      consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-    }
-    return all;
   }
 }

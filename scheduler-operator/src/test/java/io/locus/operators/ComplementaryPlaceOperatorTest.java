@@ -22,11 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -125,18 +121,7 @@ class ComplementaryPlaceOperatorTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> open(
       OperatorSubtaskState from) throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(
-            SchedulerConfig.defaults("complementary_place"))),
-        SchedulerInput::getPool, Types.STRING);
-    h.setStateBackend(new EmbeddedRocksDBStateBackend());
-    ((SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig()).setGenericTypes(false);
-    h.setup();
-    if (from != null) {
-      h.initializeState(from);
-    }
-    h.open();
-    return h;
+    return OperatorHarness.open(SchedulerConfig.defaults("complementary_place"), from);
   }
 
   private static Driver run(int steps, java.util.Set<Integer> restoreAt) throws Exception {

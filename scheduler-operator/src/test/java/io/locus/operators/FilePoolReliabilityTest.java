@@ -22,11 +22,8 @@ import io.locus.schemas.internal.SchedulerInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
@@ -48,14 +45,7 @@ class FilePoolReliabilityTest {
 
   private void start(KeyedProcessFunction<String, SchedulerInput, Decision> f,
       OutputTag<DeadLetter> rejected, OperatorSubtaskState restoreFrom) throws Exception {
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f),
-        SchedulerInput::getPool, Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    harness.setup();
-    if (restoreFrom != null) {
-      harness.initializeState(restoreFrom);
-    }
-    harness.open();
+    harness = OperatorHarness.open(f, restoreFrom);
     harness.setProcessingTime(0);
     rejectedTag = rejected;
   }

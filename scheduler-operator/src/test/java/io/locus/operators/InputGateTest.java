@@ -19,11 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,16 +42,7 @@ class InputGateTest {
 
   private void open(SchedulerConfig config, OperatorSubtaskState from) throws Exception {
     operator = new SchedulerOperator(config);
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(operator),
-        SchedulerInput::getPool, Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    ((SerializerConfigImpl) harness.getExecutionConfig().getSerializerConfig())
-        .setGenericTypes(false); // any Kryo fallback fails the test
-    harness.setup();
-    if (from != null) {
-      harness.initializeState(from);
-    }
-    harness.open();
+    harness = OperatorHarness.open(operator, from);
   }
 
   private OperatorSubtaskState restart(SchedulerConfig config) throws Exception {

@@ -17,10 +17,7 @@ import io.locus.schemas.internal.SchedulerInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -43,15 +40,7 @@ class LateBindingOperatorTest {
       OperatorSubtaskState restoreFrom) throws Exception {
     SchedulerConfig config = new SchedulerConfig(new SchedulerConfig.PolicySpec(policy, params),
         Map.of(), 1000, 3);
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(config)), SchedulerInput::getPool,
-        Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    harness.setup();
-    if (restoreFrom != null) {
-      harness.initializeState(restoreFrom);
-    }
-    harness.open();
+    harness = OperatorHarness.open(config, restoreFrom);
     harness.setProcessingTime(0);
   }
 

@@ -22,11 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -120,17 +116,7 @@ class OperatorRestoreDeterminismTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> open(
       String policy, OperatorSubtaskState from) throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(SchedulerConfig.defaults(policy))),
-        SchedulerInput::getPool, Types.STRING);
-    h.setStateBackend(new EmbeddedRocksDBStateBackend());
-    ((SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig()).setGenericTypes(false);
-    h.setup();
-    if (from != null) {
-      h.initializeState(from);
-    }
-    h.open();
-    return h;
+    return OperatorHarness.open(SchedulerConfig.defaults(policy), from);
   }
 
   private static List<String> run(String policy, int steps, int restoreAt) throws Exception {

@@ -20,10 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -45,15 +42,7 @@ class PoolControlOperatorTest {
 
   private void operator(SchedulerConfig config, OperatorSubtaskState restoreFrom)
       throws Exception {
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(config)), SchedulerInput::getPool,
-        Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    harness.setup();
-    if (restoreFrom != null) {
-      harness.initializeState(restoreFrom);
-    }
-    harness.open();
+    harness = OperatorHarness.open(config, restoreFrom);
     harness.setProcessingTime(0);
   }
 

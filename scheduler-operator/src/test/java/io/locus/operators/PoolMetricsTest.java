@@ -17,9 +17,6 @@ import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.internal.SchedulerInput;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,11 +39,7 @@ class PoolMetricsTest {
   private void start(String policy) throws Exception {
     operator = new SchedulerOperator(new SchedulerConfig(
         new SchedulerConfig.PolicySpec(policy, Map.of()), Map.of(), 1000, 3));
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(operator),
-        SchedulerInput::getPool, Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    harness.setup();
-    harness.open();
+    harness = OperatorHarness.open(operator, null);
   }
 
   @AfterEach

@@ -20,10 +20,7 @@ import io.locus.schemas.TaskEventType;
 import io.locus.schemas.internal.SchedulerInput;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,17 +40,7 @@ class SchedulerOperatorTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> harness(
       SchedulerConfig config, OperatorSubtaskState restoreFrom) throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(config)),
-        SchedulerInput::getPool, Types.STRING);
-    h.setStateBackend(new EmbeddedRocksDBStateBackend());
-    ((org.apache.flink.api.common.serialization.SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig())
-        .setGenericTypes(false); // any Kryo fallback fails the test
-    h.setup();
-    if (restoreFrom != null) {
-      h.initializeState(restoreFrom);
-    }
-    h.open();
+    var h = OperatorHarness.open(config, restoreFrom);
     return h;
   }
 

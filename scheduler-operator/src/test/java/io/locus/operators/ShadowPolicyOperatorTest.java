@@ -16,10 +16,7 @@ import io.locus.schemas.internal.SchedulerInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -40,14 +37,7 @@ class ShadowPolicyOperatorTest {
 
   private void open(SchedulerConfig config, OperatorSubtaskState restoreFrom) throws Exception {
     operator = new SchedulerOperator(config);
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(operator),
-        SchedulerInput::getPool, Types.STRING);
-    harness.setStateBackend(new EmbeddedRocksDBStateBackend());
-    harness.setup();
-    if (restoreFrom != null) {
-      harness.initializeState(restoreFrom);
-    }
-    harness.open();
+    harness = OperatorHarness.open(operator, restoreFrom);
     harness.setProcessingTime(0);
   }
 

@@ -25,11 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -58,18 +54,7 @@ class SplitPoolOperatorTest {
       SchedulerConfig cfg, OperatorSubtaskState from) throws Exception {
     // These agents send no heartbeats while their subjobs run (minutes of record clock): no
     // liveness timeout here (InputGateTest covers it).
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new SchedulerOperator(cfg.withNodeTimeoutMs(Long.MAX_VALUE))),
-        SchedulerInput::getPool,
-        Types.STRING);
-    h.setStateBackend(new EmbeddedRocksDBStateBackend());
-    ((SerializerConfigImpl) h.getExecutionConfig().getSerializerConfig()).setGenericTypes(false);
-    h.setup();
-    if (from != null) {
-      h.initializeState(from);
-    }
-    h.open();
-    return h;
+    return OperatorHarness.open(cfg.withNodeTimeoutMs(Long.MAX_VALUE), from);
   }
 
   @AfterEach

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -22,6 +23,7 @@ import picocli.CommandLine;
  * 20 simulated agents in a child JVM, FA, two short steps. Its table and CSV have rows with
  * placements, ordered percentiles, and the agents' process is gone afterwards.
  */
+@Tag("integration")
 class BenchRunTest {
   @TempDir Path tmp;
 

@@ -11,6 +11,7 @@ import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
 import java.io.PrintWriter;
@@ -30,6 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it reads job-arrivals and writes task-events. A child must not appear before the test completed
  * all of its parents.
  */
+@Tag("integration")
 @Timeout(120)
 class WorkflowReplayTest {
   private static EmbeddedKafka kafka;
@@ -96,16 +99,21 @@ class WorkflowReplayTest {
 
     /** Reads until {@code n} jobs arrived in total; fails after 30 s. */
     List<String> awaitArrivals(int n) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (seen.size() < n) {
-        assertThat(System.nanoTime()).as("arrivals within 30 s; seen " + ids()).isLessThan(deadline);
-        pollOnce(Duration.ofMillis(100));
-      }
+      // No pause between checks: pollOnce waits up to 100 ms by itself.
+      Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ZERO).until(
+          () -> n + " arrivals; seen " + ids(), () -> {
+            if (seen.size() >= n) {
+              return true;
+            }
+            pollOnce(Duration.ofMillis(100));
+            return false;
+          });
       return ids();
     }
 
     /** Nothing more arrives within {@code window}: the gate holds. */
     void assertNothingArrivesWithin(Duration window) {
+      // Watches a whole window for what must not happen: not a wait on a condition.
       int before = seen.size();
       long end = System.nanoTime() + window.toNanos();
       while (System.nanoTime() < end) {

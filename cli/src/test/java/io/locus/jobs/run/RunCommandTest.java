@@ -8,6 +8,7 @@ import io.locus.cli.LocusCli;
 import io.locus.jobs.SchedulerJob;
 import io.locus.connectors.DeliveryMode;
 import io.locus.kafka.testkit.EmbeddedKafka;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,6 +38,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +51,7 @@ import picocli.CommandLine;
  * port it really bound), a fast one-line failure naming an address it cannot reach, and a logged
  * stop with a savepoint.
  */
+@Tag("integration")
 @Timeout(120)
 class RunCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -197,11 +200,9 @@ class RunCommandTest {
               "--bootstrap-servers", kafka.bootstrapServers(), "--flink-rest",
               rest.getHost() + ":" + rest.getPort(), "--no-detached", "--state-backend",
               "hashmap", "--transactional-id-prefix", "follow-test"));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!c.out().contains("locus run: following job ") && !run.isDone()
-          && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
-      }
+      Await.atMost(Duration.ofSeconds(60)).pollEvery(Duration.ofMillis(100)).until(
+          () -> "following the job or ended\n" + c.out() + c.err,
+          () -> c.out().contains("locus run: following job ") || run.isDone());
       assertThat(c.out()).as(c.out() + c.err).contains("locus run: following job ")
           .contains("(session cluster; no jar shipped");
       assertThat(run).as("still following").isNotDone();
@@ -322,14 +323,16 @@ class RunCommandTest {
     }
 
     void await(BooleanSupplier condition, Duration timeout) {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (!condition.getAsBoolean()) {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-          throw new AssertionError("not within " + timeout + " (child "
-              + (process.isAlive() ? "still running" : "exited") + ")\n" + text());
-        }
-        LockSupport.parkNanos(100_000_000L); // polling, deadline-bounded
-      }
+      Await.atMost(timeout).pollEvery(Duration.ofMillis(100)).until(
+          () -> "(child still running)\n" + text(), () -> {
+            if (condition.getAsBoolean()) {
+              return true;
+            }
+            if (!process.isAlive()) {
+              throw new AssertionError("the child exited before the condition held\n" + text());
+            }
+            return false;
+          });
     }
   }
 
@@ -379,6 +382,7 @@ class RunCommandTest {
       HttpClient.newHttpClient().send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId
               + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
           HttpResponse.BodyHandlers.discarding());
+      // Best effort, not a check (quiet logs): carries on after 30 s, so not Await.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!get(rest, "/jobs/" + jobId).path("state").asText().equals("CANCELED")
           && System.nanoTime() < deadline) {

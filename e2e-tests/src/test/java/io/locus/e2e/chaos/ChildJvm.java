@@ -131,6 +131,8 @@ public final class ChildJvm implements AutoCloseable {
    * Fails at the deadline, or at once if the child exited, with its last output.
    */
   public synchronized String awaitLine(String text, Duration timeout) throws InterruptedException {
+    // Not Await: woken by notifyAll when the child prints a line (no polling), and fails at
+    // once when the child exits.
     long deadline = System.nanoTime() + timeout.toNanos();
     String prefix = "#" + launches + " ";
     int from = 0;

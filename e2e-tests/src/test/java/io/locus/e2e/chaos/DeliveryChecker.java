@@ -127,6 +127,7 @@ public final class DeliveryChecker implements AutoCloseable {
    * a broker restart: the consumer reconnects; a read cut short is retried by the next call.
    */
   public void catchUp(Duration timeout) {
+    // Not Await: a read cut short (broker away) returns quietly; the caller's wait retries.
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<TopicPartition, Long> end;
     try {
@@ -191,6 +192,7 @@ public final class DeliveryChecker implements AutoCloseable {
    * more. Returns the verdict at that point or at the deadline (with what is lost).
    */
   public Verdict awaitCompletion(String pool, Collection<String> expected, Duration timeout) {
+    // Not Await: at the deadline it returns the verdict (naming what is lost) instead of failing.
     long deadline = System.nanoTime() + timeout.toNanos();
     Verdict v;
     do {

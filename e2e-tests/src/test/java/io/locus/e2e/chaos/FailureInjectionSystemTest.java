@@ -10,6 +10,7 @@ import io.locus.kafka.testkit.KafkaProcess;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
+import io.locus.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +42,7 @@ import picocli.CommandLine;
  * per suite run, chosen so that each kind runs once within CI's budget. docs/reliability.md lists
  * them and what each measured.
  */
+@Tag("integration")
 @Timeout(300)
 class FailureInjectionSystemTest {
   private static final Duration START = Duration.ofSeconds(90);
@@ -70,8 +73,8 @@ class FailureInjectionSystemTest {
 
   private static void awaitCompleted(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,
       int n, String before) {
-    Await.until(() -> completed(c, pools, feeds) >= n, Duration.ofSeconds(120),
-        () -> n + " completions before " + before);
+    Await.atMost(Duration.ofSeconds(120)).pollEvery(Duration.ofMillis(100))
+        .until(() -> n + " completions before " + before, () -> completed(c, pools, feeds) >= n);
   }
 
   private static void assertDelivery(DeliveryChecker c, List<String> pools, List<JobFeed> feeds,

@@ -7,10 +7,12 @@ import io.locus.jobs.RestorePoint;
 import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
+import io.locus.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * scheduler accepts the first completion, dead-letters the second and cancels the other run
  * (measured and printed: "executed twice", "dead-lettered completions", "cancels").
  */
+@Tag("integration")
 @Timeout(300)
 class SchedulerKillSystemTest {
 
@@ -47,12 +50,13 @@ class SchedulerKillSystemTest {
         scheduler.awaitLine("running", Duration.ofSeconds(90));
         agents.awaitLine("registered", Duration.ofSeconds(90));
         try (JobFeed feed = new JobFeed(bootstrap, pool, 200, 17, 20)) {
-          Await.until(() -> {
-            checker.catchUp(Duration.ofSeconds(2));
-            return checker.verdict(pool, feed.taskIds()).completed() >= 50
-                && !RestorePoint.latest(state.resolve("checkpoints"), null).isFresh();
-          }, Duration.ofSeconds(120), () -> "50 completions and a retained checkpoint; scheduler:\n"
-              + scheduler.tailText());
+          Await.atMost(Duration.ofSeconds(120)).pollEvery(Duration.ofMillis(100)).until(
+              () -> "50 completions and a retained checkpoint; scheduler:\n"
+                  + scheduler.tailText(), () -> {
+                checker.catchUp(Duration.ofSeconds(2));
+                return checker.verdict(pool, feed.taskIds()).completed() >= 50
+                    && !RestorePoint.latest(state.resolve("checkpoints"), null).isFresh();
+              });
           scheduler.kill();
           int publishedAtKill = feed.published();
           scheduler.restart();

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import picocli.CommandLine;
  * and every task of every pool must complete exactly once (exactly-once delivery, read
  * committed; the chaos package's DeliveryChecker).
  */
+@Tag("integration")
 @Timeout(180)
 class StandaloneClusterSystemTest {
   /** Pool → policy: three pools, three policies, over two scheduler subtasks. */

@@ -2,6 +2,7 @@ package io.locus.e2e.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -20,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -171,17 +171,18 @@ final class StandaloneFlink implements AutoCloseable {
 
   /** Waits on {@code condition} (failing with the logs' tails), also failing if a child died. */
   void await(BooleanSupplier condition, Duration timeout, Supplier<String> what) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (!processes.get("jobmanager").isAlive()) {
-        throw new AssertionError("the JobManager exited while waiting for " + what.get() + "\n"
-            + logTails());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + timeout + ": " + what.get() + "\n" + logTails());
-      }
-      LockSupport.parkNanos(200_000_000L); // polling the REST API, deadline-bounded
-    }
+    // Polls the REST API.
+    Await.atMost(timeout).pollEvery(Duration.ofMillis(200)).until(
+        () -> what.get() + "\n" + logTails(), () -> {
+          if (condition.getAsBoolean()) {
+            return true;
+          }
+          if (!processes.get("jobmanager").isAlive()) {
+            throw new AssertionError("the JobManager exited while waiting for " + what.get()
+                + "\n" + logTails());
+          }
+          return false;
+        });
   }
 
   /** The last lines of every child's log and output, for a failure message. */

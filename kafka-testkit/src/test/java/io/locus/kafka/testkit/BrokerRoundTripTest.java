@@ -32,10 +32,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Topic creation and client round trips against one shared in-JVM broker. */
+@Tag("integration")
 @Timeout(60)
 class BrokerRoundTripTest {
   private static final Duration WAIT = Duration.ofSeconds(30);

@@ -20,10 +20,12 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Exit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("integration")
 class EmbeddedKafkaTest {
   /** A test topic; values here are plain text, the codec is only there to fill the spec. */
   private static final TopicSpec<?> NOTES =

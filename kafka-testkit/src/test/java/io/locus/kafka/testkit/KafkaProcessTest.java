@@ -31,11 +31,13 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The broker in a child process: what fault tests and the demo rely on. */
+@Tag("integration")
 class KafkaProcessTest {
   private static final TopicSpec<JobSubmitted> TOPIC =
       new TopicSpec<>("survivors", 1, "pool", Codecs.JOB_SUBMITTED, Map.of());

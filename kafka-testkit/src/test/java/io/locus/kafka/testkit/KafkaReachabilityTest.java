@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** A wrong Kafka address fails within the timeout, naming the address and what went wrong. */
+@Tag("integration")
 @Timeout(60)
 class KafkaReachabilityTest {
   @Test

@@ -43,6 +43,7 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * PLAINTEXT listener beside it, and the StandardAuthorizer: logins, refusals and the ACLs of an
  * agent, all for real.
  */
+@Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
 class SecureKafkaTest {
@@ -340,7 +342,10 @@ class SecureKafkaTest {
     return m;
   }
 
-  /** Polls until the consumer throws; the authorization error comes with the first metadata. */
+  /**
+   * Polls until the consumer throws; the authorization error comes with the first metadata. (Not
+   * Await: the wait ends by the exception the test expects, not by a condition.)
+   */
   private static Void pollForever(KafkaConsumer<byte[], byte[]> consumer) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {

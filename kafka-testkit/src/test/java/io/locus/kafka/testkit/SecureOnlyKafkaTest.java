@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A broker with only the secure listener, restarted on its data directory. */
+@Tag("integration")
 class SecureOnlyKafkaTest {
   @Test
   @Timeout(180)

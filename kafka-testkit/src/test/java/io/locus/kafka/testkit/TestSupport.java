@@ -2,6 +2,7 @@ package io.locus.kafka.testkit;
 
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -60,14 +61,15 @@ final class TestSupport {
   static <K, V> List<ConsumerRecord<K, V>> pollUntil(KafkaConsumer<K, V> consumer,
       Predicate<List<ConsumerRecord<K, V>>> done, Duration timeout) {
     List<ConsumerRecord<K, V>> all = new ArrayList<>();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.test(all)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + timeout + "; read " + all.size()
-            + " records: " + all);
-      }
-      consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-    }
+    // No pause between checks: the consumer's poll waits up to 200 ms by itself.
+    Await.atMost(timeout).pollEvery(Duration.ZERO).until(
+        () -> "read " + all.size() + " records: " + all, () -> {
+          if (done.test(all)) {
+            return true;
+          }
+          consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+          return false;
+        });
     return all;
   }
 }

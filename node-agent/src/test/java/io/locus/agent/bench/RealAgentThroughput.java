@@ -73,6 +73,8 @@ public final class RealAgentThroughput {
         long completed = 0;
         try (AgentHost<RealAgent> host = AgentHost.start(
             cfg.hostConfig(kafka.bootstrapServers()), cfg.agents())) {
+          // The measured loop, not a wait: counts completions as they arrive and reports however
+          // many arrived by the deadline.
           long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
           while (completed < n && System.nanoTime() < deadline) {
             for (ConsumerRecord<byte[], byte[]> rec : counter.poll(Duration.ofMillis(50))) {

@@ -51,6 +51,7 @@ final class AwaitingOutput implements AgentOutput {
     return events.stream().filter(e -> e.getType() == type).toList();
   }
 
+  // Not Await: these wake on notifyAll when the agent emits (no polling interval).
   /** The first event matching, waiting for it up to the deadline. */
   synchronized TaskEvent awaitEvent(String what, Predicate<TaskEvent> p) {
     long end = System.nanoTime() + DEADLINE.toNanos();

@@ -18,6 +18,7 @@ import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,6 +32,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -51,6 +53,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +63,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a header declaring a 2 GB string, records over the size limit) and no error of a listener stops
  * it; if it does stop (a VirtualMachineError), every agent's /health says so.
  */
+@Tag("integration")
 @Timeout(120)
 class DecisionConsumerKafkaTest {
   private static final Duration DEADLINE = Duration.ofSeconds(40);
@@ -174,7 +178,8 @@ class DecisionConsumerKafkaTest {
   /**
    * Sends and waits for the broker's acknowledgement. The topic's larger max.message.bytes reaches
    * the broker asynchronously after the alter: a record refused as too large is sent again until
-   * it is accepted or the deadline passes.
+   * it is accepted or the deadline passes. (A retry on one exception, not a wait on a condition:
+   * not Await's shape.)
    */
   private void sendRaw(String node, byte[] value) throws Exception {
     long end = System.nanoTime() + DEADLINE.toNanos();
@@ -204,22 +209,21 @@ class DecisionConsumerKafkaTest {
   }
 
   private TaskEvent awaitEvent(String what, String taskId, TaskEventType type) {
-    long end = System.nanoTime() + DEADLINE.toNanos();
-    while (true) {
-      for (TaskEvent e : events) {
-        if (e.getTaskId().equals(taskId) && e.getType() == type) {
-          return e;
-        }
-      }
-      assertThat(System.nanoTime()).as("waiting for " + what + "; have " + events)
-          .isLessThan(end);
-      for (ConsumerRecord<byte[], byte[]> r : observer.poll(Duration.ofMillis(100))) {
-        TaskEvent e = Topics.TASK_EVENTS.decode(r.value());
-        if (e.getPool().equals(pool)) {
-          events.add(e);
-        }
-      }
-    }
+    // No pause between checks: the consumer's poll waits up to 100 ms by itself.
+    return Await.atMost(DEADLINE).pollEvery(Duration.ZERO).untilPresent(
+        () -> "waiting for " + what + "; have " + events, () -> {
+          Optional<TaskEvent> hit = events.stream()
+              .filter(e -> e.getTaskId().equals(taskId) && e.getType() == type).findFirst();
+          if (hit.isEmpty()) {
+            for (ConsumerRecord<byte[], byte[]> r : observer.poll(Duration.ofMillis(100))) {
+              TaskEvent e = Topics.TASK_EVENTS.decode(r.value());
+              if (e.getPool().equals(pool)) {
+                events.add(e);
+              }
+            }
+          }
+          return hit;
+        });
   }
 
   private HttpResponse<String> health(RealAgent a) throws Exception {
@@ -284,11 +288,7 @@ class DecisionConsumerKafkaTest {
     // A VirtualMachineError is the one thing the consumer does not survive (the next heartbeat
     // report reaches the listener).
     thrown.set(new InternalError("simulated JVM trouble"));
-    long end = System.nanoTime() + DEADLINE.toNanos();
-    while (host.consumerFailure() == null) {
-      assertThat(System.nanoTime()).as("the consumer to stop").isLessThan(end);
-      Thread.onSpinWait();
-    }
+    Await.until("the consumer to stop", DEADLINE, () -> host.consumerFailure() != null);
     HttpResponse<String> h = health(a);
     assertThat(h.statusCode()).isEqualTo(503);
     assertThat(h.body()).contains("decisions consumer stopped");

@@ -20,6 +20,7 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
  * decisions topic, stage real files, run real processes, learn peers from node-reports, and drain
  * on request and on SIGTERM (as a separate process started by the CLI).
  */
+@Tag("integration")
 @Timeout(120)
 class RealAgentHostKafkaTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   private static final Duration DEADLINE = Duration.ofSeconds(40);
   private static EmbeddedKafka kafka;
   private static KafkaProducer<byte[], byte[]> decisions;
@@ -154,31 +159,23 @@ class RealAgentHostKafkaTest {
   }
 
   private TaskEvent awaitEvent(String what, Predicate<TaskEvent> p) {
-    long end = System.nanoTime() + DEADLINE.toNanos();
-    while (true) {
-      for (TaskEvent e : events) {
-        if (p.test(e)) {
-          return e;
-        }
-      }
-      assertThat(System.nanoTime()).as("waiting for " + what + "; have " + events)
-          .isLessThan(end);
-      poll();
-    }
+    return awaitFirst(what, events, p);
   }
 
   private NodeReport awaitReport(String what, Predicate<NodeReport> p) {
-    long end = System.nanoTime() + DEADLINE.toNanos();
-    while (true) {
-      for (NodeReport r : reports) {
-        if (p.test(r)) {
-          return r;
-        }
-      }
-      assertThat(System.nanoTime()).as("waiting for " + what + "; have " + reports)
-          .isLessThan(end);
-      poll();
-    }
+    return awaitFirst(what, reports, p);
+  }
+
+  /** The first of {@code seen} matching, polling the topics (poll() waits by itself) for more. */
+  private <T> T awaitFirst(String what, List<T> seen, Predicate<T> p) {
+    return Await.atMost(DEADLINE).pollEvery(Duration.ZERO).untilPresent(
+        () -> "waiting for " + what + "; have " + seen, () -> {
+          java.util.Optional<T> hit = seen.stream().filter(p).findFirst();
+          if (hit.isEmpty()) {
+            poll();
+          }
+          return hit;
+        });
   }
 
   private TaskEvent awaitEnd(String taskId) {
@@ -216,7 +213,7 @@ class RealAgentHostKafkaTest {
     // Another host learns a's endpoint from node-reports and reads f2 from a's cache.
     AgentHost<RealAgent> b = host(List.of("b"));
     assertThat(b.awaitRegistered(DEADLINE)).isTrue();
-    Await.until("b learns a's endpoint",
+    WAIT.until("b learns a's endpoint",
         () -> a.agent("a").endpoint().equals(b.agent("b").peers().endpoint("a")));
     send("b", task("t2", "sum", List.of(), peer("f2", 50_000, "a")));
     TaskEvent t2 = awaitEnd("t2");
@@ -229,7 +226,7 @@ class RealAgentHostKafkaTest {
     awaitReport("a draining", r -> r.getNode().equals("a") && r.getDraining()
         && r.getType() == NodeReportType.HEARTBEAT);
     awaitReport("a LEAVE", r -> r.getNode().equals("a") && r.getType() == NodeReportType.LEAVE);
-    Await.until("b forgets a", () -> b.agent("b").peers().endpoint("a") == null);
+    WAIT.until("b forgets a", () -> b.agent("b").peers().endpoint("a") == null);
     assertThat(a.stats().tasksCompleted()).isEqualTo(1);
     assertThat(b.stats().bytesPeer()).isEqualTo(50_000);
   }

@@ -12,6 +12,7 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The cache directory: quota, restart recovery, eviction on request. */
 @Timeout(90)
 class RealCacheTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;
@@ -200,7 +203,7 @@ class RealCacheTest {
     // t1 holds f1 while it runs (until a "go" file appears in its work dir).
     InputPlan f1 = local("f1", 100);
     a.agent().onDecision(fx.decision("a", task("t1", "wait", List.of(), f1)));
-    Await.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
     a.agent().onDecision(fx.decision("a", Fixture.evict("f1", "f2")));
 
     Path cache = a.cache().root();

@@ -10,6 +10,7 @@ import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(60)
 class RealEventRangeTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   private static final String KEY = "t1#0";
 
   @TempDir
@@ -61,13 +64,13 @@ class RealEventRangeTest {
   }
 
   private Path workDir() {
-    Await.until("t1's work directory", () -> a.executor().workDir(KEY).isPresent());
+    WAIT.until("t1's work directory", () -> a.executor().workDir(KEY).isPresent());
     return a.executor().workDir(KEY).orElseThrow();
   }
 
   private void awaitBatchStarted(long start) {
     Path marker = workDir().resolve("started-" + start);
-    Await.until("batch " + start + " started", () -> Files.exists(marker));
+    WAIT.until("batch " + start + " started", () -> Files.exists(marker));
   }
 
   /**
@@ -77,7 +80,7 @@ class RealEventRangeTest {
    */
   private ProcessHandle batchProcess(long start) {
     awaitBatchStarted(start);
-    Await.until("batch " + start + "'s process", () -> a.executor().process(KEY).isPresent());
+    WAIT.until("batch " + start + "'s process", () -> a.executor().process(KEY).isPresent());
     return a.executor().process(KEY).orElseThrow();
   }
 
@@ -151,7 +154,7 @@ class RealEventRangeTest {
     assertThat(s.getType()).isEqualTo(TaskEventType.SUSPENDED);
     assertThat(s.getStopAt()).isEqualTo(3);
     assertThat(s.getEvents()).isEqualTo(new EventRange("lhcb", 0L, 3L));
-    Await.until("the batch process killed", () -> !ProcessTaskExecutor.isRunning(batch));
+    WAIT.until("the batch process killed", () -> !ProcessTaskExecutor.isRunning(batch));
     assertThat(a.agent().runningTasks()).isEmpty();
     // Released now, the killed batch cannot finish: only the first batch ever completed.
     release(3);

@@ -10,6 +10,7 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Cancel, timeout, drain and stop, with real processes. */
 @Timeout(60)
 class RealLifecycleTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;
@@ -48,7 +51,7 @@ class RealLifecycleTest {
   /** The pid the "tree" template's shell wrote for its background child. */
   private static ProcessHandle child(RealAgent a, String key) throws Exception {
     Path pidFile = a.executor().workDir(key).orElseThrow().resolve("child.pid");
-    Await.until("the child's pid", () -> {
+    WAIT.until("the child's pid", () -> {
       try {
         return Files.exists(pidFile) && Files.readString(pidFile).strip().matches("[0-9]+");
       } catch (IOException e) {
@@ -62,7 +65,7 @@ class RealLifecycleTest {
   void aCancelKillsTheLongRunningProcessAndItsChildren() throws Exception {
     RealAgent a = fx.started(fx.config("a").build(), out);
     a.agent().onDecision(fx.decision("a", task("t1", "tree", List.of())));
-    Await.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
     ProcessHandle shell = a.executor().process("t1#0").orElseThrow();
     ProcessHandle sleeper = child(a, "t1#0");
     assertThat(ProcessTaskExecutor.isRunning(sleeper)).isTrue();
@@ -74,7 +77,7 @@ class RealLifecycleTest {
     assertThat(failed.getMessage()).isEqualTo(NodeAgent.CANCELLED);
     assertThat(failed.getExitCode()).isEqualTo(NodeAgent.ABORTED_EXIT_CODE);
     shell.onExit().get(10, TimeUnit.SECONDS);
-    Await.until("the child killed", () -> !ProcessTaskExecutor.isRunning(sleeper));
+    WAIT.until("the child killed", () -> !ProcessTaskExecutor.isRunning(sleeper));
     assertThat(a.agent().runningTasks()).isEmpty();
     // No late COMPLETED or FAILED from the killed process.
     a.agent().onDecision(fx.decision("a", task("t2", "echo", List.of("after"))));
@@ -97,7 +100,7 @@ class RealLifecycleTest {
   void aDrainFinishesRunningTasksRefusesNewOnesReportsDrainingThenLeaves() throws Exception {
     RealAgent a = fx.started(fx.config("a").build(), out);
     a.agent().onDecision(fx.decision("a", task("t1", "wait", List.of())));
-    Await.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
 
     CompletableFuture<Void> left = a.agent().drain();
     NodeReport hb = out.awaitReport("a draining heartbeat",
@@ -123,7 +126,7 @@ class RealLifecycleTest {
   void closingStopsRunningProcessesAndLeaves() throws Exception {
     RealAgent a = fx.started(fx.config("a").build(), out);
     a.agent().onDecision(fx.decision("a", task("t1", "tree", List.of())));
-    Await.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
     ProcessHandle shell = a.executor().process("t1#0").orElseThrow();
     ProcessHandle sleeper = child(a, "t1#0");
 

@@ -7,6 +7,7 @@ import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The local queue with real processes: a queued attempt's process starts when a slot frees. */
 @Timeout(60)
 class RealLocalQueueTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;
@@ -45,7 +48,7 @@ class RealLocalQueueTest {
       throws Exception {
     RealAgent a = fx.started(fx.config("a").slots(1).queueDepth(2).build(), out);
     a.agent().onDecision(fx.decision("a", task("t1", "wait", List.of())));
-    Await.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
     a.agent().onDecision(fx.decision("a", task("t2", "echo", List.of("two"))));
     Decision p3 = fx.decision("a", task("t3", "echo", List.of("three")));
     a.agent().onDecision(p3);

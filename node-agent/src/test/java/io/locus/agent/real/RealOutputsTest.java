@@ -13,6 +13,7 @@ import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.testkit.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** A real task's outputs: written by the template, cached, staged out, served to peers. */
 @Timeout(60)
 class RealOutputsTest {
+  private static final Await WAIT = Await.atMost(AwaitingOutput.DEADLINE);
+
   @TempDir
   Path tmp;
   private Fixture fx;
@@ -125,7 +128,7 @@ class RealOutputsTest {
     assertThat(a.agent().cacheContents()).isEmpty();
     assertThat(out.reports(NodeReportType.CACHE_DELTA)).isEmpty();
     assertThat(Files.exists(fx.storage.resolve("wf"))).isFalse();
-    Await.until("no landed output left", () -> a.cache().incomingFiles() == 0);
+    WAIT.until("no landed output left", () -> a.cache().incomingFiles() == 0);
   }
 
   @Test
@@ -141,7 +144,7 @@ class RealOutputsTest {
         "output wf/big (1500000 bytes) not cached: larger than the cache (1000000 bytes)");
     assertThat(a.agent().cacheContents()).containsOnlyKeys("wf/a");
     assertThat(Files.size(fx.storage.resolve("wf/big"))).isEqualTo(1_500_000);
-    Await.until("the uncached output dropped", () -> a.cache().incomingFiles() == 0);
+    WAIT.until("the uncached output dropped", () -> a.cache().incomingFiles() == 0);
     assertThat(a.cache().diskBytes()).isEqualTo(3);
   }
 

@@ -11,6 +11,7 @@ import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * nodes outlasted the test's five minutes.
  */
 // Separate thread: before the fix close() starved on a monitor, which an interrupt cannot end.
+@Tag("integration")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AgentHostShutdownTest {
   @Test

@@ -15,6 +15,7 @@ import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Decision;
+import io.locus.testkit.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code locus agent sim --metrics-port}: simulated agents on a real (embedded) broker serve their
  * per-node series over HTTP, and they move when a node runs a task.
  */
+@Tag("integration")
 @Timeout(60)
 class SimMetricsServerTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -65,14 +68,9 @@ class SimMetricsServerTest {
         producer.send(new ProducerRecord<>(Topics.DECISIONS.name(),
             Topics.DECISIONS.key(d.getNode()), Topics.DECISIONS.value(d))).get();
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        String after = get(url + "/metrics");
-        while (value(after, "locus_agent_tasks_total", "m-01", "type=\"completed\"") < 1) {
-          assertThat(System.nanoTime()).as("t1 completed on m-01\n" + after)
-              .isLessThan(deadline);
-          Thread.sleep(50); // polling interval of a condition with a deadline
-          after = get(url + "/metrics");
-        }
+        String after = Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ofMillis(50))
+            .until("t1 completed on m-01", () -> get(url + "/metrics"),
+                m -> value(m, "locus_agent_tasks_total", "m-01", "type=\"completed\"") >= 1);
         assertThat(value(after, "locus_agent_input_bytes_total", "m-01", "source=\"storage\""))
             .isEqualTo(50 * MB);
         assertThat(value(after, "locus_agent_cache_used_bytes", "m-01", null)).isEqualTo(50 * MB);
