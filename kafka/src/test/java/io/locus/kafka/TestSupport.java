@@ -4,11 +4,11 @@ import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
 import java.util.List;
 
-/** Shared test helpers: sample records. */
-final class TestSupport {
+/** Sample records for the tests of this module and of kafka-testkit (through the test-jar). */
+public final class TestSupport {
   private TestSupport() {}
 
-  static JobSubmitted job(String jobId) {
+  public static JobSubmitted job(String jobId) {
     return JobSubmitted.newBuilder()
         .setJobId(jobId)
         .setPool("pool-a")

@@ -1,6 +1,5 @@
 package io.locus.kafka.testkit;
 
-import io.locus.schemas.DataUnit;
 import io.locus.schemas.JobSubmitted;
 import io.locus.testkit.Await;
 import java.io.IOException;
@@ -39,19 +38,7 @@ final class TestSupport {
   }
 
   static JobSubmitted job(String jobId) {
-    return JobSubmitted.newBuilder()
-        .setJobId(jobId)
-        .setPool("pool-a")
-        .setSubmitTimeMs(1_700_000_000_000L)
-        .setInputs(List.of(
-            DataUnit.newBuilder().setId("file-1").setBytes(1 << 20).setLocation("file:///data/1")
-                .build(),
-            DataUnit.newBuilder().setId("file-2").setBytes(42).build()))
-        .setComputeSeconds(1.5)
-        .setPriority(3)
-        .setTemplate("wordcount")
-        .setArgs(List.of("--fast"))
-        .build();
+    return io.locus.kafka.TestSupport.job(jobId);
   }
 
   /**
