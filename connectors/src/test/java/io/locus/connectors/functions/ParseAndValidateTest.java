@@ -157,6 +157,25 @@ class ParseAndValidateTest {
     assertThat(onlyReason()).contains("corrupt JobSubmitted");
   }
 
+  /** Issue 22: a valid record followed by 16 garbage bytes was accepted. */
+  @Test
+  void aRecordFollowedByTrailingBytesIsCorruptAndTheRecordAloneIsAccepted() throws Exception {
+    byte[] full = Topics.JOB_ARRIVALS.value(job(POOL, "j-1").build());
+    byte[] padded = Arrays.copyOf(full, full.length + 16);
+    Arrays.fill(padded, full.length, padded.length, (byte) 0x5a);
+    send(Topics.JOB_ARRIVALS.name(), POOL, padded);
+    assertThat(onlyReason()).isEqualTo("corrupt JobSubmitted record (" + padded.length
+        + " bytes): 16 trailing bytes after the record, which ends after " + full.length
+        + " bytes");
+    DeadLetter dl = deadLetters().get(0);
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.CORRUPT);
+    assertThat(dl.getValue()).isEqualTo(ByteBuffer.wrap(padded));
+
+    send(Topics.JOB_ARRIVALS.name(), POOL, full);
+    assertThat(harness.extractOutputValues()).hasSize(1);
+    assertThat(deadLetters()).hasSize(1);
+  }
+
   @Test
   void validationFailureIsDeadLetteredWithTheRule() throws Exception {
     JobSubmitted bad = job(POOL, "j-1").setInputs(List.of(unit("/etc/passwd", 1))).build();

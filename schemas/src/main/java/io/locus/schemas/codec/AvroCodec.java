@@ -28,6 +28,9 @@ import org.apache.avro.specific.SpecificRecord;
  * or map that declares more than the record still holds, before allocating it
  * ({@link DeadLetterCodes#CORRUPT}). So decoding one record never allocates much more than the
  * record's own length, whatever its length prefixes say.
+ *
+ * <p>Decoding is strict: the record must end exactly where the value ends. Bytes left after it
+ * are refused ({@link DeadLetterCodes#CORRUPT}, "N trailing bytes after the record").
  */
 public final class AvroCodec<T extends SpecificRecord> {
   /** Largest record value decoded: 1 MiB, Kafka's default {@code max.message.bytes}. */
@@ -111,8 +114,19 @@ public final class AvroCodec<T extends SpecificRecord> {
     }
     try {
       BoundedDecoder in = new BoundedDecoder(bytes, HEADER_BYTES);
-      // Trailing bytes are ignored, as Avro's own message decoder does.
-      return reader.read(null, in);
+      T record = reader.read(null, in);
+      // Avro's own message decoder ignores bytes after the record; here they are refused: a
+      // writer of this schema leaves none, so they are either damage or data smuggled past
+      // every check (anyone reading the topic with another decoder could see them).
+      int left = in.remainingBytes();
+      if (left > 0) {
+        throw new SchemaException(DeadLetterCodes.CORRUPT, "corrupt " + name + " record ("
+            + bytes.length + " bytes): " + left + " trailing bytes after the record, which"
+            + " ends after " + (bytes.length - left) + " bytes");
+      }
+      return record;
+    } catch (SchemaException e) {
+      throw e;
     } catch (BoundedDecoder.LengthException e) {
       throw new SchemaException(DeadLetterCodes.CORRUPT,
           "corrupt " + name + " record (" + bytes.length + " bytes): " + e.getMessage(), e);
