@@ -1,5 +1,6 @@
 package io.locus.schemas.codec;
 
+import io.locus.schemas.limits.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -33,8 +34,8 @@ import org.apache.avro.specific.SpecificRecord;
  * are refused ({@link DeadLetterCodes#CORRUPT}, "N trailing bytes after the record").
  */
 public final class AvroCodec<T extends SpecificRecord> {
-  /** Largest record value decoded: 1 MiB, Kafka's default {@code max.message.bytes}. */
-  public static final int MAX_RECORD_BYTES = 1 << 20;
+  /** Largest record value decoded: {@link Limits#MAX_RECORD_BYTES} (1 MiB). */
+  public static final int MAX_RECORD_BYTES = Limits.MAX_RECORD_BYTES;
 
   private static final int HEADER_BYTES = 10;
   private static final byte MARKER_0 = (byte) 0xC3;
