@@ -7,7 +7,8 @@ package io.locus.schemas.limits;
  * arguments) and the trace readers ({@code workloads}). One class, so that the scheduler never
  * accepts what every agent would then refuse (issue 22: file ids of 1,024 characters were
  * placed, then failed on every node, whose limit was 255 bytes). Each limit is documented with
- * the dead-letter code it gives in docs/operations.md ("Limits").
+ * the dead-letter code it gives in docs/operations.md ("Limits and dead-letter codes"); a change
+ * here changes that table.
  *
  * <p>They are far above any real workload and low enough that no single record can exhaust the
  * scheduler's memory, move its clock to the end of time, overflow its arithmetic, or name a file
