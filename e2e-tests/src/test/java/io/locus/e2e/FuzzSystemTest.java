@@ -255,6 +255,19 @@ class FuzzSystemTest {
       out.add(new Bad("key does not match pool", jobs, bytes(IDLE), Topics.JOB_ARRIVALS.value(
           job(POOL, "k" + i, "f", 10, 1)), invalid));
     }
+    // Issue 22: a valid record with bytes after it, and a file id no agent can store (300 bytes
+    // as its file name), were both accepted; the second was placed and failed on every node.
+    for (int i = 0; i < 30; i++) {
+      byte[] record = Topics.JOB_ARRIVALS.value(job(POOL, "trailing-" + i, "f", 10, 1));
+      byte[] padded = Arrays.copyOf(record, record.length + 16);
+      byte[] garbage = new byte[16];
+      rnd.nextBytes(garbage);
+      System.arraycopy(garbage, 0, padded, record.length, garbage.length);
+      out.add(new Bad("record + 16 trailing bytes", jobs, key, padded, corrupt));
+      out.add(new Bad("300-byte file id", jobs, key, Topics.JOB_ARRIVALS.value(
+          job(POOL, "long-file-id-" + i, String.format("%03d", i) + "x".repeat(297), 10, 1)),
+          large));
+    }
     // Resubmissions: the first of each is valid (queued in the idle pool), the second a duplicate.
     for (int i = 0; i < 30; i++) {
       byte[] j = Topics.JOB_ARRIVALS.value(job(IDLE, "once-" + i, "f", 10, 1));

@@ -14,6 +14,7 @@ import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.cli.EntryPoints;
 import io.locus.schemas.auth.NodeKeys;
 import io.locus.schemas.auth.RecordSigner;
+import io.locus.schemas.limits.Limits;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -472,8 +473,10 @@ public final class AgentCli implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      if (node.isBlank() || node.length() > AgentIdentity.MAX_INSTANCE_ID) {
-        System.err.println(NAME + " node-key: --node must have 1 to 256 characters");
+      // A node name is an id of the records (Limits.MAX_ID_CHARS), like an instance id.
+      if (node.isBlank() || node.length() > Limits.MAX_ID_CHARS) {
+        System.err.println(NAME + " node-key: --node must have 1 to " + Limits.MAX_ID_CHARS
+            + " characters");
         return 2;
       }
       byte[] key;

@@ -1,6 +1,7 @@
 package io.locus.agent;
 
 import io.locus.core.cache.EvictionPolicies;
+import io.locus.schemas.limits.Limits;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -80,15 +81,21 @@ public record AgentConfig(
     if (pool.isBlank() || nodeId.isBlank()) {
       throw new IllegalArgumentException("pool and nodeId must not be blank");
     }
-    if (slots < 1) {
-      throw new IllegalArgumentException("slots must be >= 1, got " + slots);
+    // The scheduler's limits (Limits): an agent it would not accept refuses to start, rather
+    // than have every report dead-lettered.
+    id("pool", pool);
+    id("nodeId", nodeId);
+    if (slots < 1 || slots > Limits.MAX_SLOTS) {
+      throw new IllegalArgumentException("slots must be 1.." + Limits.MAX_SLOTS + ", got "
+          + slots);
     }
     if (queueDepth < 0 || queueDepth > MAX_QUEUE_DEPTH) {
       throw new IllegalArgumentException("queueDepth must be 0.." + MAX_QUEUE_DEPTH + ", got "
           + queueDepth);
     }
-    if (cacheCapacityBytes < 0) {
-      throw new IllegalArgumentException("cacheCapacityBytes must be >= 0");
+    if (cacheCapacityBytes < 0 || cacheCapacityBytes > Limits.MAX_BYTE_COUNT) {
+      throw new IllegalArgumentException("cacheCapacityBytes must be 0.." + Limits.MAX_BYTE_COUNT
+          + ", got " + cacheCapacityBytes);
     }
     positive("storageBandwidth", storageBandwidth);
     positive("peerBandwidth", peerBandwidth);
@@ -116,6 +123,19 @@ public record AgentConfig(
         + EVICTION_POLICIES
         + (EvictionPolicies.NAMES.contains(name.toUpperCase(Locale.ROOT))
             ? " (" + name + " needs the pool's statistics, which only the scheduler has)" : "");
+  }
+
+  /** An id of the records: at most {@link Limits#MAX_ID_CHARS} chars, no control character. */
+  private static void id(String what, String value) {
+    if (value.length() > Limits.MAX_ID_CHARS) {
+      throw new IllegalArgumentException(what + " has " + value.length()
+          + " characters, more than the limit of " + Limits.MAX_ID_CHARS);
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        throw new IllegalArgumentException(what + " contains a control character at index " + i);
+      }
+    }
   }
 
   private static void positive(String name, double v) {

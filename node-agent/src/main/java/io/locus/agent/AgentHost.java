@@ -327,7 +327,8 @@ public final class AgentHost<A> implements AutoCloseable {
     String bad = null;
     try {
       // AvroCodec is bounded: over 1 MiB, or any length beyond the bytes left, is refused before
-      // anything is allocated, so no record can exhaust the heap here.
+      // anything is allocated, so no record can exhaust the heap here; and strict: a decision
+      // with bytes after it is refused, as the scheduler refuses such an input.
       d = Topics.DECISIONS.decode(rec.value());
     } catch (VirtualMachineError e) {
       // A stack overflow is what a deeply nested record causes, not a JVM in trouble.

@@ -1,6 +1,7 @@
 package io.locus.agent;
 
 import io.locus.schemas.auth.RecordSigner;
+import io.locus.schemas.limits.Limits;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -15,8 +16,8 @@ import java.util.UUID;
  * @param nodeSigner signs every task event and node report with this node's key; null: unsigned
  */
 public record AgentIdentity(String instanceId, EpochStore epochs, RecordSigner nodeSigner) {
-  /** Longest instance id the scheduler accepts (PROTOCOL-12, input bounds). */
-  public static final int MAX_INSTANCE_ID = 256;
+  /** Longest instance id the scheduler accepts: an id ({@link Limits#MAX_ID_CHARS}). */
+  public static final int MAX_INSTANCE_ID = Limits.MAX_ID_CHARS;
 
   public AgentIdentity {
     Objects.requireNonNull(instanceId, "instanceId");

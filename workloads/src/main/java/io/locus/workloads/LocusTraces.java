@@ -1,6 +1,7 @@
 package io.locus.workloads;
 
 import io.locus.core.model.InputFile;
+import io.locus.schemas.limits.FileIds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -60,7 +61,14 @@ final class LocusTraces {
   private static List<InputFile> units(List<InputFile> units, String prefix, double scale) {
     List<InputFile> out = new ArrayList<>(units.size());
     for (InputFile u : units) {
-      out.add(new InputFile(prefix + u.id(), u.bytes(), u.computeSeconds() * scale, u.location(),
+      String id = prefix + u.id();
+      String bad = prefix.isEmpty() ? null : FileIds.problem(id);
+      if (bad != null) {
+        // The reader checked the id itself; the prefix can make it longer than an agent stores.
+        throw new IllegalArgumentException("file id " + bad + " once prefixed with '" + prefix
+            + "' (several traces replayed at once)");
+      }
+      out.add(new InputFile(id, u.bytes(), u.computeSeconds() * scale, u.location(),
           u.checksum()));
     }
     return out;

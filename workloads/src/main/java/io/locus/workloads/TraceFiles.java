@@ -115,7 +115,11 @@ public final class TraceFiles {
       List<TraceJob> jobs;
       if (format == Format.WFCOMMONS) {
         WfWorkflow wf = WfInstanceReader.read(f);
-        jobs = WfJobs.jobs(wf, instance, options.timeScale());
+        try {
+          jobs = WfJobs.jobs(wf, instance, options.timeScale());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(f + ": " + e.getMessage(), e);
+        }
         descriptions.add("WfCommons instance " + instance + " (" + wf.name() + "): "
             + jobs.size() + " tasks, " + wf.fileSizes().size() + " files");
       } else {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.core.model.InputFile;
 import io.locus.core.split.EventSpan;
+import io.locus.schemas.limits.FileIds;
+import io.locus.schemas.limits.Limits;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -30,6 +32,11 @@ import java.util.zip.GZIPInputStream;
  * trace never sits in memory. Validates every line and throws {@link TraceFormatException} (with the
  * line number) on malformed input; {@link UncheckedIOException} on I/O failure. Closes itself at the
  * end of the file; close it explicitly when stopping early.
+ *
+ * <p>A line that the scheduler or the agents would refuse is refused here, by the same rules
+ * ({@link Limits}, {@link FileIds}): file ids an agent can store, ids of at most
+ * {@link Limits#MAX_ID_CHARS} characters, file sizes and counts within the records' limits. A
+ * replay then never sends a job that is dead-lettered, or placed and failed on every node.
  */
 public final class TraceReader implements Iterator<TraceJob>, Closeable {
   /** The header line. */
@@ -218,13 +225,14 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
 
   private TraceJob toJob(JsonNode n) {
     checkFields(n, JOB_FIELDS, "job");
-    String jobId = text(n, "jobId", true);
-    String pool = text(n, "pool", false);
+    String jobId = id(text(n, "jobId", true), "jobId");
+    String pool = id(text(n, "pool", false), "pool");
     double arrival = number(n, "arrival", true, "job");
     JsonNode inputs = n.get("inputs");
     if (inputs == null || !inputs.isArray()) {
       throw error("job field 'inputs' must be an array (it may be empty)");
     }
+    count(inputs.size(), "inputs", Limits.MAX_INPUTS_PER_JOB);
     List<InputFile> units = new ArrayList<>(inputs.size());
     for (JsonNode u : inputs) {
       units.add(toUnit(u, "input"));
@@ -235,6 +243,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       if (!out.isArray()) {
         throw error("job field 'outputs' must be an array of units, got " + out);
       }
+      count(out.size(), "outputs", Limits.MAX_OUTPUTS_PER_JOB);
       outputs = new ArrayList<>(out.size());
       for (JsonNode u : out) {
         outputs.add(toUnit(u, "output"));
@@ -242,7 +251,14 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     List<String> parents = strings(n, "parents");
     List<String> args = strings(n, "args");
-    String template = text(n, "template", false);
+    count(args.size(), "args", Limits.MAX_ARGS);
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).length() > Limits.MAX_TEXT_CHARS) {
+        throw error("job field 'args[" + i + "]' is " + args.get(i).length()
+            + " chars long, more than the limit of " + Limits.MAX_TEXT_CHARS);
+      }
+    }
+    String template = id(text(n, "template", false), "template");
     double compute = number(n, "computeSeconds", true, "job");
     int stage = 0;
     JsonNode s = n.get("stage");
@@ -296,9 +312,18 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     checkFields(u, UNIT_FIELDS, what);
     String id = text(u, "id", true);
+    String bad = FileIds.problem(id);
+    if (bad != null) {
+      // The agents' rule: the scheduler would dead-letter the job, or every agent refuse it.
+      throw error(what + " id " + bad);
+    }
     JsonNode b = u.get("bytes");
     if (b == null || !b.isIntegralNumber() || !b.canConvertToLong() || b.asLong() < 0) {
       throw error(what + " '" + id + "': field 'bytes' must be an integer >= 0, got " + b);
+    }
+    if (b.asLong() > Limits.MAX_FILE_BYTES) {
+      throw error(what + " '" + id + "': " + b.asLong() + " bytes is more than the limit of "
+          + Limits.MAX_FILE_BYTES + " (1 PiB)");
     }
     double compute = number(u, "computeSeconds", false, what);
     if (!(compute >= 0) || Double.isInfinite(compute)) {
@@ -306,6 +331,23 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     return new InputFile(id, b.asLong(), compute, text(u, "location", false),
         text(u, "checksum", false));
+  }
+
+  /** {@code value} (may be null) when it is an id of at most {@link Limits#MAX_ID_CHARS} chars. */
+  private String id(String value, String field) {
+    if (value != null && value.length() > Limits.MAX_ID_CHARS) {
+      throw error("job field '" + field + "' is " + value.length()
+          + " chars long, more than the limit of " + Limits.MAX_ID_CHARS + ": '"
+          + FileIds.printable(value) + "'");
+    }
+    return value;
+  }
+
+  private void count(int size, String field, int max) {
+    if (size > max) {
+      throw error("job field '" + field + "' has " + size + " entries, more than the limit of "
+          + max);
+    }
   }
 
   private void checkFields(JsonNode n, Set<String> allowed, String what) {

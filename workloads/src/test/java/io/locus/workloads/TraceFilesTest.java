@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.core.model.InputFile;
+import io.locus.schemas.limits.Limits;
 import io.locus.workloads.TraceFiles.Format;
 import io.locus.workloads.TraceFiles.Options;
 import io.locus.workloads.wf.SyntheticWorkflows;
@@ -118,6 +119,23 @@ class TraceFilesTest {
     assertThat(ay.args()).containsExactly("--y");
     // passes are repeatable (the files are streamed again)
     assertThat(w.toList()).isEqualTo(jobs);
+  }
+
+  /** Issue 22: within the limit in its file, over it once several traces prefix their ids. */
+  @Test
+  void aFileIdThatThePrefixMakesTooLongIsRefused() throws IOException {
+    Path a = dir.resolve("a.jsonl");
+    Path b = dir.resolve("b.jsonl");
+    String id = "f".repeat(Limits.MAX_FILE_ID_BYTES - 2);
+    TraceWriter.write(a, Workload.of("a", "", List.of(
+        new TraceJob("x", 0, List.of(InputFile.of(id, 1)), 1))));
+    TraceWriter.write(b, Workload.of("b", "", List.of(job("x", 1, List.of()))));
+    assertThat(TraceFiles.open(List.of(a), Format.LOCUS, Options.defaults()).toList()).hasSize(1);
+    assertThatThrownBy(() -> TraceFiles.open(List.of(a, b), Format.LOCUS, Options.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("file id 'a/fff")
+        .hasMessageEndingWith("' is 257 bytes as a file name, more than the limit of 255 once"
+            + " prefixed with 'a/' (several traces replayed at once)");
   }
 
   @Test

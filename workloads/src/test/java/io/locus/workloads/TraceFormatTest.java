@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.core.model.InputFile;
+import io.locus.schemas.limits.Limits;
 import io.locus.workloads.DdThroughput.Locality;
 import io.locus.workloads.DdThroughput.Mode;
 import java.io.BufferedReader;
@@ -37,7 +38,8 @@ class TraceFormatTest {
     List<TraceJob> jobs = new ArrayList<>();
     jobs.add(new TraceJob("odd", "batch", 0.0, List.of(
         new InputFile("u1", 0, 1e-300, null, "sha256:ab"),
-        new InputFile("u2 \"quoted\" ü", Long.MAX_VALUE, 0.0, "sn-3", null)),
+        // the largest size a reader accepts (the records' limit, Limits.MAX_FILE_BYTES)
+        new InputFile("u2 \"quoted\" ü", Limits.MAX_FILE_BYTES, 0.0, "sn-3", null)),
         0.1 + 0.2, 0, Map.of("z", "last", "a", "first")));
     jobs.add(new TraceJob("dag-child", null, 0.0, List.of(InputFile.of("out-a", 10)), 2.5, 0,
         Map.of(), null, List.of("odd"), List.of(InputFile.of("out-b", 5),
@@ -148,6 +150,43 @@ class TraceFormatTest {
     expect(h2 + "\n" + ok + "\n", 3, "declares 2 jobs but the file ends after 1");
     expect(h1 + "\n" + ok + "\n" + String.format(JOB, "b", "2"), 3,
         "more jobs than the 1 the header declares");
+  }
+
+  /**
+   * Issue 22: a line the scheduler or the agents would refuse is refused here, with its line and
+   * by the same rules and limits (io.locus.schemas.limits): before, a 300-byte file id was read,
+   * replayed, placed and then failed on every node.
+   */
+  @Test
+  void idsAndSizesTheSchedulerOrTheAgentsWouldRefuseAreRefusedWithTheirLine() {
+    String h2 = String.format(HEADER, 2);
+    String ok = String.format(JOB, "a", "1.0");
+    String longId = "x".repeat(300);
+    expect(h2 + "\n" + ok + "\n{\"jobId\":\"b\",\"arrival\":1,\"inputs\":[{\"id\":\"" + longId
+        + "\",\"bytes\":1}],\"computeSeconds\":0}", 3, "input id '" + "x".repeat(80)
+        + "...' is 300 bytes as a file name, more than the limit of "
+        + Limits.MAX_FILE_ID_BYTES);
+    String h1 = String.format(HEADER, 1);
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"outputs\":[{\"id\":\"../o\",\"bytes\":1}]}", 2,
+        "output id '../o' escapes the cache directory");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[{\"id\":\".incoming\","
+        + "\"bytes\":1}],\"computeSeconds\":0}", 2, "input id '.incoming' starts with a dot");
+    expect(h1 + "\n{\"jobId\":\"a\",\"arrival\":1,\"inputs\":[{\"id\":\"f\",\"bytes\":"
+        + (Limits.MAX_FILE_BYTES + 1) + "}],\"computeSeconds\":0}", 2,
+        "input 'f': " + (Limits.MAX_FILE_BYTES + 1) + " bytes is more than the limit of");
+    expect(h1 + "\n" + String.format(JOB, "j".repeat(Limits.MAX_ID_CHARS + 1), "1.0"), 2,
+        "job field 'jobId' is 257 chars long, more than the limit of 256");
+  }
+
+  @Test
+  void aFileIdOfExactlyTheLimitIsRead() throws IOException {
+    Path p = dir.resolve("limit.jsonl");
+    String id = "x".repeat(Limits.MAX_FILE_ID_BYTES);
+    Files.writeString(p, String.format(HEADER, 1) + "\n{\"jobId\":\"a\",\"arrival\":1,"
+        + "\"inputs\":[{\"id\":\"" + id + "\",\"bytes\":1}],\"computeSeconds\":0}\n",
+        StandardCharsets.UTF_8);
+    assertThat(TraceReader.readAll(p).toList().get(0).inputs().get(0).id()).isEqualTo(id);
   }
 
   @Test

@@ -8,11 +8,11 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.TaskEvent;
-import io.locus.schemas.codec.AvroCodec;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.codec.SchemaException;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
+import io.locus.schemas.limits.Limits;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -152,10 +152,10 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
     } catch (CharacterCodingException e) {
       return Outcome.rejected(DeadLetterCodes.INVALID, "record key is not valid UTF-8");
     }
-    if (key != null && key.length() > InputLimits.MAX_ID_CHARS) {
+    if (key != null && key.length() > Limits.MAX_ID_CHARS) {
       // The key is the pool; checked before the value is even copied.
       return Outcome.rejected(DeadLetterCodes.TOO_LARGE, "record key is " + key.length()
-          + " chars long, more than the limit of " + InputLimits.MAX_ID_CHARS + " for a pool: "
+          + " chars long, more than the limit of " + Limits.MAX_ID_CHARS + " for a pool: "
           + Validation.quote(key));
     }
     ByteBuffer valueBuffer = raw.getValue();
@@ -163,11 +163,11 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
       return Outcome.rejected(DeadLetterCodes.CORRUPT, "empty value: expected a "
           + topic.valueType().getSimpleName() + " on " + topic.name());
     }
-    if (valueBuffer.remaining() > AvroCodec.MAX_RECORD_BYTES) {
+    if (valueBuffer.remaining() > Limits.MAX_RECORD_BYTES) {
       // Refused before copying it: the codec would refuse it too, after a copy.
       return Outcome.rejected(DeadLetterCodes.TOO_LARGE, topic.valueType().getSimpleName()
           + " record of " + valueBuffer.remaining() + " bytes is larger than the limit of "
-          + AvroCodec.MAX_RECORD_BYTES + " bytes; not decoded");
+          + Limits.MAX_RECORD_BYTES + " bytes; not decoded");
     }
     byte[] value = bytes(valueBuffer);
     Object event;

@@ -1,8 +1,8 @@
 package io.locus.connectors.functions;
 
-import static io.locus.connectors.functions.InputLimits.*;
 import static io.locus.connectors.functions.Violation.invalid;
 import static io.locus.connectors.functions.Violation.tooLarge;
+import static io.locus.schemas.limits.Limits.*;
 
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.Control;
@@ -15,6 +15,8 @@ import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.limits.FileIds;
+import io.locus.schemas.limits.Limits;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +31,11 @@ import java.util.function.Supplier;
  * otherwise corrupt the scheduler's state or reach an agent's file system (input ids become
  * cache file names, hence the path rules).
  *
- * <p>Every string, list, size, time and count is bounded ({@link InputLimits}, PROTOCOL-12
+ * <p>Every string, list, size, time and count is bounded ({@link Limits}, PROTOCOL-12
  * "Input bounds"): one record must not be able to exhaust the scheduler's memory, hold a slot
- * forever, move a pool's clock to the end of time or overflow its arithmetic.
+ * forever, move a pool's clock to the end of time or overflow its arithmetic. File ids follow
+ * {@link FileIds}, the agents' own rule: a job whose file an agent could not store is
+ * dead-lettered here rather than placed and failed on every node.
  *
  * <p>Each method returns the first violated rule as a {@link Violation}: a reason naming the
  * field, its value (quoted and cut) and the limit, and a dead-letter code:
@@ -83,6 +87,7 @@ public final class Validation {
             : null,
         () -> events == null ? null : eventRange("events", events, false),
         () -> events != null && job.getInputs().isEmpty() ? null : inputs(job.getInputs()),
+        () -> outputs(job.getOutputs()),
         () -> computeSeconds("computeSeconds", job.getComputeSeconds()),
         () -> profile(job.getProfile()),
         () -> job.getTemplate() == null ? null : id("template", job.getTemplate()),
@@ -186,7 +191,7 @@ public final class Validation {
   }
 
   /**
-   * An identifier: present, at most {@link InputLimits#MAX_ID_CHARS} chars, not blank, no control
+   * An identifier: present, at most {@link Limits#MAX_ID_CHARS} chars, not blank, no control
    * characters (they break logs and file names).
    */
   static Violation id(String what, String value) {
@@ -222,24 +227,27 @@ public final class Validation {
   }
 
   /**
-   * A data unit id. It is also the file name in the agents' caches, so it must not be able to
-   * climb out of the cache directory or name an absolute path.
+   * A data unit id. It is also the file name in the agents' caches, so it follows the agents'
+   * own rule ({@link FileIds#problem}): at most {@link Limits#MAX_FILE_ID_BYTES} bytes as a
+   * file name ({@code too-large}), no way out of the cache directory, no control character
+   * ({@code invalid}).
    */
   static Violation fileId(String what, String value) {
-    Violation bad = identifier(what, value, MAX_FILE_ID_CHARS);
-    if (bad != null) {
-      return bad;
+    if (value == null) {
+      return invalid(what + " is missing");
     }
-    if (value.contains("..")) {
-      return invalid(what + " " + quote(value) + " contains '..'");
+    if (value.isBlank()) {
+      return invalid(what + " is blank");
     }
-    if (value.startsWith("/") || value.startsWith("\\")) {
-      return invalid(what + " " + quote(value) + " starts with a path separator");
+    String tooLong = FileIds.lengthProblem(value);
+    if (tooLong != null) {
+      return tooLarge(what + " " + tooLong + " (agents name cached files by it)");
     }
-    return null;
+    String problem = FileIds.problem(value);
+    return problem == null ? null : invalid(what + " " + problem);
   }
 
-  /** A URL (endpoint, location): at most {@link InputLimits#MAX_URL_CHARS}, no control chars. */
+  /** A URL (endpoint, location): at most {@link Limits#MAX_URL_CHARS}, no control chars. */
   static Violation url(String what, String value) {
     return identifier(what, value, MAX_URL_CHARS);
   }
@@ -261,7 +269,7 @@ public final class Validation {
         ? invalid(what + " " + value + " is more than the limit of " + max + " bytes") : null;
   }
 
-  /** Compute seconds: finite, non-negative, at most {@link InputLimits#MAX_COMPUTE_SECONDS}. */
+  /** Compute seconds: finite, non-negative, at most {@link Limits#MAX_COMPUTE_SECONDS}. */
   static Violation computeSeconds(String what, double value) {
     if (!Double.isFinite(value)) {
       return invalid(what + " is not finite (" + value + ")");
@@ -324,6 +332,38 @@ public final class Validation {
       }
       if (!seen.add(unit.getId())) {
         return invalid("duplicate input id " + quote(unit.getId()));
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Outputs become files in the agent's cache (and storage): the same rules as inputs, since an
+   * agent refuses a placement whose output id it could not store.
+   */
+  private static Violation outputs(List<DataUnit> outputs) {
+    if (outputs == null) {
+      return null;
+    }
+    Violation tooMany = listSize("outputs", outputs.size(), MAX_OUTPUTS_PER_JOB);
+    if (tooMany != null) {
+      return tooMany;
+    }
+    for (int i = 0; i < outputs.size(); i++) {
+      DataUnit unit = outputs.get(i);
+      String at = "outputs[" + i + "]";
+      if (unit == null) {
+        return invalid(at + " is missing");
+      }
+      Violation bad = first(
+          () -> fileId(at + ".id", unit.getId()),
+          () -> byteCount(at + ".bytes", unit.getBytes(), MAX_FILE_BYTES),
+          () -> computeSeconds(at + ".computeSeconds", unit.getComputeSeconds()),
+          () -> unit.getLocation() == null ? null : url(at + ".location", unit.getLocation()),
+          () -> unit.getChecksum() == null ? null : id(at + ".checksum", unit.getChecksum()))
+          .orElse(null);
+      if (bad != null) {
+        return bad;
       }
     }
     return null;
@@ -443,7 +483,7 @@ public final class Validation {
       return tooMany;
     }
     for (int i = 0; i < files.size(); i++) {
-      Violation bad = identifier("removed[" + i + "]", files.get(i), MAX_FILE_ID_CHARS);
+      Violation bad = fileId("removed[" + i + "]", files.get(i));
       if (bad != null) {
         return bad;
       }

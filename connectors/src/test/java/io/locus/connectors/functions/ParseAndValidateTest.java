@@ -157,12 +157,50 @@ class ParseAndValidateTest {
     assertThat(onlyReason()).contains("corrupt JobSubmitted");
   }
 
+  /** Issue 22: a valid record followed by 16 garbage bytes was accepted. */
+  @Test
+  void aRecordFollowedByTrailingBytesIsCorruptAndTheRecordAloneIsAccepted() throws Exception {
+    byte[] full = Topics.JOB_ARRIVALS.value(job(POOL, "j-1").build());
+    byte[] padded = Arrays.copyOf(full, full.length + 16);
+    Arrays.fill(padded, full.length, padded.length, (byte) 0x5a);
+    send(Topics.JOB_ARRIVALS.name(), POOL, padded);
+    assertThat(onlyReason()).isEqualTo("corrupt JobSubmitted record (" + padded.length
+        + " bytes): 16 trailing bytes after the record, which ends after " + full.length
+        + " bytes");
+    DeadLetter dl = deadLetters().get(0);
+    assertThat(dl.getCode()).isEqualTo(DeadLetterCodes.CORRUPT);
+    assertThat(dl.getValue()).isEqualTo(ByteBuffer.wrap(padded));
+
+    send(Topics.JOB_ARRIVALS.name(), POOL, full);
+    assertThat(harness.extractOutputValues()).hasSize(1);
+    assertThat(deadLetters()).hasSize(1);
+  }
+
   @Test
   void validationFailureIsDeadLetteredWithTheRule() throws Exception {
     JobSubmitted bad = job(POOL, "j-1").setInputs(List.of(unit("/etc/passwd", 1))).build();
     send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(bad));
     assertThat(onlyReason())
-        .isEqualTo("invalid JobSubmitted: inputs[0].id '/etc/passwd' starts with a path separator");
+        .isEqualTo("invalid JobSubmitted: inputs[0].id '/etc/passwd' is an absolute path");
+  }
+
+  /**
+   * Issue 22: file ids of up to 1,024 characters were accepted, though every agent refuses one
+   * over 255 bytes as a file name: the job was placed, then failed on every node.
+   */
+  @Test
+  void aJobWhoseFileIdNoAgentCanStoreIsDeadLetteredTooLarge() throws Exception {
+    String id = "d/" + "x".repeat(296); // 300 bytes as an agent's file name ("/" is "%2F")
+    JobSubmitted bad = job(POOL, "j-1").setInputs(List.of(unit(id, 1))).build();
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(bad));
+    assertThat(onlyReason()).startsWith("invalid JobSubmitted: inputs[0].id 'd/xxx")
+        .endsWith("' is 300 bytes as a file name, more than the limit of 255 (agents name"
+            + " cached files by it)");
+    assertThat(deadLetters().get(0).getCode()).isEqualTo(DeadLetterCodes.TOO_LARGE);
+
+    JobSubmitted ok = job(POOL, "j-2").setInputs(List.of(unit("x".repeat(255), 1))).build();
+    send(Topics.JOB_ARRIVALS.name(), POOL, Topics.JOB_ARRIVALS.value(ok));
+    assertThat(harness.extractOutputValues()).hasSize(1);
   }
 
   @Test

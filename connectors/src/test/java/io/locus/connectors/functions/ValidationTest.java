@@ -17,6 +17,7 @@ import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.TaskEventType;
 import io.locus.schemas.codec.DeadLetterCodes;
+import io.locus.schemas.limits.Limits;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -129,23 +130,48 @@ class ValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"../etc/passwd", "a/../../b", "a..b"})
-    void inputIdMustNotContainDotDot(String id) {
+    @ValueSource(strings = {"../etc/passwd", "a/../../b", "..", "a\\..\\b"})
+    void inputIdMustNotClimbOutOfTheCache(String id) {
       assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit(id, 1)))),
-          "inputs[0].id", "contains '..'");
+          "inputs[0].id", "escapes the cache directory");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"/etc/passwd", "\\\\server\\share"})
-    void inputIdMustNotStartWithSeparator(String id) {
-      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit(id, 1)))),
-          "inputs[0].id", "starts with a path separator");
+    @Test
+    void inputIdMustNotBeAbsoluteNorHoldABackslash() {
+      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit("/etc/passwd", 1)))),
+          "inputs[0].id '/etc/passwd' is an absolute path");
+      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit("\\\\server\\share", 1)))),
+          "inputs[0].id", "contains a path separator (a backslash)");
+    }
+
+    /** Issue 22: the agents' rules (FileIds), which the scheduler used to differ from. */
+    @Test
+    void inputIdFollowsTheAgentsRules() {
+      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit(".incoming", 1)))),
+          "inputs[0].id '.incoming' starts with a dot");
+      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit("a//b", 1)))),
+          "inputs[0].id 'a//b' has an empty or '.' path component");
+      assertViolation(check(job(POOL, "j-1").setInputs(List.of(unit("a\u0085b", 1)))),
+          "inputs[0].id", "control character at index 1");
     }
 
     @Test
     void inputIdMayContainInnerSeparatorsAndDots() {
       assertThat(check(job(POOL, "j-1").setInputs(List.of(unit("dir/sub.dir/file.v1.csv", 1)))))
           .isEmpty();
+      // ".." inside a name climbs nowhere; the agents have always accepted it.
+      assertThat(check(job(POOL, "j-1").setInputs(List.of(unit("x..y", 1))))).isEmpty();
+    }
+
+    @Test
+    void outputsFollowTheInputRules() {
+      assertThat(check(job(POOL, "j-1").setOutputs(List.of(unit("wf/out.dat", 1))))).isEmpty();
+      assertViolation(check(job(POOL, "j-1").setOutputs(List.of(unit("../out", 1)))),
+          "outputs[0].id '../out' escapes the cache directory");
+      assertViolation(check(job(POOL, "j-1").setOutputs(List.of(unit("o", -1)))),
+          "outputs[0].bytes is negative");
+      assertTooLarge(check(job(POOL, "j-1").setOutputs(List.of(unit("o".repeat(300), 1)))),
+          "outputs[0].id", "300 bytes as a file name");
     }
 
     @Test
@@ -217,7 +243,7 @@ class ValidationTest {
     void fileInputsOfAnEventRangeJobFollowTheUsualRules() {
       assertThat(check(eventJob(0, 10).setInputs(List.of(unit("calib/run-1", 5))))).isEmpty();
       assertViolation(check(eventJob(0, 10).setInputs(List.of(unit("../x", 5)))),
-          "inputs[0].id", "contains '..'");
+          "inputs[0].id", "escapes the cache directory");
     }
 
     @Test
@@ -377,7 +403,11 @@ class ValidationTest {
     @Test
     void addedFileIdsFollowTheInputIdRules() {
       var bad = delta(POOL, "n-1").setAdded(List.of(new CachedFile("../x", 1L))).build();
-      assertViolation(Validation.nodeReport(bad, POOL), "added[0].fileId", "contains '..'");
+      assertViolation(Validation.nodeReport(bad, POOL), "added[0].fileId",
+          "escapes the cache directory");
+      var removed = delta(POOL, "n-1").setRemoved(List.of("/etc/passwd")).build();
+      assertViolation(Validation.nodeReport(removed, POOL), "removed[0] '/etc/passwd' is an"
+          + " absolute path");
     }
 
     @Test
@@ -472,10 +502,17 @@ class ValidationTest {
     }
 
     @Test
-    void fileIdsAreAtMost1024CharsAndUrls2048() {
-      assertThat(check(job(POOL, "j").setInputs(List.of(unit(chars(1024), 1))))).isEmpty();
-      assertTooLarge(check(job(POOL, "j").setInputs(List.of(unit(chars(1025), 1)))),
-          "inputs[0].id is 1025 chars long, more than the limit of 1024");
+    void fileIdsAreAtMost255BytesAsAFileNameAndUrls2048() {
+      assertThat(check(job(POOL, "j").setInputs(List.of(unit(chars(255), 1))))).isEmpty();
+      // Issue 22: 300 bytes used to be accepted (limit 1,024 chars), then refused by every agent.
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(unit(chars(300), 1)))),
+          "inputs[0].id '" + chars(80) + "...' is 300 bytes as a file name, more than the limit"
+              + " of " + Limits.MAX_FILE_ID_BYTES + " (agents name cached files by it)");
+      // Bytes of the agent's file name: 'é' is two bytes, each '/' three (written %2F).
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(unit("é".repeat(128), 1)))),
+          "inputs[0].id", "256 bytes as a file name");
+      assertTooLarge(check(job(POOL, "j").setInputs(List.of(unit(chars(253) + "/y", 1)))),
+          "inputs[0].id", "257 bytes as a file name");
       var located = unit("a", 1);
       located.setLocation("file:///" + chars(2048));
       assertTooLarge(check(job(POOL, "j").setInputs(List.of(located))),
@@ -484,9 +521,10 @@ class ValidationTest {
       summed.setChecksum(chars(257));
       assertTooLarge(check(job(POOL, "j").setInputs(List.of(summed))), "inputs[0].checksum");
       assertTooLarge(Validation.nodeReport(delta(POOL, "n").setAdded(
-          List.of(new CachedFile(chars(1025), 1L))).build(), POOL), "added[0].fileId is 1025");
-      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setRemoved(List.of(chars(1025)))
-          .build(), POOL), "removed[0] is 1025 chars");
+          List.of(new CachedFile(chars(256), 1L))).build(), POOL), "added[0].fileId '",
+          "256 bytes");
+      assertTooLarge(Validation.nodeReport(delta(POOL, "n").setRemoved(List.of(chars(256)))
+          .build(), POOL), "removed[0] '", "256 bytes");
       assertThat(Validation.nodeReport(register(POOL, "n").setEndpoint("http://h:1").build(),
           POOL)).isEmpty();
       assertTooLarge(Validation.nodeReport(register(POOL, "n").setEndpoint(chars(2049)).build(),
@@ -504,7 +542,7 @@ class ValidationTest {
     @Test
     void listsAreBounded() {
       List<io.locus.schemas.DataUnit> many = new java.util.ArrayList<>();
-      for (int i = 0; i <= InputLimits.MAX_INPUTS_PER_JOB; i++) {
+      for (int i = 0; i <= Limits.MAX_INPUTS_PER_JOB; i++) {
         many.add(unit("f" + i, 1));
       }
       assertTooLarge(check(job(POOL, "j").setInputs(many)),
@@ -534,7 +572,7 @@ class ValidationTest {
       assertThat(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")
           .setParams(java.util.Map.of("theta", "0.8")).build(), POOL)).isEmpty();
       java.util.Map<String, String> many = new java.util.HashMap<>();
-      for (int i = 0; i <= InputLimits.MAX_PARAMS; i++) {
+      for (int i = 0; i <= Limits.MAX_PARAMS; i++) {
         many.put("k" + i, "v");
       }
       assertTooLarge(Validation.control(control(POOL, ControlType.SET_POLICY).setPolicy("gcc")

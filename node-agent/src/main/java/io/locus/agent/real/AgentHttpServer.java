@@ -3,6 +3,7 @@ package io.locus.agent.real;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.locus.agent.security.PeerAuth;
+import io.locus.schemas.limits.FileIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,6 +2,7 @@ package io.locus.agent.real;
 
 import io.locus.agent.CacheStore;
 import io.locus.agent.StageRequest;
+import io.locus.schemas.limits.FileIds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;

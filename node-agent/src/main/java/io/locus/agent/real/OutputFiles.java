@@ -6,6 +6,7 @@ import io.locus.agent.TaskExecutor.Result;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.FetchSource;
 import io.locus.schemas.PlaceTask;
+import io.locus.schemas.limits.FileIds;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.AtomicMoveNotSupportedException;

@@ -4,6 +4,7 @@ import io.locus.agent.AgentFactory;
 import io.locus.agent.AgentOutput;
 import io.locus.agent.AgentScheduler;
 import io.locus.agent.NodeAgent;
+import io.locus.schemas.limits.FileIds;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.List;

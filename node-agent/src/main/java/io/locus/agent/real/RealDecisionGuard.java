@@ -10,6 +10,7 @@ import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ReplicateFile;
+import io.locus.schemas.limits.FileIds;
 import java.util.TreeSet;
 
 /**

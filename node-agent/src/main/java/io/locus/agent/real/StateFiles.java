@@ -3,6 +3,7 @@ package io.locus.agent.real;
 import io.locus.agent.AgentIdentity;
 import io.locus.agent.EpochStore;
 import io.locus.schemas.auth.RecordSigner;
+import io.locus.schemas.limits.Limits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,8 @@ import java.util.regex.Pattern;
 public final class StateFiles implements EpochStore {
   public static final String INSTANCE_FILE = "agent-instance-id";
   public static final String EPOCHS_FILE = "agent-epochs";
-  private static final Pattern INSTANCE = Pattern.compile("[A-Za-z0-9._:-]{1,256}");
+  private static final Pattern INSTANCE =
+      Pattern.compile("[A-Za-z0-9._:-]{1," + Limits.MAX_ID_CHARS + "}");
 
   private final Path dir;
   private final Map<String, Long> epochs = new TreeMap<>();

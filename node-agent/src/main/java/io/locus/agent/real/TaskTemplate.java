@@ -2,6 +2,8 @@ package io.locus.agent.real;
 
 import io.locus.agent.Refusal;
 import io.locus.schemas.PlaceTask;
+import io.locus.schemas.limits.FileIds;
+import io.locus.schemas.limits.Limits;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,8 +54,8 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     Map<String, String> env, int maxArgs, Pattern argPattern) {
 
   public static final int DEFAULT_MAX_ARGS = 16;
-  /** Longest argument accepted, in characters. */
-  public static final int MAX_ARG_CHARS = 4096;
+  /** Longest argument accepted, in characters: the records' {@link Limits#MAX_TEXT_CHARS}. */
+  public static final int MAX_ARG_CHARS = Limits.MAX_TEXT_CHARS;
 
   private static final Set<String> SCALARS = Set.of("output", "workdir", "task", "attempt", "job",
       "node", "pool", "compute", "dataset", "batch-start", "batch-end");

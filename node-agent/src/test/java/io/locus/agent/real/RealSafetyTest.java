@@ -13,6 +13,8 @@ import io.locus.schemas.FetchSource;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.limits.FileIds;
+import io.locus.schemas.limits.Limits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,6 +71,22 @@ class RealSafetyTest {
     assertThat(a.agent().refusals()).containsEntry(Refusal.UNSAFE_FILE_ID, 11L);
     assertThat(Files.exists(tmp.resolve("a").resolve("escape"))).isFalse();
     assertThat(a.stats().tasksStarted()).isZero();
+  }
+
+  /**
+   * Issue 22: the agent refuses a file id by the same rule and the same limit as the scheduler's
+   * validation (FileIds, Limits.MAX_FILE_ID_BYTES), so no job the scheduler accepts fails here
+   * on length: 1,024 characters were accepted there while this refused 256 bytes.
+   */
+  @Test
+  void aFileIdOverTheSharedLimitIsRefusedByTheSharedRule() {
+    RealAgent a = fx.started(fx.config("a").build(), out);
+    String id = "x".repeat(Limits.MAX_FILE_ID_BYTES + 1);
+    TaskEvent e = refused(a, "t-long",
+        fx.decision("a", task("t-long", "sum", List.of(), storage(id, 1))));
+    assertThat(e.getMessage()).isEqualTo(Refusal.UNSAFE_FILE_ID + ": " + FileIds.problem(id))
+        .endsWith("' is 256 bytes as a file name, more than the limit of "
+            + Limits.MAX_FILE_ID_BYTES);
   }
 
   @Test

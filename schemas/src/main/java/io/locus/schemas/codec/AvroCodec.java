@@ -1,5 +1,6 @@
 package io.locus.schemas.codec;
 
+import io.locus.schemas.limits.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,10 +29,13 @@ import org.apache.avro.specific.SpecificRecord;
  * or map that declares more than the record still holds, before allocating it
  * ({@link DeadLetterCodes#CORRUPT}). So decoding one record never allocates much more than the
  * record's own length, whatever its length prefixes say.
+ *
+ * <p>Decoding is strict: the record must end exactly where the value ends. Bytes left after it
+ * are refused ({@link DeadLetterCodes#CORRUPT}, "N trailing bytes after the record").
  */
 public final class AvroCodec<T extends SpecificRecord> {
-  /** Largest record value decoded: 1 MiB, Kafka's default {@code max.message.bytes}. */
-  public static final int MAX_RECORD_BYTES = 1 << 20;
+  /** Largest record value decoded: {@link Limits#MAX_RECORD_BYTES} (1 MiB). */
+  public static final int MAX_RECORD_BYTES = Limits.MAX_RECORD_BYTES;
 
   private static final int HEADER_BYTES = 10;
   private static final byte MARKER_0 = (byte) 0xC3;
@@ -111,8 +115,19 @@ public final class AvroCodec<T extends SpecificRecord> {
     }
     try {
       BoundedDecoder in = new BoundedDecoder(bytes, HEADER_BYTES);
-      // Trailing bytes are ignored, as Avro's own message decoder does.
-      return reader.read(null, in);
+      T record = reader.read(null, in);
+      // Avro's own message decoder ignores bytes after the record; here they are refused: a
+      // writer of this schema leaves none, so they are either damage or data smuggled past
+      // every check (anyone reading the topic with another decoder could see them).
+      int left = in.remainingBytes();
+      if (left > 0) {
+        throw new SchemaException(DeadLetterCodes.CORRUPT, "corrupt " + name + " record ("
+            + bytes.length + " bytes): " + left + " trailing bytes after the record, which"
+            + " ends after " + (bytes.length - left) + " bytes");
+      }
+      return record;
+    } catch (SchemaException e) {
+      throw e;
     } catch (BoundedDecoder.LengthException e) {
       throw new SchemaException(DeadLetterCodes.CORRUPT,
           "corrupt " + name + " record (" + bytes.length + " bytes): " + e.getMessage(), e);

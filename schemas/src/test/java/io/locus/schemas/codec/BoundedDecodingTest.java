@@ -196,6 +196,34 @@ class BoundedDecodingTest {
         .isEqualTo(records.get(2));
   }
 
+  /**
+   * Issue 22: a valid record followed by bytes was accepted (Avro's own decoder stops reading at
+   * the record's end). Every record type now refuses them, with how many and where they start.
+   */
+  @ParameterizedTest
+  @MethodSource("io.locus.schemas.codec.AvroCodecTest#records")
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  void aRecordFollowedByTrailingBytesIsCorrupt(AvroCodec codec, SpecificRecord record) {
+    byte[] valid = codec.encode(record);
+    byte[] garbage = new byte[16];
+    new java.util.Random(22).nextBytes(garbage);
+    byte[] withGarbage = java.util.Arrays.copyOf(valid, valid.length + garbage.length);
+    System.arraycopy(garbage, 0, withGarbage, valid.length, garbage.length);
+
+    SchemaException e = catchThrowableOfType(SchemaException.class,
+        () -> codec.decode(withGarbage));
+    assertThat(e).isNotNull();
+    assertThat(e.code()).isEqualTo(DeadLetterCodes.CORRUPT);
+    assertThat(e.getMessage()).isEqualTo("corrupt " + codec.schema().getName() + " record ("
+        + withGarbage.length + " bytes): 16 trailing bytes after the record, which ends after "
+        + valid.length + " bytes");
+    // One zero byte is enough to be refused; the record alone is still accepted.
+    byte[] oneZero = java.util.Arrays.copyOf(valid, valid.length + 1);
+    assertThat(catchThrowableOfType(SchemaException.class, () -> codec.decode(oneZero))
+        .getMessage()).contains("1 trailing bytes after the record");
+    assertThat(codec.decode(valid)).isEqualTo(record);
+  }
+
   private static void decodeQuietly(AvroCodec<?> codec, byte[] bytes) {
     try {
       codec.decode(bytes);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.locus.schemas.limits.FileIds;
 import io.locus.workloads.TraceFormatException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -157,7 +158,7 @@ public final class WfInstanceReader {
       for (int k = 0; files != null && k < files.size(); k++) {
         String fp = tp + ".files[" + k + "]";
         JsonNode f = element(files.get(k), fp);
-        String file = str(f, "name", fp, true);
+        String file = fileId(str(f, "name", fp, true), fp + ".name");
         String sizeKey = v14 && f.has("sizeInBytes") ? "sizeInBytes"
             : v14 && f.has("size") ? "size" : v14 ? "sizeInBytes" : "size";
         long size = bytes(f, sizeKey, fp);
@@ -185,7 +186,7 @@ public final class WfInstanceReader {
     for (int k = 0; files != null && k < files.size(); k++) {
       String fp = sp + ".files[" + k + "]";
       JsonNode f = element(files.get(k), fp);
-      String id = str(f, "id", fp, true);
+      String id = fileId(str(f, "id", fp, true), fp + ".id");
       if (fileAt.putIfAbsent(id, fp) != null) {
         throw error(fp + ".id", "duplicate file id '" + id + "' (also " + fileAt.get(id) + ")");
       }
@@ -436,6 +437,19 @@ public final class WfInstanceReader {
       throw error(path + "." + field, "must be an integer number of bytes, got " + v);
     }
     return v.isIntegralNumber() ? v.asLong() : (long) d;
+  }
+
+  /**
+   * A file's name, when the scheduler and the agents accept it as a file id ({@link FileIds}):
+   * a replay would otherwise send jobs that are dead-lettered or refused by every agent. (The
+   * replay prefixes it with the instance name; {@link WfJobs} checks the prefixed id.)
+   */
+  private String fileId(String id, String path) {
+    String bad = FileIds.problem(id);
+    if (bad != null) {
+      throw error(path, "file id " + bad);
+    }
+    return id;
   }
 
   private void date(JsonNode n, String field, String path, boolean required) {

@@ -1,6 +1,7 @@
 package io.locus.workloads.wf;
 
 import io.locus.core.model.InputFile;
+import io.locus.schemas.limits.FileIds;
 import io.locus.workloads.TraceDag;
 import io.locus.workloads.TraceJob;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.PriorityQueue;
 
 /**
  * Turns a {@link WfWorkflow} into Locus trace jobs, one per task, in a topological order.
+ * IllegalArgumentException for a file id that the scheduler and the agents would refuse once
+ * prefixed ({@link FileIds}).
  *
  * <ul>
  *   <li>job id {@code <instance>/<taskId>}; file ids {@code <instance>/<fileId>}, so two instances
@@ -69,7 +72,13 @@ public final class WfJobs {
         throw new IllegalArgumentException("workflow " + wf.name() + ": file '" + f
             + "' has no size");
       }
-      out.add(InputFile.of(instance + "/" + f, size));
+      String id = instance + "/" + f;
+      String bad = FileIds.problem(id);
+      if (bad != null) {
+        // The reader checked f; the prefix can still make it longer than an agent stores.
+        throw new IllegalArgumentException("workflow " + wf.name() + ": file id " + bad);
+      }
+      out.add(InputFile.of(id, size));
     }
     return out;
   }

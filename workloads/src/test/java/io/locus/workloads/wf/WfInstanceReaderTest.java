@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.locus.core.model.InputFile;
+import io.locus.schemas.limits.Limits;
 import io.locus.workloads.TraceFormatException;
 import io.locus.workloads.TraceJob;
 import java.io.IOException;
@@ -243,6 +244,37 @@ class WfInstanceReaderTest {
         "$.workflow.jobs[0].files[0].size: must be >= 0, got -1");
     expect("1.3", r -> job(r, "tasks", 0).put("runtime", -3),
         "$.workflow.tasks[0].runtime: must be finite and >= 0, got -3");
+  }
+
+  /**
+   * Issue 22: a file the scheduler and the agents would refuse as a file id is refused with its
+   * JSON path (the same rule and limit, io.locus.schemas.limits), not replayed and failed on
+   * every node.
+   */
+  @Test
+  void fileIdsTheAgentsWouldRefuseAreRefusedWithTheirPath() throws IOException {
+    expect("1.6", r -> ((ObjectNode) spec(r).get("files").get(1)).put("id", "x".repeat(300)),
+        "$.workflow.specification.files[1].id: file id '" + "x".repeat(80) + "...' is 300 bytes"
+            + " as a file name, more than the limit of " + Limits.MAX_FILE_ID_BYTES);
+    expect("1.0", r -> ((ObjectNode) job(r, "jobs", 0).get("files").get(0)).put("name", "../f"),
+        "$.workflow.jobs[0].files[0].name: file id '../f' escapes the cache directory");
+    // Within the limit alone, but not once the replay prefixes it with the instance name.
+    ObjectNode root = WfInstanceWriter.toJson(SyntheticWorkflows.blast(3, 1_000), "1.0");
+    ObjectNode file = (ObjectNode) job(root, "jobs", 0).get("files").get(0);
+    String name = file.get("name").asText(); // renamed wherever a job reads or writes it
+    String longName = "y".repeat(250);
+    for (var j : root.get("workflow").get("jobs")) {
+      for (var f : j.get("files")) {
+        if (f.get("name").asText().equals(name)) {
+          ((ObjectNode) f).put("name", longName);
+        }
+      }
+    }
+    WfWorkflow wf = read(root);
+    assertThatThrownBy(() -> WfJobs.jobs(wf, "blast-001", 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("file id 'blast-001/yyyy")
+        .hasMessageEndingWith("is 262 bytes as a file name, more than the limit of 255");
   }
 
   @Test

@@ -1,20 +1,38 @@
-package io.locus.connectors.functions;
+package io.locus.schemas.limits;
 
 /**
- * The bounds every input record must keep (PROTOCOL-12 "Input bounds"). They are far above any
- * real workload and low enough that no single record can exhaust the scheduler's memory, move its
- * clock to the end of time, or overflow its arithmetic.
+ * The one set of limits on what a record may carry (PROTOCOL-12 "Input bounds"), shared by every
+ * part that reads records or what becomes them: the scheduler's input validation
+ * ({@code connectors}' {@code Validation}), the node agents (file ids, instance ids, template
+ * arguments) and the trace readers ({@code workloads}). One class, so that the scheduler never
+ * accepts what every agent would then refuse (issue 22: file ids of 1,024 characters were
+ * placed, then failed on every node, whose limit was 255 bytes). Each limit is documented with
+ * the dead-letter code it gives in docs/operations.md ("Limits and dead-letter codes"); a change
+ * here changes that table.
+ *
+ * <p>They are far above any real workload and low enough that no single record can exhaust the
+ * scheduler's memory, move its clock to the end of time, overflow its arithmetic, or name a file
+ * that an agent cannot create.
  */
-public final class InputLimits {
+public final class Limits {
+  /** Largest record value decoded: 1 MiB, Kafka's default {@code max.message.bytes}. */
+  public static final int MAX_RECORD_BYTES = 1 << 20;
   /** pool, node, jobId, taskId, template, dataset, policy, instanceId, decisionId, checksum. */
   public static final int MAX_ID_CHARS = 256;
-  /** Data unit ids (inputs, added and removed cache files): relative paths. */
-  public static final int MAX_FILE_ID_CHARS = 1024;
+  /**
+   * Data unit ids (inputs, outputs, cached and evicted files): at most 255 bytes of UTF-8 as the
+   * agent's file name for them ({@link FileIds#fileName}: each {@code /} and {@code %} takes three
+   * bytes there), the longest file name of Linux file systems (ext4, xfs, btrfs: NAME_MAX).
+   * Their characters follow {@link FileIds#problem}.
+   */
+  public static final int MAX_FILE_ID_BYTES = 255;
   /** endpoint, location: URLs. */
   public static final int MAX_URL_CHARS = 2048;
   /** Free text: a task event's message, one template argument, one control parameter value. */
   public static final int MAX_TEXT_CHARS = 4096;
   public static final int MAX_INPUTS_PER_JOB = 10_000;
+  /** Files a job creates (a workflow task's outputs). */
+  public static final int MAX_OUTPUTS_PER_JOB = 10_000;
   /** added, removed: one report may carry a whole cache (a snapshot after ResyncNode). */
   public static final int MAX_FILES_PER_REPORT = 100_000;
   public static final int MAX_ARGS = 256;
@@ -39,5 +57,5 @@ public final class InputLimits {
   /** A signature is lowercase hex HMAC-SHA256 (RecordSigner). */
   public static final int SIGNATURE_HEX_CHARS = 64;
 
-  private InputLimits() {}
+  private Limits() {}
 }

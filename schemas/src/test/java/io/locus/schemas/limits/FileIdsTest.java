@@ -1,7 +1,8 @@
-package io.locus.agent.real;
+package io.locus.schemas.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,7 +35,13 @@ class FileIdsTest {
     assertThat(FileIds.problem("a\0b")).contains("control character");
     assertThat(FileIds.problem("")).isEqualTo("empty file id");
     assertThat(FileIds.problem(null)).isEqualTo("empty file id");
-    assertThat(FileIds.problem("é".repeat(128))).contains("longer than 255 bytes");
+    assertThat(FileIds.problem("é".repeat(128)))
+        .endsWith("is 256 bytes as a file name, more than the limit of 255");
+    // The scheduler's rules, now the agents' too (issue 22: one set of rules everywhere).
+    assertThat(FileIds.problem("   ")).contains("is blank");
+    assertThat(FileIds.problem("a\u0085b")).contains("control character at index 1");
+    assertThat(FileIds.problem("a\ud800b")).contains("lone surrogate at index 1");
+    assertThat(FileIds.problem("a\ud83d\ude00b")).isNull();
   }
 
   @Test
@@ -57,7 +64,20 @@ class FileIdsTest {
     assertThat(FileIds.idOf("..%2Fx")).isNull();
     assertThat(FileIds.idOf(".incoming")).isNull();
     // The length limit is on the name: each '/' costs three bytes there.
-    assertThat(FileIds.problem("x".repeat(253) + "/y")).contains("longer than 255 bytes");
+    assertThat(FileIds.problem("x".repeat(253) + "/y")).contains("257 bytes as a file name");
     assertThat(FileIds.problem("x".repeat(251) + "/y")).isNull();
+    assertThat(FileIds.lengthProblem("x".repeat(251) + "/y")).isNull();
+    assertThat(FileIds.lengthProblem("x".repeat(256))).contains("256 bytes");
+  }
+
+  @Test
+  void theLimitIsTheSharedOneAndCountsTheFileNamesUtf8Bytes() {
+    assertThat(FileIds.MAX_BYTES).isEqualTo(Limits.MAX_FILE_ID_BYTES).isEqualTo(255);
+    for (String id : new String[] {"f1", "a/b", "x%y", "é", "€", "a\ud83d\ude00b/%/é€"}) {
+      assertThat(FileIds.nameBytes(id)).as(id)
+          .isEqualTo(FileIds.fileName(id).getBytes(StandardCharsets.UTF_8).length);
+    }
+    assertThat(FileIds.problem("x".repeat(Limits.MAX_FILE_ID_BYTES))).isNull();
+    assertThat(FileIds.problem("x".repeat(Limits.MAX_FILE_ID_BYTES + 1))).isNotNull();
   }
 }
