@@ -24,9 +24,9 @@ public final class TrustOptions {
           + "re-placed. Default: ${DEFAULT-VALUE}.")
   Duration nodeTimeout;
 
-  @Option(names = "--max-clock-jump", defaultValue = "PT24H", paramLabel = "DURATION",
-      description = "An event time further ahead of its Kafka record's timestamp is refused. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--max-clock-jump", defaultValue = "PT1M", paramLabel = "DURATION",
+      description = "The clock skew allowed: an event time further ahead of its Kafka record's "
+          + "timestamp is dead-lettered (clock). Default: ${DEFAULT-VALUE}.")
   Duration maxClockJump;
 
   @Option(names = "--job-retention", defaultValue = "P7D", paramLabel = "DURATION",
