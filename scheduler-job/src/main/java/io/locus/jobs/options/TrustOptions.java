@@ -20,8 +20,9 @@ public final class TrustOptions {
   List<String> pools = List.of();
 
   @Option(names = "--node-timeout", defaultValue = "PT30S", paramLabel = "DURATION",
-      description = "A node not heard from for this long (on the record clock) is lost and its work "
-          + "re-placed. Default: ${DEFAULT-VALUE}.")
+      description = "A node not heard from for this long (on its pool's liveness clock, which only "
+          + "the pool's node reports move) is lost and its work re-placed. "
+          + "Default: ${DEFAULT-VALUE}.")
   Duration nodeTimeout;
 
   @Option(names = "--max-clock-jump", defaultValue = "PT1M", paramLabel = "DURATION",
