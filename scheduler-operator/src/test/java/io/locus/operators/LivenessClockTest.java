@@ -23,6 +23,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,7 +80,11 @@ class LivenessClockTest {
 
   /** {@code event} as read from Kafka: its record timestamp is {@code recordMs}. */
   private void send(Object event, long recordMs) throws Exception {
-    harness.processElement(SchedulerInput.newBuilder().setPool(POOL).setEvent(event)
+    send(POOL, event, recordMs);
+  }
+
+  private void send(String pool, Object event, long recordMs) throws Exception {
+    harness.processElement(SchedulerInput.newBuilder().setPool(pool).setEvent(event)
         .setSourceTimestampMs(recordMs).build(), recordMs);
     for (Decision d : harness.extractOutputValues()) {
       if (d.getAction() instanceof PlaceTask pt) {
@@ -121,7 +126,11 @@ class LivenessClockTest {
   }
 
   private long lost() {
-    return operator.poolMetrics(POOL).lostNodes();
+    return lost(POOL);
+  }
+
+  private long lost(String pool) {
+    return operator.poolMetrics(pool).lostNodes();
   }
 
   // ------------------------------------------------------------------ tests
@@ -248,6 +257,36 @@ class LivenessClockTest {
     assertThat(replaced).extracting(PlaceTask::getTaskId)
         .containsExactlyInAnyOrderElementsOf(onSilent);
     assertThat(placedOn).allSatisfy((task, node) -> assertThat(node).isNotEqualTo(silent));
+    assertThat(deadLetters()).isEmpty();
+  }
+
+  /**
+   * A snapshot the operator wrote before the liveness clock existed (commit f5cbab2: PoolMeta
+   * without livenessMs), with OperatorSnapshotUtil: pool {@code pool-old}, FA; n2 registered at T
+   * and runs j0..j14 (one slot each of its 1000); n1 and n3 registered at T + 2 and T + 3 ms; all
+   * three heart-beat every second until T + 10 s; then arrivals moved the pool clock to T + 24 s.
+   */
+  private static final String BEFORE = "pool-state-before-liveness-clock.snapshot";
+
+  @Test
+  void aSnapshotFromBeforeTheLivenessClockRestoresAndLivenessGoesOn() throws Exception {
+    String pool = "pool-old";
+    open(OperatorSnapshotUtil.readStateHandle(
+        java.nio.file.Path.of(getClass().getResource(BEFORE).toURI()).toString()));
+    // n2 falls silent after T + 10 s (its last heartbeat); n1 and n3 go on
+    long lastHeard = T + 10_000;
+    for (long r = lastHeard + 1000; r <= lastHeard + TIMEOUT; r += 1000) {
+      for (String n : List.of("n1", "n3")) {
+        send(pool, NodeReport.newBuilder(heartbeat(n, r)).setPool(pool).build(), r);
+      }
+      assertThat(lost(pool)).as("nobody lost at %d", r - T).isZero();
+    }
+    assertThat(replaced).isEmpty();
+    send(pool, NodeReport.newBuilder(heartbeat("n1", lastHeard + TIMEOUT + 1)).setPool(pool)
+        .build(), lastHeard + TIMEOUT + 1);
+    assertThat(lost(pool)).as("n2, and only n2").isEqualTo(1);
+    assertThat(replaced).extracting(PlaceTask::getTaskId).hasSize(15).contains("j0", "j14");
+    assertThat(placedOn).allSatisfy((task, node) -> assertThat(node).isIn("n1", "n3"));
     assertThat(deadLetters()).isEmpty();
   }
 
