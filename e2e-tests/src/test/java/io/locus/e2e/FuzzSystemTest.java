@@ -298,6 +298,20 @@ class FuzzSystemTest {
       out.add(new Bad("heartbeat from unknown node", reports, key, Topics.NODE_REPORTS.value(
           report("ghost-" + i, NodeReportType.HEARTBEAT, 0, "x")),
           Set.of(DeadLetterCodes.UNKNOWN_NODE)));
+      // Issue 22: a clock hours ahead (inside the old 24-h bound) got every node of the pool lost.
+      // Refused before any identity check, so whoever sends it, it is a clock dead letter.
+      NodeReport ahead = report(live, NodeReportType.HEARTBEAT, 0, "x");
+      ahead.setTimeMs(now() + 23 * 3_600_000L);
+      out.add(new Bad("heartbeat stamped 23 h ahead", reports, key, Topics.NODE_REPORTS.value(
+          ahead), Set.of(DeadLetterCodes.CLOCK)));
+      TaskEvent eventAhead = event(live, "t" + i, TaskEventType.FAILED, null, "x");
+      eventAhead.setTimeMs(now() + 2 * 3_600_000L);
+      out.add(new Bad("task event stamped 2 h ahead", events, key, Topics.TASK_EVENTS.value(
+          eventAhead), Set.of(DeadLetterCodes.CLOCK)));
+      JobSubmitted jobAhead = job(POOL, "ahead-" + i, "f", 10, 1);
+      jobAhead.setSubmitTimeMs(now() + 10 * 60_000L);
+      out.add(new Bad("job stamped 10 min ahead", jobs, key, Topics.JOB_ARRIVALS.value(jobAhead),
+          Set.of(DeadLetterCodes.CLOCK)));
       out.add(new Bad("SET_POLICY theta=NaN", control, key, Topics.CONTROL.value(
           Control.newBuilder().setPool(POOL).setType(ControlType.SET_POLICY).setTimeMs(now())
               .setPolicy("GCC").setParams(Map.of("theta", "NaN")).build()),

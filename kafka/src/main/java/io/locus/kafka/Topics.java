@@ -24,9 +24,13 @@ public final class Topics {
   public static final TopicSpec<TaskEvent> TASK_EVENTS =
       new TopicSpec<>("task-events", 8, "pool", Codecs.TASK_EVENT,
           Map.of("retention.ms", WEEK_MS));
+  /**
+   * Stamped by the broker (LogAppendTime): the scheduler's liveness clock follows these
+   * timestamps, so no node's own clock can move it (docs/reliability.md, "Clocks and liveness").
+   */
   public static final TopicSpec<NodeReport> NODE_REPORTS =
       new TopicSpec<>("node-reports", 8, "pool", Codecs.NODE_REPORT,
-          Map.of("retention.ms", WEEK_MS));
+          Map.of("retention.ms", WEEK_MS, "message.timestamp.type", "LogAppendTime"));
   public static final TopicSpec<Control> CONTROL =
       new TopicSpec<>("control", 1, "pool", Codecs.CONTROL,
           Map.of("retention.ms", WEEK_MS));

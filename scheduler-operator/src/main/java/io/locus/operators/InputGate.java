@@ -16,13 +16,15 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li><b>Pool</b>: when the configuration declares pools, another pool is refused ({@code
  *       unknown-pool}) before any state is created for it ({@link #poolProblem}).</li>
- *   <li><b>Time</b>: outside [0, 2^42] ms, or more than the maximum clock jump ahead of a pool
- *       clock already set, is refused ({@code invalid}) and does not move the clock.</li>
+ *   <li><b>Time</b>: outside [0, 2^42] ms is refused ({@code invalid}); more than the maximum
+ *       clock jump ahead of its Kafka record's timestamp is refused ({@code clock}: the sender's
+ *       clock runs ahead). Either way it moves no clock.</li>
  *   <li><b>Signature</b>: with a cluster node secret, a task event or node report must verify
  *       with its node's key ({@link NodeKeys}), else {@code forged}. Checked before the record
  *       may move the clock.</li>
- *   <li>The pool clock moves to the record's time; <b>liveness</b>: every node not heard from for
- *       longer than the node timeout is lost ({@link PoolDriver#onNodeLost}).</li>
+ *   <li>The pool clock moves to the record's time. A node report also moves the pool's
+ *       <b>liveness clock</b> ({@link #livenessTime}); every node not heard from for longer than
+ *       the node timeout on that clock is lost ({@link PoolDriver#onNodeLost}).</li>
  *   <li><b>Node identity</b> ({@link NodeRegistry}): a REGISTER from another instance than the
  *       live owner, or any other record from a non-owner, is {@code forged}; a record other than
  *       REGISTER from a node the pool does not know is {@code unknown-node} and the node is asked
@@ -31,8 +33,19 @@ import org.slf4j.LoggerFactory;
  *       {@code duplicate-job}, even after its job finished.</li>
  * </ol>
  * Liveness is checked as the clock moves with a sorted structure: per record it reads only the
- * nodes actually lost. All of it runs on the record clock, never the wall clock: a replay decides
- * the same.
+ * nodes actually lost. All of it runs on record times, never the wall clock: a replay decides the
+ * same.
+ *
+ * <p><b>Why liveness has its own clock.</b> The pool clock is the largest event time of any
+ * input, so it ran ahead of the heartbeats whenever other inputs did: under a burst, job arrivals
+ * (read from their own topic, ahead of a node-reports backlog) made live nodes look silent; and
+ * one node's time, however wrong, moved it for everyone. The liveness clock moves only with the
+ * pool's node reports, which share one partition (keyed by pool) and so are read in the order
+ * they were written: silence is judged against the progress of that stream, whatever the load on
+ * other topics. Each report moves it to the earlier of its event time and its Kafka record's
+ * timestamp, which the broker stamps (node-reports is a LogAppendTime topic): a node's clock can
+ * hold the liveness clock back for its own reports, never push it ahead of the broker's time. A
+ * node is heard at the liveness clock when its record is read, not at its own time.
  */
 final class InputGate {
   private static final Logger LOG = LoggerFactory.getLogger(InputGate.class);
@@ -72,9 +85,20 @@ final class InputGate {
       throws Exception {
     PoolMeta m = p.meta;
     long t = eventTime(event);
-    String bad = timeProblem(recordTimestampMs, t);
-    if (bad != null) {
-      return PoolOutput.rejected(DeadLetterCodes.INVALID, bad);
+    if (t < 0 || t > MAX_TIME_MS) {
+      return PoolOutput.rejected(DeadLetterCodes.INVALID,
+          describe(event) + ": time " + t + " ms is out of range [0, 2^42]");
+    }
+    String ahead = clockProblem(recordTimestampMs, t);
+    if (ahead != null) {
+      if (event instanceof NodeReport || event instanceof TaskEvent) {
+        String node = event instanceof NodeReport r ? r.getNode() : ((TaskEvent) event).getNode();
+        if (p.registry.warningDue(node, m.getClockMs(), WARN_EVERY_MS)) {
+          LOG.warn("pool {}: {} refused: {}; is the node's clock synchronised? (logged once per "
+              + "{} ms)", p.name, describe(event), ahead, WARN_EVERY_MS);
+        }
+      }
+      return PoolOutput.rejected(DeadLetterCodes.CLOCK, describe(event) + ": " + ahead);
     }
     if (!authentic(event)) {
       return PoolOutput.rejected(DeadLetterCodes.FORGED, describe(event)
@@ -83,6 +107,12 @@ final class InputGate {
     if (t > m.getClockMs()) {
       // The policy clock only moves forward with the events' own times: a replay decides the same.
       m.setClockMs(t);
+    }
+    if (event instanceof NodeReport) {
+      long live = livenessTime(t, recordTimestampMs);
+      if (live > m.getLivenessMs()) {
+        m.setLivenessMs(live);
+      }
     }
     PoolOutput out = liveness(p);
     p.ledger.expire(m.getClockMs());
@@ -101,18 +131,44 @@ final class InputGate {
    * The clock-jump rule compares an event's time with its Kafka record's timestamp, not with the
    * pool clock: a pool clock set by one early record (a hand-written control at time 1, a trace
    * replayed from time 0) must never make every later, correct record look like a jump and lock the
-   * pool. The record timestamp is in the log, so a replay judges the same way.
+   * pool. The record timestamp is in the log, so a replay judges the same way. Only "ahead" is
+   * bounded: a record may reach the broker long after it was made (an agent's producer retrying
+   * through a broker outage), and a time behind moves no clock.
    */
-  private String timeProblem(long recordTimestampMs, long t) {
-    if (t < 0 || t > MAX_TIME_MS) {
-      return "time " + t + " ms is out of range [0, 2^42]";
-    }
+  private String clockProblem(long recordTimestampMs, long t) {
     if (recordTimestampMs >= 0 && t - recordTimestampMs > config.maxClockJumpMs()) {
-      return "time jumps ahead: " + t + " ms is " + (t - recordTimestampMs)
+      return "clock ahead: time " + t + " ms is " + (t - recordTimestampMs)
           + " ms past its Kafka record's timestamp " + recordTimestampMs + " ms (at most "
-          + config.maxClockJumpMs() + " ms)";
+          + config.maxClockJumpMs() + " ms, --max-clock-jump)";
     }
     return null;
+  }
+
+  /**
+   * Where a node report moves the liveness clock: the earlier of its time and its Kafka record's
+   * timestamp (the broker's append time), or its time when the record has none (-1: inputs not
+   * read from Kafka).
+   */
+  static long livenessTime(long eventTimeMs, long recordTimestampMs) {
+    return recordTimestampMs >= 0 ? Math.min(eventTimeMs, recordTimestampMs) : eventTimeMs;
+  }
+
+  /**
+   * The liveness clock of a pool restored on {@code r}: as stored, or for state from before the
+   * liveness clock was kept (-1) the latest last-heard time in the registry (every node was heard
+   * on the pool clock then), else, when the pool has nodes but no registry, the pool clock (they
+   * are heard then).
+   */
+  static long livenessOnLoad(PoolMeta m, NodeRegistry r, boolean poolHasNodes) {
+    if (m.getLivenessMs() < 0) {
+      long heard = r.latestHeardMs();
+      if (heard >= 0) {
+        m.setLivenessMs(heard);
+      } else if (poolHasNodes) {
+        m.setLivenessMs(m.getClockMs());
+      }
+    }
+    return Math.max(m.getLivenessMs(), 0);
   }
 
   private boolean authentic(Object event) {
@@ -126,18 +182,25 @@ final class InputGate {
     return true;
   }
 
-  /** Every node silent for longer than the timeout is lost; its driver re-places its work. */
+  /**
+   * Every node silent for longer than the timeout on the liveness clock is lost; its driver
+   * re-places its work.
+   */
   private PoolOutput liveness(ScheduledPool p) throws Exception {
     PoolOutput out = new PoolOutput();
-    long clock = p.meta.getClockMs();
+    long clock = p.meta.getLivenessMs();
+    if (clock < 0) {
+      return out; // no node report yet
+    }
     NodeRegistry reg = p.registry;
     for (String node : reg.silent(clock, config.nodeTimeoutMs())) {
       long heard = reg.get(node).heardMs();
       reg.remove(node);
       if (p.state.node(node) != null) {
         metrics.pool(p.name).nodeLost();
-        LOG.warn("pool {}: node {} lost, not heard from since {} ms (pool clock {} ms, timeout {}"
-            + " ms)", p.name, node, heard, clock, config.nodeTimeoutMs());
+        LOG.warn("pool {}: node {} lost, not heard from since {} ms (liveness clock {} ms: the "
+            + "pool's node reports; timeout {} ms)", p.name, node, heard, clock,
+            config.nodeTimeoutMs());
         out.add(p.driver.onNodeLost(node, p.meta));
       }
     }
@@ -147,7 +210,8 @@ final class InputGate {
   /** A report or task event: only the node's owner instance speaks for it. */
   private PoolOutput fromNode(ScheduledPool p, String node, String instance, boolean register,
       String what, Route route) throws Exception {
-    long clock = p.meta.getClockMs();
+    // heard now on the liveness clock (its own time moved that clock at most to the broker's)
+    long clock = Math.max(p.meta.getLivenessMs(), 0);
     NodeRegistry reg = p.registry;
     NodeRegistry.Entry e = reg.get(node);
     if (e != null && p.state.node(node) == null) {

@@ -6,11 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 import org.apache.flink.api.common.state.MapState;
 
 /**
  * One pool's node registry: for each node the agent instance that owns it (the one that
- * registered; null when unclaimed) and when it was last heard from, on the record clock. Kept in
+ * registered; null when unclaimed) and when it was last heard from, on the pool's liveness clock
+ * ({@link InputGate}: moved by node reports only). Kept in
  * keyed state ({@code node-registry}, node → {@link #encode encoded entry}), written through, with
  * a heap copy ordered by last-heard time so the liveness check reads only the oldest entries.
  *
@@ -56,22 +58,36 @@ final class NodeRegistry {
 
   /**
    * The pool's registry from keyed state (the current key must be the pool). Nodes the pool has
-   * but the registry lacks (a checkpoint from before the registry) are unclaimed and heard now.
+   * but the registry lacks (a checkpoint from before the registry) are unclaimed and heard at
+   * {@code clockMs}, which {@code clock} gives once the stored entries are read (so it may derive
+   * from them).
    */
   static NodeRegistry load(MapState<String, String> state, Iterable<String> poolNodes,
-      long clockMs) throws Exception {
+      ToLongFunction<NodeRegistry> clock) throws Exception {
     NodeRegistry r = new NodeRegistry(state);
     for (Map.Entry<String, String> e : state.entries()) {
       Entry entry = decode(e.getValue());
       r.remember(e.getKey(), entry);
       r.persisted.put(e.getKey(), entry.heardMs());
     }
+    long clockMs = clock.applyAsLong(r);
     for (String node : poolNodes) {
       if (!r.nodes.containsKey(node)) {
         r.put(node, null, clockMs);
       }
     }
     return r;
+  }
+
+  /** {@link #load(MapState, Iterable, ToLongFunction)} at a given clock. */
+  static NodeRegistry load(MapState<String, String> state, Iterable<String> poolNodes,
+      long clockMs) throws Exception {
+    return load(state, poolNodes, r -> clockMs);
+  }
+
+  /** The latest last-heard time of any node, or -1 when the registry is empty. */
+  long latestHeardMs() {
+    return byHeard.isEmpty() ? -1 : byHeard.last().heardMs();
   }
 
   Entry get(String node) {

@@ -29,8 +29,8 @@ public interface PoolDriver {
   PoolOutput onNodeReport(NodeReport report, PoolMeta meta) throws Exception;
 
   /**
-   * The node missed its heartbeats for the liveness timeout (on the record clock) and is declared
-   * lost: its running and queued work is re-placed, its cache entries leave the index and it leaves
+   * The node missed its heartbeats for the liveness timeout (on the pool's liveness clock, which
+   * only node reports move: {@link InputGate}) and is declared lost: its running and queued work is re-placed, its cache entries leave the index and it leaves
    * the pool. If it comes back, it is asked to resynchronise (ResyncNode) and registers again.
    */
   PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception;

@@ -52,8 +52,12 @@ public final class SchedulerConfig implements Serializable {
 
   /** A node not heard from for longer (record clock) is lost. */
   public static final long DEFAULT_NODE_TIMEOUT_MS = 30_000;
-  /** An event further ahead of its pool's clock is refused: one bad time cannot move the clock. */
-  public static final long DEFAULT_MAX_CLOCK_JUMP_MS = 24L * 3600 * 1000;
+  /**
+   * An event time further ahead of its Kafka record's timestamp is refused ({@code clock}): a
+   * minute, far more than synchronised clocks differ (NTP keeps them within milliseconds) plus the
+   * way to the broker, and the most one node can move its pool's clock.
+   */
+  public static final long DEFAULT_MAX_CLOCK_JUMP_MS = 60_000;
   /** A job id cannot be submitted again for this long (record clock) after its arrival. */
   public static final long DEFAULT_JOB_RETENTION_MS = 7L * 24 * 3600 * 1000;
 

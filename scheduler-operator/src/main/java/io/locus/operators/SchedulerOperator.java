@@ -247,8 +247,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     store.load(st, m);
     List<String> nodes = new ArrayList<>();
     st.nodes().forEach(n -> nodes.add(n.id()));
+    PoolMeta loaded = m;
     p = new ScheduledPool(name, m, st, PoolDrivers.open(name, m, st, config, store),
-        NodeRegistry.load(store.registry, nodes, m.getClockMs()),
+        NodeRegistry.load(store.registry, nodes,
+            r -> InputGate.livenessOnLoad(loaded, r, !nodes.isEmpty())),
         store.ledger(config.jobRetentionMs()));
     LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued tasks, {} running; {}", name,
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),

@@ -20,13 +20,14 @@ public final class TrustOptions {
   List<String> pools = List.of();
 
   @Option(names = "--node-timeout", defaultValue = "PT30S", paramLabel = "DURATION",
-      description = "A node not heard from for this long (on the record clock) is lost and its work "
-          + "re-placed. Default: ${DEFAULT-VALUE}.")
+      description = "A node not heard from for this long (on its pool's liveness clock, which only "
+          + "the pool's node reports move) is lost and its work re-placed. "
+          + "Default: ${DEFAULT-VALUE}.")
   Duration nodeTimeout;
 
-  @Option(names = "--max-clock-jump", defaultValue = "PT24H", paramLabel = "DURATION",
-      description = "An event time further ahead of its Kafka record's timestamp is refused. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--max-clock-jump", defaultValue = "PT1M", paramLabel = "DURATION",
+      description = "The clock skew allowed: an event time further ahead of its Kafka record's "
+          + "timestamp is dead-lettered (clock). Default: ${DEFAULT-VALUE}.")
   Duration maxClockJump;
 
   @Option(names = "--job-retention", defaultValue = "P7D", paramLabel = "DURATION",

@@ -13,6 +13,11 @@ public final class DeadLetterCodes {
   public static final String CORRUPT = "corrupt";
   /** Decoded, but breaks a rule: missing or malformed field, value out of range. */
   public static final String INVALID = "invalid";
+  /**
+   * Its time is further ahead of its Kafka record's timestamp than the maximum clock jump: the
+   * sender's clock runs ahead (or the time is made up); it moves no clock.
+   */
+  public static final String CLOCK = "clock";
   /** Names a pool the scheduler is not configured to run. */
   public static final String UNKNOWN_POOL = "unknown-pool";
   /** Names a node the pool does not know (never registered, released or lost). */
@@ -36,8 +41,8 @@ public final class DeadLetterCodes {
   /** An internal error while handling an otherwise valid record. */
   public static final String INTERNAL = "internal";
 
-  public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, UNKNOWN_POOL,
-      UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
+  public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, CLOCK,
+      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}
 }
