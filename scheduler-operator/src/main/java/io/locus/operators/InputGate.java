@@ -51,7 +51,7 @@ final class InputGate {
   private static final Logger LOG = LoggerFactory.getLogger(InputGate.class);
 
   /** Times are in [0, 2^42] ms (until the year 2109), as the validation of the inputs says. */
-  static final long MAX_TIME_MS = 1L << 42;
+  static final long MAX_TIME_MS = io.locus.schemas.limits.Limits.MAX_TIME_MS;
   /** At most one warning per node per this much record clock. */
   static final long WARN_EVERY_MS = 10_000;
   /** Names quoted in reasons are cut to this length (a name may be huge). */
