@@ -1,5 +1,6 @@
 package io.locus.cli;
 
+import io.locus.kafka.cli.EntryPoints;
 import io.locus.jobs.options.PolicyParameters;
 import io.locus.connectors.DeliveryMode;
 import io.locus.core.policy.Policies;
@@ -135,9 +136,10 @@ public final class BenchCommand implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   int files;
 
-  @Option(names = "--file-bytes", defaultValue = "5000000",
-      description = "no-idle: size of each preloaded file (files × size must fit the agents' "
-          + "2 GB cache). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--file-bytes", defaultValue = "5000000", paramLabel = "SIZE",
+      converter = EntryPoints.Bytes.class,
+      description = "no-idle: size of each preloaded file, bytes or with a unit (5MB; files ×"
+          + " size must fit the agents' 2 GB cache). Default: ${DEFAULT-VALUE}.")
   long fileBytes;
 
   @Mixin PolicyParameters parameters;

@@ -4,6 +4,7 @@ import io.locus.cli.replay.StorageFiles;
 import io.locus.workloads.Workload;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import io.locus.kafka.cli.EntryPoints;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,10 +25,20 @@ public final class StorageCommand implements Runnable {
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true,
-      description = "Write every input file a workload reads into a storage root, at its size,"
+      description = {"Write every input file a workload reads into a storage root, at its size,"
           + " with content fixed by its id; files that are already there are kept. Outputs are"
-          + " not written: the tasks create them.")
+          + " not written: the tasks create them.",
+          "Generators for real agents: " + StorageCommand.Create.SUITED + " read their inputs"
+              + " from the storage root; " + StorageCommand.Create.NO_INPUTS + " read no files"
+              + " (nothing to write); khanna's inputs each name a location of their own (its"
+              + " model's storage nodes), so it is refused. A trace's inputs without a location"
+              + " are written."})
   static final class Create implements Callable<Integer> {
+    /** The generators whose inputs name no location: real agents read them from the root. */
+    static final String SUITED = "mi, sw, ap, stacking, sched-micro and dd-throughput";
+    /** The generators whose jobs read no files. */
+    static final String NO_INPUTS = "stages18, cern and the *-mix workloads";
+
     @Spec CommandLine.Model.CommandSpec spec;
 
     @Mixin WorkloadSource source;
@@ -36,8 +47,10 @@ public final class StorageCommand implements Runnable {
         description = "The agents' storage root (their [storage] root, file: URI).")
     Path root;
 
-    @Option(names = "--max-bytes", defaultValue = "10000000000", paramLabel = "BYTES",
-        description = "Refuse to write more than this. Default: ${DEFAULT-VALUE} (10 GB).")
+    @Option(names = "--max-bytes", defaultValue = "10GB", paramLabel = "SIZE",
+        converter = EntryPoints.Bytes.class,
+        description = "Refuse to write more than this: bytes, or with a unit (500MB, 10GB,"
+            + " 1.5GiB). Default: ${DEFAULT-VALUE}.")
     long maxBytes;
 
     @Override
@@ -52,11 +65,25 @@ public final class StorageCommand implements Runnable {
       } catch (IllegalStateException e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }
+      if (plan.files().isEmpty() && plan.ownLocation() > 0) {
+        // Writing nothing and exiting 0 let a user start real agents on a workload whose every
+        // read then fails: its inputs are not under the storage root and never will be.
+        throw new IllegalArgumentException(w.name() + ": all " + plan.ownLocation()
+            + " input files name a location of their own, which this command does not write"
+            + " and real agents read only from an allowed location (storage.allowed-locations):"
+            + " nothing to write. For real agents use a generator whose inputs come from the"
+            + " storage root (" + SUITED + ") or a trace whose inputs name no location");
+      }
       StorageFiles.Result r = StorageFiles.write(plan, root, maxBytes);
       var out = spec.commandLine().getOut();
       out.printf("%s: %d input files (%d bytes) under %s: wrote %d (%d bytes), %d already there%n",
           w.name(), plan.files().size(), plan.bytes(), root, r.written(), r.bytesWritten(),
           r.alreadyThere());
+      if (plan.files().isEmpty()) {
+        // Not an error: such jobs run on real agents without storage.
+        out.printf("nothing to write: the jobs of %s read no input files%s%n", w.name(),
+            plan.outputs() > 0 ? " other than those they create" : "");
+      }
       if (plan.outputs() > 0 || plan.ownLocation() > 0) {
         out.printf("not written: %d files the jobs create, %d inputs with a location of their"
             + " own%n", plan.outputs(), plan.ownLocation());

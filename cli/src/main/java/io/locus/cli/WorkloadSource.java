@@ -127,13 +127,28 @@ public final class WorkloadSource {
         } catch (IOException e) {
           throw new IllegalArgumentException("--trace: cannot list " + p + ": " + e.getMessage());
         }
-      } else if (!Files.isReadable(p)) {
-        throw new IllegalArgumentException("--trace: cannot read " + p);
+      } else if (unreadable(p) != null) {
+        throw new IllegalArgumentException("--trace: " + p + " " + unreadable(p));
       } else {
         out.add(p);
       }
     }
     return out;
+  }
+
+  /**
+   * Why a trace file given on the command line cannot be read ("does not exist", "is a
+   * directory", "is not readable (check its permissions)"), or null when it can: "cannot read"
+   * alone sent a user who mistyped a name to check permissions.
+   */
+  public static String unreadable(Path p) {
+    if (!Files.exists(p)) {
+      return "does not exist";
+    }
+    if (Files.isDirectory(p)) {
+      return "is a directory";
+    }
+    return Files.isReadable(p) ? null : "is not readable (check its permissions)";
   }
 
   /** One format for all the files, by name or content; mixed formats need --format. */

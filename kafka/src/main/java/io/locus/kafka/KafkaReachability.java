@@ -34,7 +34,8 @@ public final class KafkaReachability {
    *
    * @param clientProps bootstrap servers plus any security settings
    * @return the number of brokers in the cluster
-   * @throws Unreachable "cannot reach Kafka at ADDRESS within T: cause"
+   * @throws Unreachable "cannot reach Kafka at ADDRESS within T s (no answer)", or at once with
+   *     what went wrong ("the host name does not resolve")
    */
   public static int check(Properties clientProps, Duration timeout) {
     String address = String.valueOf(clientProps.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
@@ -72,8 +73,19 @@ public final class KafkaReachability {
     if (root instanceof org.apache.kafka.common.errors.TimeoutException) {
       why = "no answer";
     }
-    return new Unreachable("cannot reach Kafka at " + address + " within "
-        + timeout.toSeconds() + " s (" + why + "); check --bootstrap-servers and that a broker"
-        + " runs there (locus broker starts one for trying things out)", cause);
+    String what;
+    if (root instanceof java.net.UnknownHostException
+        || why.contains("No resolvable bootstrap urls")) {
+      // Fails at once, not after the timeout: "within 15 s" would send the operator looking
+      // for a slow broker when the name itself is wrong.
+      what = ": the host name does not resolve (no DNS or hosts-file entry)";
+    } else if (why.equals("no answer")) {
+      what = " within " + timeout.toSeconds() + " s (no answer)";
+    } else {
+      what = " (" + why + ")";
+    }
+    return new Unreachable("cannot reach Kafka at " + address + what
+        + "; check --bootstrap-servers and that a broker runs there (locus broker starts one for"
+        + " trying things out)", cause);
   }
 }

@@ -47,6 +47,19 @@ import picocli.CommandLine;
     description = "Locus node agents.")
 public final class AgentCli implements Runnable {
 
+  /**
+   * A periodic counters line: the time first, in the log lines' format (HH:mm:ss, local time), so
+   * that an operator can line it up with the warnings around it, then the command and the
+   * counters ({@link AgentStats#line}).
+   */
+  static String statsLine(String mode, AgentStats s) {
+    return java.time.LocalTime.now().format(STATS_TIME) + " " + NAME + " " + mode + ": "
+        + s.line();
+  }
+
+  private static final java.time.format.DateTimeFormatter STATS_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
+
   public static void main(String[] args) {
     // Avro refuses to decode generated classes outside trusted packages (TOOLCHAIN gotcha 1); set
     // before any Avro class loads.
@@ -128,16 +141,20 @@ public final class AgentCli implements Runnable {
             + " first REGISTER (the bench's no-idle workload). Default: ${DEFAULT-VALUE}.")
     int preloadFiles;
 
-    @Option(names = "--preload-bytes", defaultValue = "1000000", paramLabel = "B",
-        description = "Size of each preloaded file. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--preload-bytes", defaultValue = "1000000", paramLabel = "SIZE",
+        converter = EntryPoints.Bytes.class,
+        description = "Size of each preloaded file: bytes, or with a unit (1MB, 1.5GiB)."
+            + " Default: ${DEFAULT-VALUE}.")
     long preloadBytes;
 
     @Option(names = "--preload-prefix", defaultValue = Preload.DEFAULT_PREFIX, paramLabel = "P",
         description = "Preloaded files are P0 ... P(N-1). Default: ${DEFAULT-VALUE}.")
     String preloadPrefix;
 
-    @Option(names = "--cache-bytes", defaultValue = "1000000000",
-        description = "Cache capacity per agent. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--cache-bytes", defaultValue = "1000000000", paramLabel = "SIZE",
+        converter = EntryPoints.Bytes.class,
+        description = "Cache capacity per agent: bytes, or with a unit (2GB, 1.5GiB)."
+            + " Default: ${DEFAULT-VALUE}.")
     long cacheBytes;
 
     @Option(names = "--storage-bandwidth", defaultValue = "125e6",
@@ -321,7 +338,7 @@ public final class AgentCli implements Runnable {
           long every = stats.everyMs();
           // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
           while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
-            System.out.println(host.stats());
+            System.out.println(statsLine("sim", host.stats()));
             if (host.consumerFailure() != null) {
               System.err.println(NAME + " sim: decisions consumer stopped: "
                   + host.consumerFailure());
@@ -382,6 +399,9 @@ public final class AgentCli implements Runnable {
         loaded = AgentConfigFile.load(config, nodeId);
         // The machine too: a storage root that is not there would fail every read later.
         loaded.checkPaths();
+        if (!check) {
+          loaded.checkPort();
+        }
         cfg = check ? null : loaded.hostConfig(bootstrap);
       } catch (IllegalArgumentException | UncheckedIOException e) {
         System.err.println(NAME + " real: " + e.getMessage());
@@ -436,7 +456,7 @@ public final class AgentCli implements Runnable {
         long every = stats.everyMs();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {
-          System.out.println(host.stats());
+          System.out.println(statsLine("real", host.stats()));
           if (host.consumerFailure() != null) {
             System.err.println(NAME + " real: decisions consumer stopped: "
                 + host.consumerFailure());

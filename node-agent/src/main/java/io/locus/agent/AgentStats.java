@@ -1,5 +1,7 @@
 package io.locus.agent;
 
+import io.locus.schemas.units.ByteSize;
+
 /**
  * Counters of one agent (or, summed with {@link #plus}, of a host). A consistent snapshot: taken
  * under the agent's lock.
@@ -106,6 +108,56 @@ public record AgentStats(
         outputsCached + o.outputsCached,
         outputBytesCached + o.outputBytesCached,
         outputsNotCached + o.outputsNotCached);
+  }
+
+  /**
+   * The counters an operator reads, on one short line: tasks, slots, reads by source and the
+   * cache; the rarer counters follow only when they are not zero (a duplicate or a stale decision
+   * is worth seeing, thirty zeros are not). The record's own toString, all thirty fields by name,
+   * was one 600-character line.
+   */
+  public String line() {
+    StringBuilder b = new StringBuilder();
+    b.append("tasks ").append(tasksStarted).append(" started, ").append(tasksCompleted)
+        .append(" completed, ").append(tasksFailed).append(" failed, ").append(tasksRefused)
+        .append(" refused; ").append(running).append(" running, ").append(queued)
+        .append(" queued; read ").append(ByteSize.text(bytesLocal)).append(" local, ")
+        .append(ByteSize.text(bytesPeer)).append(" peer, ").append(ByteSize.text(bytesStorage))
+        .append(" storage; cache ").append(ByteSize.text(cacheUsedBytes)).append(" in ")
+        .append(cacheFiles).append(cacheFiles == 1 ? " file" : " files");
+    java.util.List<String> rare = new java.util.ArrayList<>();
+    rare(rare, peerFallbacks, "peer fallbacks");
+    rare(rare, sharedFetches, "shared fetches");
+    rare(rare, duplicateDecisions, "duplicate decisions");
+    rare(rare, staleDecisions, "stale decisions");
+    rare(rare, ignoredDecisions, "ignored decisions");
+    rare(rare, foreignDecisions, "foreign decisions");
+    rare(rare, absurdEpochs, "absurd epochs");
+    rare(rare, duplicatesAnswered, "duplicates answered");
+    rare(rare, resyncs, "resyncs");
+    rare(rare, filesEvictedOnRequest, "evicted on request");
+    rare(rare, evictionsRefused, "evictions refused");
+    if (replicatedBytes > 0) {
+      rare.add(ByteSize.text(replicatedBytes) + " replicated");
+    }
+    rare(rare, tasksSuspended, "suspended");
+    rare(rare, shrinksAcknowledged, "shrinks");
+    rare(rare, eventsProcessed, "events processed");
+    rare(rare, tasksWithdrawn, "withdrawn");
+    if (outputsCached > 0) {
+      rare.add(outputsCached + " outputs cached (" + ByteSize.text(outputBytesCached) + ")");
+    }
+    rare(rare, outputsNotCached, "outputs not cached");
+    if (!rare.isEmpty()) {
+      b.append("; ").append(String.join(", ", rare));
+    }
+    return b.toString();
+  }
+
+  private static void rare(java.util.List<String> out, long n, String what) {
+    if (n != 0) {
+      out.add(n + " " + what);
+    }
   }
 
   /** Input bytes of all sources. */

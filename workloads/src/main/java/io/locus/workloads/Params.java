@@ -67,6 +67,16 @@ final class Params {
     }
   }
 
+  /** A size in bytes: a whole number, or a number and a unit as the agent's config takes them. */
+  long bytes(String name) {
+    String v = string(name);
+    try {
+      return io.locus.schemas.units.ByteSize.parse(v.replace("_", "")).bytes();
+    } catch (IllegalArgumentException e) {
+      throw fail("parameter '" + name + "': " + e.getMessage());
+    }
+  }
+
   double number(String name) {
     String v = string(name);
     try {

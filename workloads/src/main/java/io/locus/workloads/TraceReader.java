@@ -215,7 +215,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     try {
       n = JSON.readTree(s);
     } catch (JsonProcessingException e) {
-      throw error("invalid JSON: " + e.getOriginalMessage());
+      throw error(TraceFormatException.jsonProblem(e, true));
     }
     if (!n.isObject()) {
       throw error("expected a JSON object, got " + n.getNodeType().toString().toLowerCase());

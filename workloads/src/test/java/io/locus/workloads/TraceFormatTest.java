@@ -102,6 +102,23 @@ class TraceFormatTest {
     assertThat(TraceReader.readAll(p).toList()).isEmpty();
   }
 
+  /**
+   * A line is parsed alone, so Jackson's own "line: 1, column: 1" is not the file's line: only
+   * the file's line and the column within it are said.
+   */
+  @Test
+  void malformedJsonSaysOnlyTheRealPlace() throws IOException {
+    Path p = dir.resolve("unclosed.jsonl");
+    Files.writeString(p, String.format(HEADER, 2) + "\n" + String.format(JOB, "a", "1.0")
+        + "\n  [1\n", StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> TraceReader.readAll(p).toList())
+        .isInstanceOf(TraceFormatException.class)
+        .hasMessageStartingWith(p + " line 3: invalid JSON at column ")
+        .hasMessageContaining("expected close marker for Array (opened at column 3)")
+        .hasMessageNotContaining("line: ")
+        .hasMessageNotContaining("Source");
+  }
+
   @Test
   void malformedInputIsReportedWithItsLine() {
     String h1 = String.format(HEADER, 1);

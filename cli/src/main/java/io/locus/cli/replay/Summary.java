@@ -91,17 +91,7 @@ public record Summary(String workload, long jobs, long published, long publishFa
   }
 
   static String bytes(long n) {
-    if (n < 1_000) {
-      return n + " B";
-    }
-    String[] units = {"kB", "MB", "GB", "TB", "PB"};
-    double v = n;
-    int u = -1;
-    while (v >= 1_000 && u < units.length - 1) {
-      v /= 1_000;
-      u++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    return io.locus.schemas.units.ByteSize.text(n);
   }
 
   private static String num(double v) {

@@ -248,8 +248,9 @@ public final class SimulateCommand implements Callable<Integer> {
       problems.add("give --workload or --trace, not both");
     }
     for (Path t : traces) {
-      if (!Files.isReadable(t) || Files.isDirectory(t)) {
-        problems.add("--trace: cannot read " + t);
+      String why = io.locus.cli.WorkloadSource.unreadable(t);
+      if (why != null) {
+        problems.add("--trace: " + t + " " + why);
       }
     }
     if (!trace && parsed != null) {

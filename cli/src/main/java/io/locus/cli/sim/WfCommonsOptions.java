@@ -89,8 +89,8 @@ public final class WfCommonsOptions {
           problems.add("--trace: no instance files in " + t);
         }
         files.addAll(in);
-      } else if (!Files.isReadable(t)) {
-        problems.add("--trace: cannot read " + t);
+      } else if (io.locus.cli.WorkloadSource.unreadable(t) != null) {
+        problems.add("--trace: " + t + " " + io.locus.cli.WorkloadSource.unreadable(t));
       } else {
         files.add(t);
       }

@@ -25,6 +25,19 @@ public final class EntryPoints {
     List<Class<? extends Exception>> inputErrors = List.of(badInput);
     cl.registerConverter(Duration.class, EntryPoints::duration);
     cl.setParameterExceptionHandler(EntryPoints::badArgument);
+    // picocli lets a help option win over an unmatched argument: `locus cancel --help` printed
+    // the top-level help and exited 0, as if `cancel` were a command. An unmatched argument is
+    // an error whatever else the line asks for.
+    CommandLine.IExecutionStrategy strategy = cl.getExecutionStrategy();
+    cl.setExecutionStrategy(parsed -> {
+      for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+        if (!p.unmatched().isEmpty()) {
+          throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(),
+              p.unmatched());
+        }
+      }
+      return strategy.execute(parsed);
+    });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof IllegalArgumentException) {
         return badArgument(new CommandLine.ParameterException(cmd, ex.getMessage(), ex),
@@ -59,6 +72,21 @@ public final class EntryPoints {
   }
 
   /**
+   * A size option's value ({@code converter = EntryPoints.Bytes.class} on a {@code long}): bytes,
+   * or a number and a unit as the agent's config takes them ({@code 10MB}, {@code 1.5GiB}).
+   */
+  public static final class Bytes implements CommandLine.ITypeConverter<Long> {
+    @Override
+    public Long convert(String text) {
+      try {
+        return io.locus.schemas.units.ByteSize.parse(text.replace("_", "")).bytes();
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /**
    * picocli 4's message for a map option's value without '=' says "option" twice ("Value for
    * option option '--pool-policy' ..."): said once here.
    */
@@ -71,10 +99,31 @@ public final class EntryPoints {
   private static int badArgument(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
+    String unknown = unknownCommand(ex);
+    if (unknown != null) {
+      err.println(cmd.getCommandSpec().qualifiedName() + ": unknown command '" + unknown + "'");
+      CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+      err.print(cmd.getHelp().commandListHeading("Commands:%n") + cmd.getHelp().commandList());
+      err.flush();
+      return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
     err.println("locus: " + message(ex));
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
     err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
     return cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /**
+   * The word given where a command of {@code ex}'s command line was expected, or null: an
+   * unmatched first argument that is not an option, on a command that has subcommands.
+   */
+  private static String unknownCommand(CommandLine.ParameterException ex) {
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
+        || ex.getCommandLine().getSubcommands().isEmpty() || u.getUnmatched().isEmpty()) {
+      return null;
+    }
+    String first = u.getUnmatched().get(0);
+    return first.startsWith("-") ? null : first;
   }
 
   /** Avro refuses to decode generated classes outside trusted packages: set before any loads. */

@@ -1,5 +1,6 @@
 package io.locus.agent.config;
 
+import io.locus.schemas.units.ByteSize;
 import io.locus.kafka.cli.DurationText;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;

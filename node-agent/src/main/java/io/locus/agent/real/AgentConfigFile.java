@@ -2,7 +2,7 @@ package io.locus.agent.real;
 
 import io.locus.agent.AgentConfig;
 import io.locus.agent.HostConfig;
-import io.locus.agent.config.ByteSize;
+import io.locus.schemas.units.ByteSize;
 import io.locus.agent.config.ConfigException;
 import io.locus.agent.config.InvalidSetting;
 import io.locus.agent.config.KeyLines;
@@ -185,6 +185,42 @@ public final class AgentConfigFile {
     if (problem != null) {
       ConfigException e = lines.error("storage.root", problem);
       throw source == null ? e : e.in(source);
+    }
+  }
+
+  /**
+   * Checks that the agent can listen where [http] says, by binding the address and port and
+   * letting go at once: a port another process holds (an agent already running there) failed
+   * later, in the HTTP server's start, with a stack trace instead of the key and the line. Port 0
+   * (any free port) is not checked. Not part of {@link #checkPaths}: {@code --check} of a running
+   * agent's own config would find its port taken.
+   *
+   * @throws ConfigException naming http.port (port in use) or http.bind (an address not of this
+   *     machine) and its line
+   */
+  public void checkPort() {
+    HttpSettings h = agent.http();
+    if (h.port() == 0) {
+      return;
+    }
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      // As the HTTP server binds (JDK HttpServer sets SO_REUSEADDR too): a port in TIME_WAIT
+      // after a restart is not "taken".
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(h.bind()), h.port()));
+    } catch (java.net.BindException e) {
+      String why = String.valueOf(e.getMessage());
+      ConfigException c = why.toLowerCase(java.util.Locale.ROOT).contains("in use")
+          ? lines.error("http.port", "port " + h.port() + " on " + h.bind()
+              + " is in use by another process (another agent?); choose a free port, or 0 for"
+              + " any free one")
+          : lines.error("http.bind", "cannot listen on " + h.bind() + ":" + h.port() + " ("
+              + why + "); bind an address of this machine (0.0.0.0 for all)");
+      throw source == null ? c : c.in(source);
+    } catch (java.io.IOException e) {
+      ConfigException c = lines.error("http.bind", "cannot listen on " + h.bind() + ":"
+          + h.port() + " (" + e.getMessage() + ")");
+      throw source == null ? c : c.in(source);
     }
   }
 

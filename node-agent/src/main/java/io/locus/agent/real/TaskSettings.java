@@ -1,7 +1,7 @@
 package io.locus.agent.real;
 
 import io.locus.agent.AgentConfig;
-import io.locus.agent.config.ByteSize;
+import io.locus.schemas.units.ByteSize;
 import io.locus.agent.config.InvalidSetting;
 import io.locus.agent.config.Setting;
 import java.time.Duration;

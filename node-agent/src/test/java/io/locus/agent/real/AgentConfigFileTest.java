@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locus.agent.HostConfig;
-import io.locus.agent.config.ByteSize;
+import io.locus.schemas.units.ByteSize;
 import io.locus.kafka.cli.DurationText;
 import java.net.URI;
 import java.nio.file.Files;

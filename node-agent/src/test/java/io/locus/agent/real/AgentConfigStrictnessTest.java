@@ -56,6 +56,27 @@ class AgentConfigStrictnessTest {
     parse("").checkPaths();
   }
 
+  /** A taken port was a stack trace from the HTTP server's start; now the key and the line. */
+  @Test
+  void aPortAnotherProcessHoldsIsAConfigErrorNamingTheKeyAndLine() throws Exception {
+    try (java.net.ServerSocket held = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      int port = held.getLocalPort();
+      AgentConfigFile taken = parse("http:\n  bind: 127.0.0.1\n  port: " + port + "\n");
+      assertThatThrownBy(taken::checkPort).isInstanceOf(ConfigException.class)
+          .hasMessageStartingWith("line 6: http.port: port " + port
+              + " on 127.0.0.1 is in use by another process");
+    }
+    // any free port is not checked, and a free one passes
+    parse("http: {port: 0}\n").checkPort();
+    int free;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      free = probe.getLocalPort();
+    }
+    parse("http: {bind: 127.0.0.1, port: " + free + "}\n").checkPort();
+  }
+
   @Test
   void aKeyGivenTwiceIsRefusedInsteadOfTheLastWinning() {
     refused("slots: 3\nslots: 4\n")

@@ -84,11 +84,8 @@ public final class WfInstanceReader {
              ? new GZIPInputStream(raw, 1 << 16) : raw) {
       root = JSON.readTree(in);
     } catch (JsonProcessingException e) {
-      String at = e.getLocation() == null ? ""
-          : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
-              + ")";
       throw TraceFormatException.at(path.toString(), null,
-          "invalid JSON: " + e.getOriginalMessage() + at);
+          TraceFormatException.jsonProblem(e, false));
     }
     return parse(path.toString(), root);
   }

@@ -341,8 +341,8 @@ class WfInstanceReaderTest {
     Path p = dir.resolve("broken.json");
     Files.writeString(p, "{\"name\":\"x\",\n\"name\":\"y\"}");
     assertThatThrownBy(() -> WfInstanceReader.read(p)).isInstanceOf(TraceFormatException.class)
-        .hasMessageStartingWith(p + ": invalid JSON: Duplicate field 'name'")
-        .hasMessageContaining("line 2");
+        .hasMessageStartingWith(p + ": invalid JSON at line 2, column ")
+        .hasMessageContaining("Duplicate field 'name'");
     Files.writeString(p, "[1]");
     assertThatThrownBy(() -> WfInstanceReader.read(p))
         .hasMessage(p + ": $: a WfCommons instance is a JSON object, got array");

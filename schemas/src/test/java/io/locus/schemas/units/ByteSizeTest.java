@@ -1,4 +1,4 @@
-package io.locus.agent.config;
+package io.locus.schemas.units;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.locus.agent.config;
+package io.locus.schemas.units;
 
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -77,6 +77,24 @@ public record ByteSize(long bytes) {
       }
     }
     return "'" + unit + "' is not a unit. Units: " + known;
+  }
+
+  /**
+   * {@code n} bytes for a person: below 1000 in bytes ({@code 512 B}), else in decimal units with
+   * one decimal ({@code 1.2 GB}), as the README and the config write sizes.
+   */
+  public static String text(long n) {
+    if (n < 1_000) {
+      return n + " B";
+    }
+    String[] units = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = n;
+    int u = -1;
+    while (v >= 1_000 && u < units.length - 1) {
+      v /= 1_000;
+      u++;
+    }
+    return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
   @Override
