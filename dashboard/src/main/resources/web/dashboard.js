@@ -20,6 +20,15 @@
 
   function pct(r) { return (100 * (Number(r) || 0)).toFixed(1) + '%'; }
 
+  // A placement's local fraction by bytes, never rounded to a whole 100 % (or 0 %) that it is
+  // not: 5.1 GB local and 6 B to move is '>99.9%', not '100.0%' next to bytes still to move.
+  function fraction(p) {
+    const f = Number(p.localFraction) || 0;
+    if (p.bytesToMove > 0 && f >= 0.9995) { return '>99.9%'; }
+    if (p.localBytes > 0 && f < 0.0005) { return '<0.1%'; }
+    return pct(f);
+  }
+
   function time(ms) {
     if (!ms) { return '–'; }
     const d = new Date(ms);
@@ -86,12 +95,17 @@
       tr.dataset.pool = p.pool;
       tr.append(td(p.pool, 'text pool'), td(p.policy || '–', 'policy'),
         td(String(p.queueLength), 'num queue', p.queueLength),
-        td(String(p.runningTasks), 'num running', p.runningTasks),
-        td(p.busySlots + ' / ' + p.totalSlots, 'num busy', p.busySlots),
-        td(String(p.registeredNodes), 'num nodes', p.registeredNodes),
+        td(String(p.running), 'num running', p.running),
+        td(p.slotsInUse + ' / ' + p.slots, 'num busy', p.slotsInUse),
+        td(String(p.members), 'num nodes', p.members),
         td(String(p.placements), 'num placements', p.placements),
         td(String(p.completed), 'num completed', p.completed),
-        td(pct(p.localRatio), 'num local', p.localRatio));
+        td(pct(p.localRatio), 'num local', p.localRatio),
+        // The scheduler's own figures, as of its latest metrics record (transactional sinks make
+        // them visible a checkpoint later): what it counted then, not what the nodes do now.
+        td(p.metricsTimeMs ? 'running ' + p.runningTasks + ', busy ' + p.busySlots + ' / '
+          + p.totalSlots + ', ' + p.registeredNodes + ' nodes at ' + time(p.metricsTimeMs) : '–',
+          'muted scheduler', p.runningTasks));
       return tr;
     });
   }
@@ -105,7 +119,7 @@
         td(p.node, 'text node'), td(p.policy, 'policy'),
         td(bytes(p.localBytes), 'num local', p.localBytes),
         td(bytes(p.bytesToMove), 'num move', p.bytesToMove),
-        td(pct(p.score), 'num score', p.score));
+        td(fraction(p), 'num score', p.localFraction));
       return tr;
     });
   }
@@ -117,8 +131,12 @@
       tr.dataset.pool = n.pool;
       tr.dataset.node = n.node;
       tr.className = n.state;
-      const slots = td('', 'slots', n.running);
-      slots.append(meter(n.running, n.slots), document.createTextNode(n.running + ' / ' + n.slots));
+      // Slots in use as the scheduler counts them: placed attempts not yet ended, up to the
+      // node's slots; the rest wait in its local queue.
+      const slots = td('', 'slots', n.slotsInUse);
+      const queued = n.running - n.slotsInUse;
+      slots.append(meter(n.slotsInUse, n.slots), document.createTextNode(n.slotsInUse + ' / ' + n.slots
+        + (queued > 0 ? ' +' + queued + ' queued' : '')));
       const cache = td('', 'cache', n.cacheBytes);
       const f = n.cacheCapacityBytes > 0 ? ' (' + pct(n.cacheBytes / n.cacheCapacityBytes) + ')' : '';
       cache.append(meter(n.cacheBytes, n.cacheCapacityBytes),
@@ -201,14 +219,35 @@
     el.className = 'status ' + cls;
   }
 
+  // The badge says what the page shows: 'loading…' until a snapshot is drawn; the time of the
+  // loaded snapshot until the stream is open; 'live' while it is; 'reconnecting…' (with the time
+  // of the data shown) when it drops. It once said 'connecting…' until the first streamed event,
+  // so a page drawn from its loaded snapshot (a headless screenshot) looked as if it had no data.
+  let shownMs = 0;
+  let streaming = false;
+
+  function shown(s) {
+    render(s);
+    shownMs = s.timeMs;
+    document.body.dataset.shownMs = String(shownMs);
+  }
+
   function follow() {
     const es = new EventSource('api/stream');
-    es.addEventListener('snapshot', e => { render(JSON.parse(e.data)); status('live', 'live'); });
-    es.onerror = () => status('reconnecting…', 'down');
+    es.onopen = () => { streaming = true; status('live', 'live'); };
+    es.addEventListener('snapshot', e => { shown(JSON.parse(e.data)); streaming = true; status('live', 'live'); });
+    es.onerror = () => {
+      streaming = false;
+      status('reconnecting…' + (shownMs ? ' (showing ' + time(shownMs) + ')' : ''), 'down');
+    };
   }
 
   fetch('api/snapshot', { cache: 'no-store' })
     .then(r => { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
-    .then(s => { render(s); follow(); })
+    .then(s => {
+      shown(s);
+      if (!streaming) { status('snapshot of ' + time(s.timeMs), 'loaded'); }
+      follow();
+    })
     .catch(e => { status('cannot load: ' + e.message, 'down'); follow(); });
 })();

@@ -111,6 +111,9 @@ public final class DashboardState {
     NodeTally n = node(d.getPool(), d.getNode());
     if (n != null) {
       n.placements++;
+      if (!n.lost && !n.left) {
+        n.placed(p.getTaskId() + "#" + p.getAttempt(), d.getTimeMs());
+      }
     }
     PlacementReason r = p.getReason();
     long peer = r == null ? 0 : r.getPeerBytes();
@@ -120,7 +123,8 @@ public final class DashboardState {
         d.getTimeMs(), text(d.getPool()), text(d.getNode()),
         text(p.getTaskId()), text(p.getJobId()), p.getAttempt(),
         r == null ? "" : text(r.getPolicy()), r == null ? 0 : r.getScore(),
-        r == null ? 0 : r.getLocalBytes(), peer, storage, peer + storage));
+        r == null ? 0 : r.getLocalBytes(), peer, storage, peer + storage,
+        localFraction(r == null ? 0 : r.getLocalBytes(), peer + storage)));
     while (latest.size() > keepPlacements) {
       latest.pollFirstEntry();
     }
@@ -141,7 +145,7 @@ public final class DashboardState {
     switch (e.getType()) {
       case STARTED -> {
         if (n != null && !n.lost && !n.left) {
-          n.started(attempt);
+          n.started(attempt, e.getTimeMs());
         }
       }
       case COMPLETED -> {
@@ -166,8 +170,14 @@ public final class DashboardState {
           n.ended(attempt);
         }
       }
+      case REFUSED, WITHDRAWN -> {
+        // never started, but placed: the scheduler stops counting them as running
+        if (n != null) {
+          n.ended(attempt);
+        }
+      }
       default -> {
-        // REFUSED and WITHDRAWN attempts never started; SHRUNK ones go on running
+        // SHRUNK attempts go on running
       }
     }
   }
@@ -186,7 +196,7 @@ public final class DashboardState {
     n.heard(r.getTimeMs());
     switch (r.getType()) {
       case REGISTER -> {
-        n.registered();
+        n.registered(r.getTimeMs());
         capacity(n, r);
       }
       case HEARTBEAT -> capacity(n, r);
@@ -317,7 +327,8 @@ public final class DashboardState {
     long completed = 0;
     long failed = 0;
     List<Snapshot.Pool> poolList = new ArrayList<>();
-    for (PoolTally p : pools.values()) {
+    for (Map.Entry<String, PoolTally> pe : pools.entrySet()) {
+      PoolTally p = pe.getValue();
       local += p.bytesLocal;
       peer += p.bytesPeer;
       storage += p.bytesStorage;
@@ -325,13 +336,26 @@ public final class DashboardState {
       failed += p.failed;
       SchedulerMetrics m = p.metrics;
       long[][] q = p.queueHistory();
+      // The Nodes panel's figures, summed: the same facts, so the two panels agree.
+      long running = 0;
+      int inUse = 0;
+      int slots = 0;
+      int members = 0;
+      for (NodeTally n : nodes.getOrDefault(pe.getKey(), Map.of()).values()) {
+        if (!n.lost && !n.left) {
+          members++;
+          running += n.running();
+          inUse += n.inUse();
+          slots += Math.max(0, n.slots);
+        }
+      }
       poolList.add(new Snapshot.Pool(p.pool, m == null ? "" : text(m.getPolicy()),
           m == null ? 0 : m.getQueueLength(), m == null ? 0 : m.getRunningTasks(),
           m == null ? 0 : m.getBusySlots(), m == null ? 0 : m.getTotalSlots(),
           m == null ? 0 : m.getRegisteredNodes(), m == null ? 0 : m.getPlacements(),
           m == null ? 0 : m.getCompletions(), m == null ? 0 : m.getFailures(),
           m == null ? 0 : m.getTimeMs(), p.clockMs == Long.MIN_VALUE ? 0 : p.clockMs,
-          p.placements, p.completed, p.bytesLocal, p.bytesPeer, p.bytesStorage, p.localRatio(),
+          running, inUse, slots, members, p.placements, p.completed, p.bytesLocal, p.bytesPeer, p.bytesStorage, p.localRatio(),
           q[0], q[1]));
     }
     List<Snapshot.Node> nodeList = new ArrayList<>();
@@ -352,7 +376,7 @@ public final class DashboardState {
     all.sort(java.util.Comparator.comparingInt(DashboardState::rank));
     for (NodeTally n : all.subList(0, Math.min(NODES_SHOWN, all.size()))) {
       nodeList.add(new Snapshot.Node(n.pool, n.node, n.state(), n.slots, n.running(),
-          n.queueDepth, n.cacheBytes, n.cacheCapacityBytes, n.cachedFiles(), n.placements,
+          n.inUse(), n.started(), n.queueDepth, n.cacheBytes, n.cacheCapacityBytes, n.cachedFiles(), n.placements,
           n.completed, n.failed, n.heardMs == Long.MIN_VALUE ? 0 : n.heardMs));
     }
     int notShown = all.size() - nodeList.size();
@@ -381,6 +405,18 @@ public final class DashboardState {
 
   private static int rank(NodeTally n) {
     return n.left ? 2 : n.lost ? 1 : 0;
+  }
+
+  /**
+   * Of a placement's input bytes, the share already on the node: local / (local + to move), 1
+   * when it reads nothing (as the scheduler's own {@code score} has it, core's Dispatch). From
+   * the bytes, not the policy's {@code score}, so that the column means one thing whatever a
+   * policy writes there.
+   */
+  static double localFraction(long local, long toMove) {
+    long l = Math.max(0, local);
+    long all = l + Math.max(0, toMove);
+    return all == 0 ? 1.0 : (double) l / all;
   }
 
   private static double ratio(long part, long all) {

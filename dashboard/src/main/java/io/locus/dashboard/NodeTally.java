@@ -1,14 +1,22 @@
 package io.locus.dashboard;
 
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What the dashboard knows of one node of one pool: its slots and cache capacity (REGISTER /
  * HEARTBEAT), its cache contents as reported (CACHE_SNAPSHOT resets them, CACHE_DELTA adds and
- * removes), the attempts running on it (STARTED and not yet ended) and when it was last heard from.
+ * removes), the attempts placed on it and not yet ended, and when it was last heard from.
+ *
+ * <p>"Running" is counted as the scheduler counts it (its {@code runningTasks} and
+ * {@code busySlots} metrics): an attempt runs on a node from its PlaceTask decision (or its
+ * STARTED, whichever is read first) until its COMPLETED, FAILED, SUSPENDED, REFUSED or WITHDRAWN;
+ * a node uses min(running, slots) slots, the rest wait in its local queue (late binding). Counting
+ * only STARTED, as the page once did, showed idle nodes next to a pool whose slots were all busy.
+ * The topics are read in no order across each other (a rebuild may read every task event before
+ * any decision), so an end read before its decision is remembered and that decision not counted.
  * Not thread-safe: {@link DashboardState} guards it.
  */
 final class NodeTally {
@@ -16,6 +24,8 @@ final class NodeTally {
   static final int MAX_CACHE_ENTRIES = 200_000;
   /** Beyond this many open attempts on one node (lost end events?), new ones are not tracked. */
   static final int MAX_RUNNING = 10_000;
+  /** Ends remembered per node whose decision was not read (yet). */
+  static final int MAX_ENDED_UNDECIDED = 1_000;
 
   final String pool;
   final String node;
@@ -27,8 +37,24 @@ final class NodeTally {
   private final Map<String, Long> cached = new HashMap<>();
   /** Cache entries dropped because {@link #MAX_CACHE_ENTRIES} was reached. */
   long cacheEntriesNotKept;
-  /** Running attempts: taskId#attempt. */
-  private final Set<String> running = new HashSet<>();
+  /** Running attempts (taskId#attempt), placed or started and not ended. */
+  private final Map<String, Attempt> running = new HashMap<>();
+  /**
+   * Attempts whose end was read before their decision (taskId#attempt), oldest first, bounded by
+   * {@link #MAX_ENDED_UNDECIDED}: their decision, when read, does not make them run.
+   */
+  private final Set<String> endedUndecided = new LinkedHashSet<>();
+
+  /** One running attempt: when it was first heard of, whether decided and started. */
+  private static final class Attempt {
+    long sinceMs;
+    boolean decided;
+    boolean started;
+
+    Attempt(long sinceMs) {
+      this.sinceMs = sinceMs;
+    }
+  }
   long placements;
   long completed;
   long failed;
@@ -79,20 +105,68 @@ final class NodeTally {
     return cached.size();
   }
 
-  /** Returns false for a repeated STARTED (an agent answering a duplicate decision). */
-  boolean started(String attempt) {
-    if (running.size() >= MAX_RUNNING) {
-      return false;
+  /** A PlaceTask decision for the attempt at {@code timeMs}. */
+  void placed(String attempt, long timeMs) {
+    if (endedUndecided.remove(attempt)) {
+      return; // it has ended already (its end was read first)
     }
-    return running.add(attempt);
+    Attempt a = track(attempt, timeMs);
+    if (a != null) {
+      a.decided = true;
+    }
   }
 
+  /** A STARTED; a repeated one (an agent answering a duplicate decision) changes nothing. */
+  void started(String attempt, long timeMs) {
+    Attempt a = track(attempt, timeMs);
+    if (a != null) {
+      a.started = true;
+    }
+  }
+
+  private Attempt track(String attempt, long timeMs) {
+    Attempt a = running.get(attempt);
+    if (a == null) {
+      if (running.size() >= MAX_RUNNING) {
+        return null;
+      }
+      a = new Attempt(timeMs);
+      running.put(attempt, a);
+    }
+    a.sinceMs = Math.min(a.sinceMs, timeMs);
+    return a;
+  }
+
+  /** COMPLETED, FAILED, SUSPENDED, REFUSED or WITHDRAWN. */
   void ended(String attempt) {
-    running.remove(attempt);
+    Attempt a = running.remove(attempt);
+    if (a == null || !a.decided) {
+      endedUndecided.add(attempt);
+      if (endedUndecided.size() > MAX_ENDED_UNDECIDED) {
+        endedUndecided.remove(endedUndecided.iterator().next());
+      }
+    }
   }
 
+  /** Attempts placed (or started) here and not ended: the scheduler's "running". */
   int running() {
     return running.size();
+  }
+
+  /** Slots in use as the scheduler counts them: min(running, slots). */
+  int inUse() {
+    return Math.min(running.size(), Math.max(0, slots));
+  }
+
+  /** Of the running attempts, those the node reported STARTED. */
+  int started() {
+    int n = 0;
+    for (Attempt a : running.values()) {
+      if (a.started) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Lost or left: what it was running is re-placed elsewhere. */
@@ -100,11 +174,15 @@ final class NodeTally {
     running.clear();
   }
 
-  /** A REGISTER: the node is (again) a member of its pool. */
-  void registered() {
+  /**
+   * A REGISTER at {@code timeMs}: the node is (again) a member of its pool, and what ran on it
+   * before is gone. Only what was heard of before the REGISTER: when a dashboard rebuilds from the
+   * topics it may read a node's REGISTER after the placements that followed it.
+   */
+  void registered(long timeMs) {
     left = false;
     lost = false;
-    running.clear();
+    running.values().removeIf(a -> a.sinceMs < timeMs);
   }
 
   String state() {

@@ -22,16 +22,27 @@ public record Snapshot(long timeMs, long version, Totals totals, Rate rate, List
   /** Placements per second of decision time, for the chart: {@code perSecond[last]} is newest. */
   public record Rate(int windowSeconds, long endSecond, long[] perSecond) {}
 
-  /** One pool: its latest SchedulerMetrics, plus what the task events and decisions say. */
+  /**
+   * One pool: its latest SchedulerMetrics ({@code policy} to {@code metricsTimeMs}: the
+   * scheduler's figures at {@code metricsTimeMs}), plus what the dashboard folded itself from the
+   * decisions, task events and node reports: {@code running}, {@code slotsInUse}, {@code slots}
+   * and {@code members} are the sums of the Nodes panel over the pool's members (alive or
+   * draining), so the two panels agree whenever the page is drawn.
+   */
   public record Pool(String pool, String policy, long queueLength, long runningTasks,
       int busySlots, int totalSlots, int registeredNodes, long metricsPlacements,
       long metricsCompletions, long metricsFailures, long metricsTimeMs, long clockMs,
+      long running, int slotsInUse, int slots, int members,
       long placements, long completed, long bytesLocal, long bytesPeer, long bytesStorage,
       double localRatio, long[] queueTimesMs, long[] queueLengths) {}
 
-  /** One node: running attempts against its slots, cache bytes against its capacity. */
+  /**
+   * One node: attempts placed on it and not ended ({@code running}, as the scheduler counts
+   * them), of them those it reported STARTED, the slots they use (min(running, slots); the rest
+   * wait in its local queue); cache bytes against its capacity.
+   */
   public record Node(String pool, String node, String state, int slots, int running,
-      int queueDepth, long cacheBytes, long cacheCapacityBytes, int cachedFiles, long placements,
+      int slotsInUse, int started, int queueDepth, long cacheBytes, long cacheCapacityBytes, int cachedFiles, long placements,
       long completed, long failed, long heardMs) {}
 
   public record LostNode(String pool, String node, long heardMs, long lostAtMs) {}
@@ -44,10 +55,15 @@ public record Snapshot(long timeMs, long version, Totals totals, Rate rate, List
   public record Letter(long timeMs, String code, String sourceTopic, int partition, long offset,
       String reason) {}
 
-  /** A PlaceTask: where, and why ({@code PlacementReason}): bytes to move = peer + storage. */
+  /**
+   * A PlaceTask: where, and why ({@code PlacementReason}): bytes to move = peer + storage;
+   * {@code localFraction} = local bytes / (local bytes + bytes to move), the share of the task's
+   * input bytes already on the node (1 when it reads nothing); {@code score} is the policy's own
+   * figure (today the same fraction).
+   */
   public record Placement(long timeMs, String pool, String node, String taskId, String jobId,
       int attempt, String policy, double score, long localBytes, long peerBytes,
-      long storageBytes, long bytesToMove) {}
+      long storageBytes, long bytesToMove, double localFraction) {}
 
   /** Records read per topic, and those skipped because they did not decode. */
   public record Topics(java.util.Map<String, Long> read, java.util.Map<String, Long> undecodable,

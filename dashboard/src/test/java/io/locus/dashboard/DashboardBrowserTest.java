@@ -161,6 +161,8 @@ class DashboardBrowserTest {
     send(Topics.DECISIONS, "n1", place(POOL, "n1", "t1", T + 2, "MCH", 300_000_000L, 0, 0));
     send(Topics.DECISIONS, "n2", place(POOL, "n2", "t2", T + 2, "MCH", 0, 100_000_000L,
         300_000_000L));
+    // XSS and XSS2 run on n1 with t1; XSS2 is placed and not yet STARTED: running all the same, as
+    // the scheduler counts it
     send(Topics.DECISIONS, "n1", place(POOL, "n1", XSS, T + 3, "MCH", 0, 0, 0));
     send(Topics.DECISIONS, "n1", place(POOL, "n1", XSS2, T + 3, "MCH", 0, 0, 0));
     send(Topics.TASK_EVENTS, POOL, started(POOL, "n1", "t1", T + 4));
@@ -173,12 +175,18 @@ class DashboardBrowserTest {
     producer.flush();
   }
 
-  /** While the page is open: another completion, ten placements, a lost node, a dead letter. */
+  /**
+   * While the page is open: another completion, eleven placements (ten of them beyond n2's two
+   * slots: late binding, they wait in its local queue; one of EFT with 5.1 GB local and 6 B to
+   * move), a lost node, a dead letter.
+   */
   static void moreRecords() {
     send(Topics.TASK_EVENTS, POOL, completed(POOL, "n2", "t2", T + 1000, 0, 0, 1_000_000_000L));
     for (int i = 3; i < 13; i++) {
       send(Topics.DECISIONS, "n2", place(POOL, "n2", "t" + i, T + 1000 + i, "MCH", 0, 0, 0));
     }
+    send(Topics.DECISIONS, "n2", place(POOL, "n2", "eft", T + 1020, "EFT", 5_100_000_000L, 6,
+        0));
     // n2 keeps talking up to 40 s on: n1, silent since T, is lost on the pool's clock (timeout
     // 30 s); n2 is not (heard 20 s before)
     send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 20_000));
@@ -193,6 +201,10 @@ class DashboardBrowserTest {
     firstRecords();
     browser.get(dashboard.url());
     awaitText("completed", "1");
+    // Data is drawn, so the badge no longer says it is waiting (it said "connecting…" until the
+    // first streamed event, issue 26); then the stream opens.
+    assertThat(text("status")).isNotIn("loading…", "connecting…");
+    awaitText("status", "live");
     awaitText("placements-total", "4");
     assertThat(text("hit-local")).isEqualTo("60.0%");
     assertThat(text("hit-peer")).isEqualTo("10.0%");
@@ -203,8 +215,13 @@ class DashboardBrowserTest {
     assertThat(text("dead-letters-total")).isEqualTo("1");
     assertThat(cell("pools", "data-pool", POOL, "queue")).isEqualTo("3");
     assertThat(cell("pools", "data-pool", POOL, "policy")).isEqualTo("MCH");
-    assertThat(cell("nodes", "data-node", "n1", "slots")).isEqualTo("1 / 2");
+    assertThat(cell("nodes", "data-node", "n1", "slots")).isEqualTo("2 / 2");
     assertThat(cell("nodes", "data-node", "n2", "slots")).isEqualTo("1 / 2");
+    assertThat(cell("pools", "data-pool", POOL, "running")).isEqualTo("3");
+    assertThat(cell("pools", "data-pool", POOL, "busy")).isEqualTo("3 / 4");
+    assertNodesAndPoolsAgree();
+    // the scheduler's own figures (its metrics record), with their time
+    assertThat(cell("pools", "data-pool", POOL, "scheduler")).startsWith("running 1, busy 1 / 4, 2 nodes at ");
     assertThat(cell("nodes", "data-node", "n1", "cache")).isEqualTo("500.0 MB / 1.0 GB (50.0%)");
     assertThat(cell("dead-codes", "data-code", "invalid", "count")).isEqualTo("1");
     assertThat(cell("dead-codes", "data-code", "invalid", "reason"))
@@ -222,8 +239,18 @@ class DashboardBrowserTest {
     Object version = ((JavascriptExecutor) browser).executeScript("return document.body.dataset.version");
     moreRecords();
     awaitText("completed", "2");
-    awaitText("placements-total", "14");
+    awaitText("placements-total", "15");
     awaitText("lost-count", "1");
+    await("n2 shows 2 / 2 +9 queued",
+        () -> "2 / 2 +9 queued".equals(cell("nodes", "data-node", "n2", "slots")));
+    assertNodesAndPoolsAgree();
+    assertThat(cell("pools", "data-pool", POOL, "running")).isEqualTo("11");
+    assertThat(cell("pools", "data-pool", POOL, "busy")).isEqualTo("2 / 2");
+    // 5.1 GB local and 6 B to move: not "100.0%" (issue 26); the bytes to move say how little
+    assertThat(cell("placements", "data-task", "eft", "score")).isEqualTo(">99.9%");
+    assertThat(cell("placements", "data-task", "eft", "move")).isEqualTo("6 B");
+    assertThat(cell("placements", "data-task", "eft", "local")).isEqualTo("5.1 GB");
+    assertThat(cell("placements", "data-task", "t3", "score")).isEqualTo("100.0%");
     assertThat(((JavascriptExecutor) browser).executeScript("return document.body.dataset.version"))
         .isNotEqualTo(version);
     Map<String, String> shown = shownNumbers();
@@ -254,6 +281,49 @@ class DashboardBrowserTest {
       assertThat(a.get("nodes")).isEqualTo(b.get("nodes"));
       assertThat(a.get("placements")).isEqualTo(b.get("placements"));
     }
+
+    // A page that gets its snapshot but never the stream (blocked here, as a proxy might): the
+    // badge says what it shows, the loaded snapshot, and never that it is live.
+    org.openqa.selenium.chrome.ChromeDriver chrome = (org.openqa.selenium.chrome.ChromeDriver) browser;
+    chrome.executeCdpCommand("Network.enable", Map.of());
+    chrome.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of("*api/stream*")));
+    try {
+      browser.navigate().refresh();
+      awaitText("completed", "2");
+      await("the badge names the snapshot shown", () -> {
+        String badge = text("status");
+        return badge.startsWith("snapshot of ") || badge.startsWith("reconnecting… (showing ");
+      });
+      assertThat(text("status")).isNotEqualTo("live");
+    } finally {
+      chrome.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of()));
+    }
+  }
+
+  /**
+   * The Nodes panel's slots in use and slots, summed over the pool's members, are the Pools
+   * panel's busy / slots, and its running attempts the pool's running: read in one script, so both
+   * panels are of the same render.
+   */
+  @SuppressWarnings("unchecked")
+  static void assertNodesAndPoolsAgree() {
+    Map<String, Object> m = (Map<String, Object>) js(
+        "let inUse = 0, slots = 0, rows = 0;"
+        + " for (const r of document.querySelectorAll('#nodes tbody tr')) {"
+        + "  if (r.dataset.pool !== arguments[0] || r.className === 'lost' || r.className === 'left') continue;"
+        + "  rows++; inUse += Number(r.querySelector('td.slots').dataset.value);"
+        + "  slots += Number(r.querySelector('td.slots').textContent.split(' / ')[1].split(' ')[0]); }"
+        + " let pool = null;"
+        + " for (const r of document.querySelectorAll('#pools tbody tr')) {"
+        + "  if (r.dataset.pool === arguments[0]) pool = r; }"
+        + " return { inUse: inUse, slots: slots, rows: rows,"
+        + "  busy: pool.querySelector('td.busy').textContent,"
+        + "  nodes: Number(pool.querySelector('td.nodes').textContent) };", POOL);
+    assertThat(m.get("busy")).as("the Pools panel's busy / slots, against the Nodes panel: " + m)
+        .isEqualTo(((Number) m.get("inUse")).longValue() + " / "
+            + ((Number) m.get("slots")).longValue());
+    assertThat(((Number) m.get("nodes")).longValue()).as("members").isEqualTo(
+        ((Number) m.get("rows")).longValue());
   }
 
   static Map<String, String> shownNumbers() {

@@ -27,19 +27,121 @@ class DashboardStateTest {
   }
 
   @Test
-  void slotsInUseAreStartedMinusEndedPerNode() {
+  void slotsInUseArePlacedOrStartedMinusEndedPerNode() {
     state.nodeReport(register("p", "n1", T0, 2, 1000));
     state.taskEvent(started("p", "n1", "a", T0 + 1));
-    state.taskEvent(started("p", "n1", "b", T0 + 2));
-    state.taskEvent(started("p", "n1", "b", T0 + 3)); // repeated STARTED: counted once
-    assertThat(node(state.snapshot(T0), "n1").running()).isEqualTo(2);
-    state.taskEvent(completed("p", "n1", "a", T0 + 4, 10, 0, 0));
-    state.taskEvent(Records.event("p", "n1", "b", TaskEventType.FAILED, T0 + 5, 0, 0, 0));
+    state.decision(place("p", "n1", "b", T0 + 2, "MCH", 0, 0, 0));
+    state.taskEvent(started("p", "n1", "b", T0 + 3));
+    state.taskEvent(started("p", "n1", "b", T0 + 4)); // repeated STARTED: counted once
+    Snapshot.Node running = node(state.snapshot(T0), "n1");
+    assertThat(running.running()).isEqualTo(2);
+    assertThat(running.slotsInUse()).isEqualTo(2);
+    assertThat(running.started()).isEqualTo(2);
+    state.taskEvent(completed("p", "n1", "a", T0 + 5, 10, 0, 0));
+    state.taskEvent(Records.event("p", "n1", "b", TaskEventType.FAILED, T0 + 6, 0, 0, 0));
     Snapshot.Node n = node(state.snapshot(T0), "n1");
     assertThat(n.running()).isZero();
+    assertThat(n.slotsInUse()).isZero();
     assertThat(n.slots()).isEqualTo(2);
     assertThat(n.completed()).isEqualTo(1);
     assertThat(n.failed()).isEqualTo(1);
+  }
+
+  /**
+   * Issue 26: mid-run the Nodes panel said 0 / 2 on every node while the Pools panel said
+   * "running 4, busy 4 / 4". The scheduler counts an attempt as running from its placement; the
+   * nodes counted only STARTED ones. Placed and not yet started (the decision is read, the agent
+   * has not reported, or the attempt waits in the node's local queue), it is running for both.
+   */
+  @Test
+  void theNodesAndPoolsPanelsCountRunningFromTheSameFacts() {
+    state.nodeReport(register("p", "n1", T0, 2, 1000));
+    state.nodeReport(register("p", "n2", T0, 2, 1000));
+    for (String t : List.of("a", "b")) {
+      state.decision(place("p", "n1", t, T0 + 1, "EFT", 0, 0, 0));
+    }
+    for (String t : List.of("c", "d")) {
+      state.decision(place("p", "n2", t, T0 + 1, "EFT", 0, 0, 0));
+    }
+    state.taskEvent(started("p", "n1", "a", T0 + 2));
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0 + 2, "EFT", 0, 4))
+        .setRunningTasks(4).setBusySlots(4).setTotalSlots(4).build());
+    Snapshot s = state.snapshot(T0);
+    assertThat(node(s, "n1").slotsInUse()).isEqualTo(2);
+    assertThat(node(s, "n1").started()).isEqualTo(1);
+    assertThat(node(s, "n2").slotsInUse()).isEqualTo(2);
+    Snapshot.Pool p = s.pools().get(0);
+    assertThat(p.running()).isEqualTo(4).isEqualTo(p.runningTasks());
+    assertThat(p.slotsInUse()).isEqualTo(4).isEqualTo(p.busySlots());
+    assertThat(p.slots()).isEqualTo(4).isEqualTo(p.totalSlots());
+    assertThat(p.members()).isEqualTo(2);
+    // late binding: a fifth placement on n1 waits in its local queue; busy stays 4 / 4
+    state.decision(place("p", "n1", "e", T0 + 3, "EFT", 0, 0, 0));
+    s = state.snapshot(T0);
+    assertThat(node(s, "n1").running()).isEqualTo(3);
+    assertThat(node(s, "n1").slotsInUse()).isEqualTo(2);
+    assertThat(s.pools().get(0).running()).isEqualTo(5);
+    assertThat(s.pools().get(0).slotsInUse()).isEqualTo(4);
+    // a refused or withdrawn attempt never ran: it is no longer running
+    state.taskEvent(Records.event("p", "n1", "e", TaskEventType.WITHDRAWN, T0 + 4, 0, 0, 0));
+    state.taskEvent(Records.event("p", "n2", "d", TaskEventType.REFUSED, T0 + 4, 0, 0, 0));
+    s = state.snapshot(T0);
+    assertThat(s.pools().get(0).running()).isEqualTo(3);
+    assertThat(node(s, "n2").slotsInUse()).isEqualTo(1);
+  }
+
+  /**
+   * A dashboard started mid-run reads the topics in no order across each other: here every task
+   * event, then the REGISTER, then the decisions. What it shows is what it would have shown
+   * reading them as they were written.
+   */
+  @Test
+  void runningDoesNotDependOnTheOrderTheTopicsAreRead() {
+    DashboardState inOrder = new DashboardState(30_000, 5);
+    inOrder.nodeReport(register("p", "n1", T0, 2, 1000));
+    inOrder.decision(place("p", "n1", "a", T0 + 1, "MCH", 0, 0, 0));
+    inOrder.decision(place("p", "n1", "b", T0 + 1, "MCH", 0, 0, 0));
+    inOrder.taskEvent(started("p", "n1", "a", T0 + 2));
+    inOrder.taskEvent(started("p", "n1", "b", T0 + 2));
+    inOrder.taskEvent(completed("p", "n1", "a", T0 + 3, 1, 0, 0));
+
+    state.taskEvent(started("p", "n1", "a", T0 + 2));
+    state.taskEvent(started("p", "n1", "b", T0 + 2));
+    state.taskEvent(completed("p", "n1", "a", T0 + 3, 1, 0, 0));
+    state.nodeReport(register("p", "n1", T0, 2, 1000)); // does not end what came after it
+    state.decision(place("p", "n1", "a", T0 + 1, "MCH", 0, 0, 0)); // ended already
+    state.decision(place("p", "n1", "b", T0 + 1, "MCH", 0, 0, 0));
+    for (DashboardState s : List.of(inOrder, state)) {
+      Snapshot.Node n = node(s.snapshot(T0), "n1");
+      assertThat(n.running()).isEqualTo(1);
+      assertThat(n.started()).isEqualTo(1);
+      assertThat(s.snapshot(T0).pools().get(0).running()).isEqualTo(1);
+    }
+    // a REGISTER after them ends them (the node restarted)
+    state.nodeReport(register("p", "n1", T0 + 10, 2, 1000));
+    assertThat(node(state.snapshot(T0), "n1").running()).isZero();
+  }
+
+  /**
+   * Issue 26: an EFT placement showed "local fraction 100 %" next to 5.1 GB local and 6 B to
+   * move. The fraction is of bytes (local / (local + to move)); the page never rounds it to 100 %
+   * while bytes remain to move (dashboard.js, checked by the browser test).
+   */
+  @Test
+  void aPlacementsLocalFractionIsOfItsBytes() {
+    state.decision(place("p", "n1", "a", T0, "EFT", 5_100_000_000L, 6, 0));
+    state.decision(place("p", "n1", "b", T0 + 1, "EFT", 100, 100, 200));
+    state.decision(place("p", "n1", "c", T0 + 2, "EFT", 0, 0, 0));
+    Snapshot.Placement a = placement(state.snapshot(T0), "a");
+    assertThat(a.bytesToMove()).isEqualTo(6);
+    assertThat(a.localFraction()).isLessThan(1.0).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-8));
+    assertThat(placement(state.snapshot(T0), "b").localFraction()).isEqualTo(0.25);
+    // nothing to read: nothing to move, as the scheduler's own score has it
+    assertThat(placement(state.snapshot(T0), "c").localFraction()).isEqualTo(1.0);
+  }
+
+  private static Snapshot.Placement placement(Snapshot s, String task) {
+    return s.placements().stream().filter(p -> p.taskId().equals(task)).findFirst().orElseThrow();
   }
 
   @Test
