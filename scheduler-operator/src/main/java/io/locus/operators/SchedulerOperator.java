@@ -127,7 +127,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     Object event = in.getEvent();
     PoolOutput o = gate.admit(pool, event, in.getSourceTimestampMs(),
         () -> route(pool, name, event));
-    for (PoolOutput.Rejection r : o.rejections()) {
+    for (PoolOutput.Rejection r : o.deadLetters()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
     PoolMetrics pm = metrics.pool(name);
