@@ -217,6 +217,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setTimeMs(timestamp)
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
+    b.setPendingReason(PendingReason.of(name, b.getQueueLength(), pool.paused(),
+        b.getRegisteredNodes(), drainingNodes(pool)));
     store.flush(name);
     SchedulerMetrics snapshot = b.build();
     metrics.pool(name).refresh(snapshot, drainingNodes(pool));
