@@ -131,6 +131,9 @@ public final class StatusCommand implements Callable<Integer> {
       out.printf("  tasks: %d queued, %d running, %d completed, %d failed (placements %d)%n",
           m.getQueueLength(), m.getRunningTasks(), m.getCompletions(), m.getFailures(),
           m.getPlacements());
+      if (m.getPendingReason() != null) {
+        out.printf("  pending: %s%n", m.getPendingReason());
+      }
     }
     if (!p.shadows.isEmpty()) {
       out.printf("  shadows (predicted by the scheduler's model since epoch %d):%n",

@@ -6,8 +6,12 @@ import java.util.Map;
  * COMPLETED events of tasks a pool does not know yet. After a restore in at-least-once mode the
  * inputs since the checkpoint are replayed, and a task's completion (topic task-events) may come
  * before its arrival (topic job-arrivals). The completion is remembered here, keyed by task, for
- * {@link #RETENTION_MS} of record clock; when the arrival comes the task is finished at once,
- * never placed (PROTOCOL-12, "At-least-once safety").
+ * {@link #RETENTION_MS} of record clock, when it answers a placement of an earlier scheduler epoch
+ * (one made before the restore). When the task is placed, the completion finishes it, without
+ * the placement being sent again, only if that placement goes to the completion's node at its
+ * attempt; otherwise it is dropped (PROTOCOL-12, "At-least-once safety"; {@code
+ * FilePoolDriver#settleEarly}). So a completion sent for a task not yet submitted finishes
+ * nothing that the scheduler does not give to its node.
  *
  * <p>An entry is {@code attempt SEP node SEP clockMs SEP bytesLocal SEP bytesPeer SEP
  * bytesStorage} ({@link PoolStore#SEP}, which no id contains). Old entries are dropped at most

@@ -118,14 +118,9 @@ final class FilePoolDriver implements PoolDriver {
     } else {
       long seq = meta.getNextSeq();
       meta.setNextSeq(seq + 1);
-      EarlyCompletions.Early done = early.take(job.getJobId());
-      if (done != null) {
-        // Its completion was replayed before its arrival: finished at once, never placed.
-        LOG.info("pool {}: {} completed on {} before its arrival was replayed; not placed", pool,
-            job.getJobId(), done.node());
-        scheduler.state().countCompletion(job.getJobId(), done.bytesLocal(), done.bytesPeer(),
-            done.bytesStorage());
-      } else if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
+      // A completion remembered for this task (EarlyCompletions) is judged when the task is
+      // placed (finish), not here: only the placement says which node the work is given to.
+      if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
         LOG.debug("pool {}: duplicate arrival of {} ignored", pool, job.getJobId());
       }
     }
@@ -140,7 +135,9 @@ final class FilePoolDriver implements PoolDriver {
    * exceptions reconcile replays after a restore (PROTOCOL-12, "At-least-once safety"): STARTED or
    * COMPLETED of a task queued at that attempt is adopted; the same attempt reported by another
    * node than the one it runs on is resolved with a CancelTask; a COMPLETED of a task the pool
-   * does not know yet is remembered until its arrival.
+   * does not know yet, answering a placement of an earlier scheduler epoch, is remembered until
+   * the task is placed, and acts only if that placement goes to the same node at the same attempt
+   * ({@link #settleEarly}).
    */
   @Override
   public PoolOutput onTaskEvent(TaskEvent e, PoolMeta meta) throws Exception {
@@ -249,12 +246,20 @@ final class FilePoolDriver implements PoolDriver {
           return null;
         }
         if (r == null && q == null) {
+          if (e.getEpoch() >= meta.getEpoch()) {
+            // The placement it answers was made in this epoch (or a later one: not by this
+            // scheduler), so after the task's arrival: the task finished, or never arrived.
+            return "the pool does not know the task (finished, or never arrived); the completion "
+                + "answers a placement of epoch " + e.getEpoch() + ", not one made before this "
+                + "scheduler's restore (epoch " + meta.getEpoch() + "): not remembered";
+          }
           early.remember(id, new EarlyCompletions.Early(attempt, node, meta.getClockMs(),
               e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
           remembered = true;
           return "the pool does not know the task (finished, or its arrival not replayed yet); "
               + "remembered for " + EarlyCompletions.RETENTION_MS / 3_600_000
-              + " h of record clock in case its arrival comes";
+              + " h of record clock in case its arrival comes: it counts only if the task is "
+              + "then placed on node " + node + " at attempt " + attempt;
         }
       }
       case FAILED, REFUSED -> {
@@ -421,8 +426,36 @@ final class FilePoolDriver implements PoolDriver {
    * are saved (the operator stores {@code meta} after every input).
    */
   private PoolOutput finish(PoolOutput out, List<Command> cmds, PoolMeta meta) throws Exception {
+    List<Command> todo = cmds;
+    while (!todo.isEmpty()) {
+      boolean freed = decide(out, todo, meta);
+      // a placement settled by its remembered completion freed its slot: dispatch again
+      todo = freed ? dispatch(meta) : List.of();
+    }
+    provision(out, meta);
+    PoolState st = scheduler.state();
+    Conversions.saveCounters(st.counters(), meta);
+    if (st.hasStaging()) {
+      meta.setMode(st.staging().mode());
+    }
+    if (scheduler.policy() instanceof StatefulPolicy sp) {
+      store.savePolicyMemory(sp.memory());
+    }
+    return out;
+  }
+
+  /**
+   * The commands become decisions, except a placement settled by a remembered completion ({@link
+   * #settleEarly}); true if one was (its slot is free again).
+   */
+  private boolean decide(PoolOutput out, List<Command> cmds, PoolMeta meta) throws Exception {
+    boolean freed = false;
     for (Command c : cmds) {
       if (c instanceof Command.Run run) {
+        if (settleEarly(run, out)) {
+          freed = true;
+          continue;
+        }
         out.decide(Decisions.placement(pool, meta, run.node(), Conversions.toPlaceTask(run)));
       } else if (c instanceof Command.Evict ev) {
         out.decide(Decisions.sequenced(pool, meta, "evict", ev.node(), EvictFiles.newBuilder()
@@ -445,16 +478,41 @@ final class FilePoolDriver implements PoolDriver {
                 .build()));
       }
     }
-    provision(out, meta);
-    PoolState st = scheduler.state();
-    Conversions.saveCounters(st.counters(), meta);
-    if (st.hasStaging()) {
-      meta.setMode(st.staging().mode());
+    return freed;
+  }
+
+  /**
+   * A placement of a task with a remembered early completion (PROTOCOL-12, "At-least-once
+   * safety"). The genuine case: the scheduler placed the attempt on a node after its last
+   * checkpoint, the node completed it, and after the restore the completion was read before the
+   * replayed arrival; the replay places the task again, with the same decision id, and on the
+   * same node unless the pool's loads differ. So the completion counts (the task is finished, the
+   * placement not sent: it was sent before the restore) only when this placement gives that node
+   * that attempt: a node can finish only work the scheduler gives it. Otherwise the completion is
+   * dropped with a dead letter and the placement goes out: a forged completion of a task not yet
+   * submitted finishes nothing, and a genuine one whose replay went elsewhere costs one more run.
+   * True if the placement was settled.
+   */
+  private boolean settleEarly(Command.Run run, PoolOutput out) throws Exception {
+    String id = run.task().taskId();
+    EarlyCompletions.Early e = early.take(id);
+    if (e == null) {
+      return false;
     }
-    if (scheduler.policy() instanceof StatefulPolicy sp) {
-      store.savePolicyMemory(sp.memory());
+    int attempt = run.task().attempt();
+    if (e.node().equals(run.node()) && e.attempt() == attempt) {
+      LOG.info("pool {}: {} attempt {} completed on {} before its arrival was replayed; not placed "
+          + "again", pool, id, attempt, run.node());
+      scheduler.applyTaskCompleted(id, attempt, run.node(), e.bytesLocal(), e.bytesPeer(),
+          e.bytesStorage());
+      return true;
     }
-    return out;
+    out.discard(DeadLetterCodes.EARLY_COMPLETION, "COMPLETED of task " + id + " attempt "
+        + e.attempt() + " from node " + e.node() + ", remembered at pool clock " + e.clockMs()
+        + " ms before the task arrived, dropped: the task is placed on node " + run.node()
+        + " at attempt " + attempt + ", and a completion counts only from the node given the "
+        + "attempt");
+    return false;
   }
 
   /**

@@ -269,8 +269,26 @@ final class InputGate {
     PoolOutput out = route.apply();
     if (out.rejections().isEmpty()) {
       p.ledger.record(job.getJobId(), clock);
+      warnIfNoNodes(p, job);
     }
     return out;
+  }
+
+  /**
+   * A job accepted into a pool with no registered node waits until one registers: with no
+   * declared pools that is also where a job for a misspelt pool goes. Said once (until a job
+   * arrives with a node in the pool), as a warning, and in the metrics' pending reason.
+   */
+  private static void warnIfNoNodes(ScheduledPool p, JobSubmitted job) {
+    if (!p.state.nodes().isEmpty()) {
+      p.warnedNoNodes = false;
+    } else if (!p.warnedNoNodes) {
+      p.warnedNoNodes = true;
+      LOG.warn("pool {}: job {} queued, but no node is registered in the pool: it waits until "
+          + "an agent of this pool registers {} (said once; the pending reason stays in the "
+          + "scheduler's metrics and locus status)", shown(p.name), shown(job.getJobId()),
+          PendingReason.HINT);
+    }
   }
 
   static long eventTime(Object event) {

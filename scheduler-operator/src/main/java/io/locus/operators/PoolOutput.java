@@ -19,6 +19,7 @@ public final class PoolOutput {
 
   private final List<Decision> decisions = new ArrayList<>();
   private final List<Rejection> rejections = new ArrayList<>();
+  private final List<Rejection> discards = new ArrayList<>();
   private final List<ScaleRequest> scaleRequests = new ArrayList<>();
   private final List<ControlAck> acks = new ArrayList<>();
 
@@ -51,6 +52,16 @@ public final class PoolOutput {
     return this;
   }
 
+  /**
+   * A dead letter for something an earlier input left in the pool's state and this input's
+   * processing drops (a remembered early completion); the input itself was applied, so this is
+   * not one of its {@link #rejections}.
+   */
+  public PoolOutput discard(String code, String reason) {
+    discards.add(new Rejection(code, reason));
+    return this;
+  }
+
   public PoolOutput scale(ScaleRequest r) {
     scaleRequests.add(r);
     return this;
@@ -65,6 +76,7 @@ public final class PoolOutput {
   public PoolOutput add(PoolOutput o) {
     decisions.addAll(o.decisions);
     rejections.addAll(o.rejections);
+    discards.addAll(o.discards);
     scaleRequests.addAll(o.scaleRequests);
     acks.addAll(o.acks);
     return this;
@@ -76,6 +88,21 @@ public final class PoolOutput {
 
   public List<Rejection> rejections() {
     return rejections;
+  }
+
+  /** What {@link #discard} dropped. */
+  public List<Rejection> discards() {
+    return discards;
+  }
+
+  /** Every dead letter: the rejections, then the discards. */
+  public List<Rejection> deadLetters() {
+    if (discards.isEmpty()) {
+      return rejections;
+    }
+    List<Rejection> all = new ArrayList<>(rejections);
+    all.addAll(discards);
+    return all;
   }
 
   /** The first rejection's reason, or null (a driver rejects an input at most once). */

@@ -18,6 +18,11 @@ final class ScheduledPool {
   final JobLedger ledger;
   /** The pool's shadow policies, or null (none configured, or a split pool). Heap only. */
   PoolShadows shadows;
+  /**
+   * Whether the gate warned that jobs queue in this pool with no node registered (once until a
+   * job arrives with a node there). Heap only: a restart may warn again.
+   */
+  boolean warnedNoNodes;
 
   ScheduledPool(String name, PoolMeta meta, PoolState state, PoolDriver driver,
       NodeRegistry registry, JobLedger ledger) {

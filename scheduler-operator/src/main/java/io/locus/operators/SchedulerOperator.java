@@ -127,7 +127,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     Object event = in.getEvent();
     PoolOutput o = gate.admit(pool, event, in.getSourceTimestampMs(),
         () -> route(pool, name, event));
-    for (PoolOutput.Rejection r : o.rejections()) {
+    for (PoolOutput.Rejection r : o.deadLetters()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
     PoolMetrics pm = metrics.pool(name);
@@ -217,6 +217,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setTimeMs(timestamp)
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
+    b.setPendingReason(PendingReason.of(name, b.getQueueLength(), pool.paused(),
+        b.getRegisteredNodes(), drainingNodes(pool)));
     store.flush(name);
     SchedulerMetrics snapshot = b.build();
     metrics.pool(name).refresh(snapshot, drainingNodes(pool));

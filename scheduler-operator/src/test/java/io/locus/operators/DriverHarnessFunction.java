@@ -80,7 +80,7 @@ class DriverHarnessFunction extends KeyedProcessFunction<String, SchedulerInput,
     } else {
       throw new IllegalArgumentException("unsupported input " + e);
     }
-    for (PoolOutput.Rejection r : o.rejections()) {
+    for (PoolOutput.Rejection r : o.deadLetters()) {
       ctx.output(REJECTED, DeadLetter.newBuilder().setSourceTopic("test").setPartition(0)
           .setOffset(0).setKey(null).setValue(null).setReason(r.reason()).setCode(r.code())
           .setTimeMs(meta.getClockMs()).build());

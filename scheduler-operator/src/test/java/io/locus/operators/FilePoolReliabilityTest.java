@@ -280,7 +280,7 @@ class FilePoolReliabilityTest {
     send(register("n1", 1, 1), 1);
     send(register("n2", 1, 2), 2);
     OperatorSubtaskState checkpoint = harness.snapshot(1, 3);
-    // What ran after the checkpoint (the first run): j1 on n1, j2 on n2, j4 on n1, j3 on n2;
+    // What ran after the checkpoint (the first run): j1 on n1, j2 on n1, j3 on n1, j4 on n1;
     // all completed. After the failover, its inputs come back in another order:
     harness.close();
     operator("FA", checkpoint);
@@ -291,36 +291,40 @@ class FilePoolReliabilityTest {
         .singleElement().asString().contains("remembered");
     assertThat(kept).extracting(DeadLetter::getCode)
         .containsExactly(DeadLetterCodes.EARLY_COMPLETION);
+    // the replay places j1 on n1 again (same decision id): the completion answers that
+    // placement, so j1 is finished and the placement is not sent again
     send(job("j1", "f1", 10), 21);
     assertThat(drain()).as("j1 completed already: never placed").isEmpty();
 
-    send(job("j2", "f2", 11), 22); // → n1 now (n2 in the first run)
-    send(job("j3", "f3", 12), 23); // → n2
+    send(job("j2", "f2", 11), 22); // → n2 now (n1 in the first run)
+    send(job("j3", "f3", 12), 23); // → n1
     send(job("j4", "f4", 13), 24); // queued: no free slot
     assertThat(drain()).extracting(Decision::getDecisionId, Decision::getNode).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(id("j2", 0), "n1"),
-        org.assertj.core.groups.Tuple.tuple(id("j3", 0), "n2"));
+        org.assertj.core.groups.Tuple.tuple(id("j2", 0), "n2"),
+        org.assertj.core.groups.Tuple.tuple(id("j3", 0), "n1"));
 
     // j4 started on n1 in the first run: adopted there, never placed again
     send(event(TaskEventType.STARTED, "j4", 0, "n1", id("j4", 0), 25), 25);
+    // j3 has started on n1 (no longer withdrawn when n2 frees)
+    send(event(TaskEventType.STARTED, "j3", 0, "n1", id("j3", 0), 25), 25);
     assertThat(drain()).isEmpty();
-    // j2 completed on n2 in the first run, but runs on n1 now: finished, n1 told to cancel it
-    send(event(TaskEventType.COMPLETED, "j2", 0, "n2", id("j2", 0), 26), 26);
+    // j2 completed on n1 in the first run, but runs on n2 now: finished, n2 told to cancel it
+    send(event(TaskEventType.COMPLETED, "j2", 0, "n1", id("j2", 0), 26), 26);
     List<Decision> cancel = drain();
     assertThat(cancel).hasSize(1);
-    assertThat(cancel.get(0).getNode()).isEqualTo("n1");
+    assertThat(cancel.get(0).getNode()).isEqualTo("n2");
     assertThat(cancel.get(0).getDecisionId()).startsWith(POOL + "/cancel/");
     CancelTask c = (CancelTask) cancel.get(0).getAction();
     assertThat(c.getTaskId()).isEqualTo("j2");
     assertThat(c.getAttempt()).isEqualTo(0);
     send(event(TaskEventType.COMPLETED, "j4", 0, "n1", id("j4", 0), 27), 27);
-    // j3 ran on n2 in both runs; its STARTED from n1 would have been a duplicate: cancelled
-    send(event(TaskEventType.STARTED, "j3", 0, "n1", id("j3", 0), 28), 28);
-    assertThat(drain()).extracting(Decision::getNode).containsExactly("n1");
-    send(event(TaskEventType.COMPLETED, "j3", 0, "n2", id("j3", 0), 29), 29);
+    // j3 runs on n1 in both runs; a STARTED from n2 would be a duplicate: cancelled there
+    send(event(TaskEventType.STARTED, "j3", 0, "n2", id("j3", 0), 28), 28);
+    assertThat(drain()).extracting(Decision::getNode).containsExactly("n2");
+    send(event(TaskEventType.COMPLETED, "j3", 0, "n1", id("j3", 0), 29), 29);
     // duplicates of completions already applied change nothing
-    send(event(TaskEventType.COMPLETED, "j2", 0, "n2", id("j2", 0), 30), 30);
-    send(event(TaskEventType.COMPLETED, "j3", 0, "n2", id("j3", 0), 31), 31);
+    send(event(TaskEventType.COMPLETED, "j2", 0, "n1", id("j2", 0), 30), 30);
+    send(event(TaskEventType.COMPLETED, "j3", 0, "n1", id("j3", 0), 31), 31);
     assertThat(drain()).isEmpty();
 
     SchedulerMetrics m = metricsNow(60_000);
@@ -331,6 +335,58 @@ class FilePoolReliabilityTest {
     // and the pool still works: a new job is placed at once
     send(job("j5", "f5", 40), 40);
     assertThat(drain()).extracting(Decision::getDecisionId).containsExactly(id("j5", 0));
+  }
+
+  @Test
+  void aCompletionSentBeforeItsTaskExistsFinishesNothingTheTaskIsPlacedWhenItArrives()
+      throws Exception {
+    // Issue 22, finding 3: a registered node completes a job id not submitted yet. Before, the
+    // completion was remembered and the job, on arrival, was never placed and counted complete.
+    operator("FA", null);
+    send(register("n1", 1, 1), 1);
+    send(register("n2", 1, 2), 2);
+    send(job("j0", "f0", 3), 3);
+    assertThat(drain()).extracting(Decision::getNode).containsExactly("n1");
+    // epoch 0: it claims to answer a placement made before a restore, so it is remembered...
+    send(event(TaskEventType.COMPLETED, "j9", 0, "n1", id("j9", 0), 4), 4);
+    assertThat(rejected()).extracting(DeadLetter::getCode)
+        .containsExactly(DeadLetterCodes.EARLY_COMPLETION);
+    // ...but j9 goes to n2 (n1's slot is busy): n1 was never given it, so n1's word is dropped
+    send(job("j9", "f9", 5), 5);
+    assertThat(drain()).singleElement().satisfies(d -> {
+      assertThat(d.getAction()).isInstanceOf(PlaceTask.class);
+      assertThat(d.getNode()).isEqualTo("n2");
+      assertThat(d.getDecisionId()).isEqualTo(id("j9", 0));
+    });
+    assertThat(rejected()).singleElement().satisfies(d -> {
+      assertThat(d.getCode()).isEqualTo(DeadLetterCodes.EARLY_COMPLETION);
+      assertThat(d.getReason()).contains("dropped", "from node n1", "placed on node n2");
+    });
+    SchedulerMetrics m = metricsNow(60_000);
+    assertThat(m.getCompletions()).isZero();
+    assertThat(m.getRunningTasks()).isEqualTo(2);
+    // the node that was given j9 finishes it
+    send(event(TaskEventType.COMPLETED, "j9", 0, "n2", id("j9", 0), 6), 6);
+    assertThat(rejected()).isEmpty();
+    assertThat(metricsNow(120_000).getCompletions()).isEqualTo(1);
+  }
+
+  @Test
+  void aCompletionOfThisEpochForATaskThePoolDoesNotKnowIsNotRemembered() throws Exception {
+    // A placement of the current epoch was made after the task's arrival, so a completion that
+    // answers one can never precede the arrival: it is a late duplicate, or forged.
+    operator("FA", null);
+    send(register("n1", 1, 1), 1);
+    send(TaskEvent.newBuilder(event(TaskEventType.COMPLETED, "j9", 0, "n1", id("j9", 0), 2))
+        .setEpoch(1).build(), 2);
+    assertThat(rejected()).singleElement().satisfies(d -> {
+      assertThat(d.getCode()).isEqualTo(DeadLetterCodes.UNKNOWN_TASK);
+      assertThat(d.getReason()).contains("not remembered");
+    });
+    send(job("j9", "f9", 3), 3);
+    assertThat(drain()).extracting(Decision::getDecisionId, Decision::getNode).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(id("j9", 0), "n1"));
+    assertThat(metricsNow(60_000).getCompletions()).isZero();
   }
 
   @Test
