@@ -18,12 +18,12 @@ import org.slf4j.LoggerFactory;
  * later): an idle producer is not an outage.
  *
  * <p>Thread-safe: sends come from the agents' threads, answers from the producer's I/O thread,
- * checks from the host's scheduled pool.
+ * checks from a timer of their own. {@code locus replay}'s publisher uses it too.
  */
-final class BrokerWatch {
+public final class BrokerWatch {
   private static final Logger LOG = LoggerFactory.getLogger(BrokerWatch.class);
   /** Unanswered sends for this long mean the broker is out (a healthy ack takes milliseconds). */
-  static final Duration DEFAULT_THRESHOLD = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_THRESHOLD = Duration.ofSeconds(5);
 
   private final String who;
   private final String bootstrap;
@@ -37,7 +37,12 @@ final class BrokerWatch {
   private long failedWhileOut;
   private long outages;
 
-  BrokerWatch(String who, String bootstrap, Duration threshold, LongSupplier nanoClock) {
+  /**
+   * @param who what the log lines name as losing the broker ("agents of pool p", "locus replay")
+   * @param threshold how long sends may go unanswered before it is an outage
+   * @param nanoClock {@code System::nanoTime} (tests move their own)
+   */
+  public BrokerWatch(String who, String bootstrap, Duration threshold, LongSupplier nanoClock) {
     this.who = who;
     this.bootstrap = bootstrap;
     this.thresholdNanos = threshold.toNanos();
@@ -45,21 +50,20 @@ final class BrokerWatch {
   }
 
   /** A send is handed to the producer. */
-  synchronized void sent() {
+  public synchronized void sent() {
     if (inFlight++ == 0 && !out) {
       waitingSinceNanos = nanoClock.getAsLong();
     }
   }
 
   /** The broker took a send: it is there. */
-  synchronized void acked() {
+  public synchronized void acked() {
     inFlight = Math.max(0, inFlight - 1);
     long now = nanoClock.getAsLong();
     waitingSinceNanos = now;
     if (out) {
       out = false;
-      LOG.info("{}: the broker at {} answers again after {} s out; {} send(s) failed meanwhile"
-              + " (the scheduler's node timeout and seq checks cover what was lost)",
+      LOG.info("{}: the broker at {} answers again after {} s out; {} send(s) failed meanwhile",
           who, bootstrap, seconds(now - outSinceNanos), failedWhileOut);
     }
   }
@@ -68,7 +72,7 @@ final class BrokerWatch {
    * A send failed (its delivery timeout ran out, or the producer refused it). Returns whether the
    * caller should log it: not while the outage is already logged, so a long outage is one line.
    */
-  synchronized boolean failed() {
+  public synchronized boolean failed() {
     inFlight = Math.max(0, inFlight - 1);
     if (out) {
       failedWhileOut++;
@@ -78,7 +82,7 @@ final class BrokerWatch {
   }
 
   /** Called periodically: logs the start of an outage once. */
-  synchronized void check() {
+  public synchronized void check() {
     if (out || inFlight == 0) {
       return;
     }
@@ -88,19 +92,19 @@ final class BrokerWatch {
       outages++;
       outSinceNanos = waitingSinceNanos;
       failedWhileOut = 0;
-      LOG.warn("{}: the broker at {} has answered no send for {} s ({} waiting); the agents keep"
-              + " running and the producer keeps retrying; a line follows when it is back",
+      LOG.warn("{}: the broker at {} has answered no send for {} s ({} waiting); the producer"
+              + " keeps retrying (up to its delivery.timeout.ms); a line follows when it is back",
           who, bootstrap, seconds(now - waitingSinceNanos), inFlight);
     }
   }
 
   /** Whether an outage is on now (logged, not yet over). */
-  synchronized boolean out() {
+  public synchronized boolean out() {
     return out;
   }
 
   /** Outages logged so far. */
-  synchronized long outages() {
+  public synchronized long outages() {
     return outages;
   }
 
