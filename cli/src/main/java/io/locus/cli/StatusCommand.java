@@ -150,7 +150,7 @@ public final class StatusCommand implements Callable<Integer> {
     } else if (metricsAge > expectedAge) {
       schedulerSays = " (SCHEDULER NOT REPORTING: its last metrics are "
           + human(Duration.ofMillis(metricsAge)) + " old, it reports every "
-          + human(metricsInterval) + " and commits every " + human(checkpointInterval)
+          + interval(metricsInterval) + " and commits every " + interval(checkpointInterval)
           + "; is the scheduler job running? the figures below are from its last report)";
     } else {
       schedulerSays = " (metrics " + human(Duration.ofMillis(metricsAge)) + " old)";
@@ -212,6 +212,11 @@ public final class StatusCommand implements Callable<Integer> {
       out.printf("    %s: %s%n", what, nodes.size() <= 20 ? String.join(", ", nodes)
           : String.join(", ", nodes.subList(0, 20)) + " and " + (nodes.size() - 20) + " more");
     }
+  }
+
+  /** An interval, which may be under a second (human() would say "0 s"). */
+  private static String interval(Duration d) {
+    return d.toMillis() < 1000 ? d.toMillis() + " ms" : human(d);
   }
 
   static String human(Duration d) {
