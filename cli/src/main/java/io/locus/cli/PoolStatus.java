@@ -69,6 +69,16 @@ final class PoolStatus {
     }
   }
 
+  /**
+   * Whether the scheduler knows this pool: anything but a refused control was heard of it. A
+   * control for a pool that is not declared is refused and acked under that pool's name; it must
+   * not make a pool of it.
+   */
+  boolean known() {
+    return metrics != null || !nodes.isEmpty() || !shadows.isEmpty() || failuresSeen > 0
+        || (ack != null && ack.getAccepted());
+  }
+
   void ack(ControlAck a, long tsMs) {
     if (tsMs >= ackMs) {
       ack = a;

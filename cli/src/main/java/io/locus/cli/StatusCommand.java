@@ -38,9 +38,24 @@ public final class StatusCommand implements Callable<Integer> {
   String pool;
 
   @Option(names = "--lookback", defaultValue = "PT10M", paramLabel = "DURATION",
-      description = "How far back node reports, task events and metrics are read; nodes silent"
-          + " for longer are not shown. Default: ${DEFAULT-VALUE}.")
+      description = "How far back task events and metrics are read. Default: ${DEFAULT-VALUE}.")
   Duration lookback;
+
+  @Option(names = "--node-history", defaultValue = "PT24H", paramLabel = "DURATION",
+      description = "How far back node reports are read: a node heard of in that time and silent"
+          + " since shows as lost (or left), however long ago; older nodes are not shown (node"
+          + " reports are kept a week). At least --lookback. Default: ${DEFAULT-VALUE}.")
+  Duration nodeHistory;
+
+  @Option(names = "--metrics-interval", defaultValue = "PT1S", paramLabel = "DURATION",
+      description = "The scheduler's --metrics-interval-ms: with its checkpoint interval, how old"
+          + " its metrics may be while it runs. Default: ${DEFAULT-VALUE}.")
+  Duration metricsInterval;
+
+  @Option(names = "--checkpoint-interval", defaultValue = "PT5S", paramLabel = "DURATION",
+      description = "The scheduler's checkpoint interval (its metrics are visible at each"
+          + " checkpoint). Default: ${DEFAULT-VALUE} (locus run's default).")
+  Duration checkpointInterval;
 
   @Option(names = "--node-timeout", paramLabel = "DURATION",
       description = "A node not heard from for longer is lost: give the scheduler's"
@@ -60,8 +75,9 @@ public final class StatusCommand implements Callable<Integer> {
     if (failures < 0 || failures > 1000) {
       throw new IllegalArgumentException("--failures must be between 0 and 1000, got " + failures);
     }
-    for (Map.Entry<String, Duration> d : Map.of("--lookback", lookback, "--timeout", timeout)
-        .entrySet()) {
+    for (Map.Entry<String, Duration> d : Map.of("--lookback", lookback, "--timeout", timeout,
+        "--node-history", nodeHistory, "--metrics-interval", metricsInterval,
+        "--checkpoint-interval", checkpointInterval).entrySet()) {
       if (d.getValue().isNegative() || d.getValue().isZero()) {
         throw new IllegalArgumentException(d.getKey() + " must be positive, got " + d.getValue());
       }
@@ -77,9 +93,9 @@ public final class StatusCommand implements Callable<Integer> {
             : KafkaReachability.DEFAULT_TIMEOUT);
     long now = System.currentTimeMillis();
     StatusReader read = new StatusReader(props, pool, failures, timeout)
-        .readAll(now - lookback.toMillis());
+        .readAll(now - lookback.toMillis(), now - nodeHistory.toMillis());
     print(spec.commandLine().getOut(), read, now, lostAfterMs);
-    if (pool != null && !read.pools.containsKey(pool)) {
+    if (pool != null && (!read.pools.containsKey(pool) || !read.pools.get(pool).known())) {
       return 3;
     }
     return 0;
@@ -90,13 +106,24 @@ public final class StatusCommand implements Callable<Integer> {
       out.println("missing topics: " + String.join(", ", read.missingTopics)
           + " ('locus topics create' creates them)");
     }
-    if (read.pools.isEmpty()) {
+    List<PoolStatus> known = read.pools.values().stream().filter(PoolStatus::known).toList();
+    List<PoolStatus> refusedOnly = read.pools.values().stream().filter(p -> !p.known()).toList();
+    if (known.isEmpty()) {
       out.printf("%s: nothing in the last %s on Kafka at %s (is the scheduler running? is the"
           + " pool's name right?)%n", pool != null ? "pool " + pool : "no pool",
           human(lookback), kafka.bootstrap);
     }
-    for (PoolStatus p : read.pools.values()) {
+    for (PoolStatus p : known) {
       printPool(out, p, now, lostAfterMs);
+    }
+    // A control for a pool the scheduler does not declare is refused and acked under that name;
+    // the pool does not exist, so it gets no pool line, only its refusal.
+    if (!refusedOnly.isEmpty()) {
+      out.println("controls refused for pools the scheduler does not know:");
+      for (PoolStatus p : refusedOnly) {
+        out.printf("  %s: %s at %s: %s%n", p.pool, p.ack.getType(),
+            CLOCK.format(Instant.ofEpochMilli(p.ackMs)), p.ack.getMessage());
+      }
     }
     if (read.undecodable > 0) {
       out.printf("(%d records could not be decoded and were skipped)%n", read.undecodable);
@@ -112,10 +139,24 @@ public final class StatusCommand implements Callable<Integer> {
     if (p.ack != null && p.ackMs > p.metricsMs) {
       policy = p.ack.getPolicy().toString();
     }
+    long metricsAge = Math.max(0, now - p.metricsMs);
+    // While the scheduler runs its metrics are at most one metrics period plus one checkpoint
+    // old (the sink is transactional); 2 s more for the commit itself.
+    long expectedAge = metricsInterval.toMillis() + checkpointInterval.toMillis() + 2000;
+    String schedulerSays;
+    if (m == null) {
+      schedulerSays = " (SCHEDULER NOT REPORTING: no scheduler metrics in the last "
+          + human(lookback) + "; is the scheduler job running?)";
+    } else if (metricsAge > expectedAge) {
+      schedulerSays = " (SCHEDULER NOT REPORTING: its last metrics are "
+          + human(Duration.ofMillis(metricsAge)) + " old, it reports every "
+          + interval(metricsInterval) + " and commits every " + interval(checkpointInterval)
+          + "; is the scheduler job running? the figures below are from its last report)";
+    } else {
+      schedulerSays = " (metrics " + human(Duration.ofMillis(metricsAge)) + " old)";
+    }
     out.printf("pool %s: policy %s%s%s%n", p.pool, policy,
-        p.ack != null && p.ack.getPaused() ? ", PAUSED" : "",
-        m == null ? " (no scheduler metrics in the last " + human(lookback) + ")"
-            : " (metrics " + human(Duration.ofMillis(Math.max(0, now - p.metricsMs))) + " old)");
+        p.ack != null && p.ack.getPaused() ? ", PAUSED" : "", schedulerSays);
     Map<PoolStatus.NodeState, List<String>> nodes = p.nodesByState(now, lostAfterMs);
     int alive = nodes.get(PoolStatus.NodeState.ALIVE).size();
     int draining = nodes.get(PoolStatus.NodeState.DRAINING).size();
@@ -125,8 +166,11 @@ public final class StatusCommand implements Callable<Integer> {
         m == null ? "" : "; the scheduler counts " + m.getRegisteredNodes() + " registered, "
             + m.getBusySlots() + "/" + m.getTotalSlots() + " slots busy");
     list(out, "draining", nodes.get(PoolStatus.NodeState.DRAINING));
-    list(out, "lost (silent > " + human(Duration.ofMillis(lostAfterMs)) + ")",
-        nodes.get(PoolStatus.NodeState.LOST));
+    Duration nodesBack = nodeHistory.compareTo(lookback) > 0 ? nodeHistory : lookback;
+    list(out, "lost (silent > " + human(Duration.ofMillis(lostAfterMs)) + "; node reports read"
+        + " back " + human(nodesBack) + ")", nodes.get(PoolStatus.NodeState.LOST).stream()
+        .map(id -> id + " (last heard " + human(Duration.ofMillis(
+            Math.max(0, now - p.nodes.get(id).heardMs))) + " ago)").toList());
     if (m != null) {
       out.printf("  tasks: %d queued, %d running, %d completed, %d failed (placements %d)%n",
           m.getQueueLength(), m.getRunningTasks(), m.getCompletions(), m.getFailures(),
@@ -171,6 +215,11 @@ public final class StatusCommand implements Callable<Integer> {
       out.printf("    %s: %s%n", what, nodes.size() <= 20 ? String.join(", ", nodes)
           : String.join(", ", nodes.subList(0, 20)) + " and " + (nodes.size() - 20) + " more");
     }
+  }
+
+  /** An interval, which may be under a second (human() would say "0 s"). */
+  private static String interval(Duration d) {
+    return d.toMillis() < 1000 ? d.toMillis() + " ms" : human(d);
   }
 
   static String human(Duration d) {

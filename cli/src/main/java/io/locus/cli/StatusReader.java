@@ -38,19 +38,22 @@ final class StatusReader {
     this.deadlineNanos = System.nanoTime() + timeout.toNanos();
   }
 
-  /** Reads every topic status needs; {@code sinceMs} bounds the high-volume ones. */
-  StatusReader readAll(long sinceMs) {
-    TopicTail.Start since = TopicTail.Start.at(sinceMs);
+  /**
+   * Reads every topic status needs; {@code sinceMs} bounds the high-volume ones, {@code
+   * nodesSinceMs} (at or before it) the node reports, so that a node lost or gone before the
+   * lookback still counts as lost or left.
+   */
+  StatusReader readAll(long sinceMs, long nodesSinceMs) {
     // Control acks are rare and the paused state may be old: the whole topic.
-    read(Topics.CONTROL_ACKS, TopicTail.Start.beginning(),
+    read(Topics.CONTROL_ACKS, Long.MIN_VALUE,
         (a, ts) -> pool(a.getPool()).ack(a, ts), a -> a.getPool().toString());
-    read(Topics.SCHEDULER_METRICS, since, (m, ts) -> pool(m.getPool()).metrics(m, ts),
+    read(Topics.SCHEDULER_METRICS, sinceMs, (m, ts) -> pool(m.getPool()).metrics(m, ts),
         m -> m.getPool().toString());
-    read(Topics.NODE_REPORTS, since, (r, ts) -> pool(r.getPool()).report(r, ts),
+    read(Topics.NODE_REPORTS, Math.min(sinceMs, nodesSinceMs), (r, ts) -> pool(r.getPool()).report(r, ts),
         r -> r.getPool().toString());
-    read(Topics.TASK_EVENTS, since, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
+    read(Topics.TASK_EVENTS, sinceMs, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
         e -> e.getPool().toString());
-    read(Topics.SHADOW_DECISIONS, since, (d, ts) -> pool(d.getPool()).shadow(d, ts),
+    read(Topics.SHADOW_DECISIONS, sinceMs, (d, ts) -> pool(d.getPool()).shadow(d, ts),
         d -> d.getPool().toString());
     return this;
   }
@@ -60,16 +63,20 @@ final class StatusReader {
   }
 
   /**
-   * One topic from {@code start} up to its end as it was when reading it began (a bounded
-   * {@link TopicTail}), only the pool's partition when one pool is asked for.
+   * One topic from {@code sinceMs} up to its end as it was when reading it began (a bounded
+   * {@link TopicTail}), only the pool's partition when one pool is asked for. The start is the
+   * first record stamped at or after {@code sinceMs}; a later record stamped before it (a
+   * producer's own timestamp) is skipped too, so the window holds whatever the order.
    */
-  private <V extends SpecificRecord> void read(TopicSpec<V> topic, TopicTail.Start start,
+  private <V extends SpecificRecord> void read(TopicSpec<V> topic, long sinceMs,
       BiConsumer<V, Long> sink, Function<V, String> poolOf) {
     TopicTail tail = TopicTail.builder(props)
         .name("status-" + topic.name())
-        .from(start)
+        .from(sinceMs == Long.MIN_VALUE ? TopicTail.Start.beginning()
+            : TopicTail.Start.at(sinceMs))
         .follow(topic, (v, meta) -> {
-          if (onlyPool == null || onlyPool.equals(poolOf.apply(v))) {
+          if (meta.timestampMs() >= sinceMs
+              && (onlyPool == null || onlyPool.equals(poolOf.apply(v)))) {
             sink.accept(v, meta.timestampMs());
           }
         })

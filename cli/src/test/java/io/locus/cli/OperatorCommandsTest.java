@@ -180,7 +180,8 @@ class OperatorCommandsTest {
       assertThat(r.out())
           .contains("pool batch: policy GCC, PAUSED")
           .contains("nodes: 2 alive (1 of them draining), 1 lost, 1 left")
-          .contains("draining: n2").contains("lost (silent > 30 s): n3")
+          .contains("draining: n2")
+          .contains("lost (silent > 30 s; node reports read back 24 h): n3 (last heard 2 min ago)")
           .contains("tasks: 7 queued, 3 running, 42 completed")
           .contains("last control: PAUSE_POOL applied")
           .contains("failures: 2 in the last 10 min; latest:")
@@ -200,6 +201,63 @@ class OperatorCommandsTest {
       Run unknown = run("status", "--bootstrap-servers", b, "--pool", "nope");
       assertThat(unknown.code()).isEqualTo(3);
       assertThat(unknown.out()).contains("pool nope: nothing in the last 10 min on Kafka at " + b);
+    }
+  }
+
+  @Test
+  void statusKeepsNodesLostBeforeTheLookbackListsRefusedControlsApartAndSaysTheSchedulerIsSilent()
+      throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      String b = kafka.bootstrapServers();
+      // CreateTime node reports, as in the test above: the back-dated reports must keep their age.
+      try (Admin admin = Admin.create(ClientConfigs.base(b))) {
+        admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(
+            Topics.NODE_REPORTS.name(), Topics.NODE_REPORTS.partitions(), (short) 1)
+            .configs(java.util.Map.of("message.timestamp.type", "CreateTime"))))
+            .all().get(30, TimeUnit.SECONDS);
+      }
+      assertThat(run("topics", "create", "--bootstrap-servers", b).code()).isZero();
+      long now = System.currentTimeMillis();
+      try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(ClientConfigs.producer(b))) {
+        // The scheduler's last report is a minute old: it stopped.
+        send(p, Topics.SCHEDULER_METRICS, "batch", now - 60_000, metrics("batch", "MCH", 7, 3, 42));
+        send(p, Topics.NODE_REPORTS, "batch", now - 1000, report("n1", NodeReportType.HEARTBEAT,
+            false));
+        // Lost three hours ago and left an hour ago: both before the 10 min lookback.
+        send(p, Topics.NODE_REPORTS, "batch", now - 3 * 3_600_000L,
+            report("n3", NodeReportType.HEARTBEAT, false));
+        send(p, Topics.NODE_REPORTS, "batch", now - 3_600_000L,
+            report("n4", NodeReportType.LEAVE, false));
+        // Older than the node history: not shown.
+        send(p, Topics.NODE_REPORTS, "batch", now - 30 * 3_600_000L,
+            report("n9", NodeReportType.HEARTBEAT, false));
+        // A control for a pool nobody declared: the scheduler refuses it under that name.
+        send(p, Topics.CONTROL_ACKS, "batchx", now - 50, ControlAck.newBuilder(ack("batchx"))
+            .setType(ControlType.SET_POLICY).setAccepted(false).setPolicy("").setPaused(false)
+            .setMessage("pool batchx is not declared").build());
+      }
+      Run r = run("status", "--bootstrap-servers", b);
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.out())
+          .containsPattern("pool batch: policy MCH \\(SCHEDULER NOT REPORTING: its last metrics"
+              + " are 6\\d s old, it reports every 1 s and commits every 5 s; is the scheduler"
+              + " job running\\?")
+          .contains("nodes: 1 alive (0 of them draining), 1 lost, 1 left")
+          .contains("lost (silent > 30 s; node reports read back 24 h): n3 (last heard 3 h ago)")
+          .doesNotContain("n9")
+          .doesNotContain("pool batchx:")
+          .contains("controls refused for pools the scheduler does not know:")
+          .containsPattern("  batchx: SET_POLICY at [-0-9: ]+: pool batchx is not declared");
+
+      // Only the lookback for nodes too: the lost and the left node fall out of sight.
+      Run narrow = run("status", "--bootstrap-servers", b, "--node-history", "PT1M",
+          "--lookback", "PT2M");
+      assertThat(narrow.out()).contains("nodes: 1 alive (0 of them draining), 0 lost, 0 left");
+
+      Run ghost = run("status", "--bootstrap-servers", b, "--pool", "batchx");
+      assertThat(ghost.code()).isEqualTo(3);
+      assertThat(ghost.out()).contains("pool batchx: nothing in the last 10 min")
+          .contains("batchx: SET_POLICY").doesNotContain("pool batchx: policy");
     }
   }
 

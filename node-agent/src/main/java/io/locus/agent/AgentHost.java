@@ -84,6 +84,8 @@ public final class AgentHost<A> implements AutoCloseable {
   private final AtomicLong decisionsUndecodable = new AtomicLong();
   private final AtomicLong recordFailures = new AtomicLong();
   private final AtomicLong sendFailures = new AtomicLong();
+  private BrokerWatch brokerWatch;
+  private java.util.concurrent.ScheduledExecutorService brokerWatchTimer;
   private final Set<Integer> partitions = new TreeSet<>();
   private final AgentFactory.ReportsListener reports;
   private TopicPartition reportsPartition;
@@ -160,6 +162,17 @@ public final class AgentHost<A> implements AutoCloseable {
     scheduler.setRemoveOnCancelPolicy(true);
     ExecutorAgentScheduler agentScheduler = new ExecutorAgentScheduler(scheduler);
 
+    // The producer rides out a broker outage silently; the watch logs its start and end.
+    brokerWatch = new BrokerWatch("agents of pool " + pool, config.bootstrapServers(),
+        BrokerWatch.DEFAULT_THRESHOLD, System::nanoTime);
+    // Its own thread: with the broker gone a send can block (up to max.block.ms, waiting for
+    // metadata), and blocked heartbeats may hold every thread of the agents' pool.
+    brokerWatchTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, clientPrefix + "-" + pool + "-broker-watch");
+      t.setDaemon(true);
+      return t;
+    });
+    brokerWatchTimer.scheduleWithFixedDelay(brokerWatch::check, 1, 1, TimeUnit.SECONDS);
     KafkaAgentOutput output = new KafkaAgentOutput(producer, new KafkaAgentOutput.Listener() {
       @Override
       public void acked(SpecificRecord record) {
@@ -172,7 +185,7 @@ public final class AgentHost<A> implements AutoCloseable {
       public void failed(SpecificRecord record, Exception error) {
         sendFailures.incrementAndGet();
       }
-    });
+    }, brokerWatch);
     for (String node : config.nodeIds()) {
       A agent = factory.create(node, agentScheduler, output);
       agents.put(node, agent);
@@ -452,6 +465,11 @@ public final class AgentHost<A> implements AutoCloseable {
     return sendFailures.get();
   }
 
+  /** Broker outages logged so far (see {@link BrokerWatch}). */
+  public long brokerOutages() {
+    return brokerWatch == null ? 0 : brokerWatch.outages();
+  }
+
   public Throwable consumerFailure() {
     return consumerFailure;
   }
@@ -538,6 +556,9 @@ public final class AgentHost<A> implements AutoCloseable {
         errors.put(node, e);
       }
     });
+    if (brokerWatchTimer != null) {
+      brokerWatchTimer.shutdownNow();
+    }
     if (scheduler != null) {
       scheduler.shutdownNow();
       try {

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * scheduler never sees COMPLETED before STARTED nor delta n+1 before delta n.
  *
  * <p>Sending never throws into the agent: a failure (broker gone, producer closed) is logged and
- * reported to the listener; the scheduler's heartbeat and seq checks detect the gap.
+ * reported to the listener; the scheduler's heartbeat and seq checks detect the gap. With a {@link
+ * BrokerWatch}, a broker outage is one WARN when it starts and one INFO when it ends, and the
+ * failures during it are counted instead of logged one by one.
  */
 public final class KafkaAgentOutput implements AgentOutput {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaAgentOutput.class);
@@ -31,10 +33,16 @@ public final class KafkaAgentOutput implements AgentOutput {
 
   private final Producer<byte[], byte[]> producer;
   private final Listener listener;
+  private final BrokerWatch watch;
 
   public KafkaAgentOutput(Producer<byte[], byte[]> producer, Listener listener) {
+    this(producer, listener, null);
+  }
+
+  KafkaAgentOutput(Producer<byte[], byte[]> producer, Listener listener, BrokerWatch watch) {
     this.producer = producer;
     this.listener = listener;
+    this.watch = watch;
   }
 
   @Override
@@ -48,19 +56,31 @@ public final class KafkaAgentOutput implements AgentOutput {
   }
 
   private <V extends SpecificRecord> void send(TopicSpec<V> topic, String key, V value) {
+    if (watch != null) {
+      watch.sent();
+    }
     try {
       producer.send(new ProducerRecord<>(topic.name(), topic.key(key), topic.value(value)),
           (meta, error) -> {
             if (error == null) {
+              if (watch != null) {
+                watch.acked();
+              }
               listener.acked(value);
             } else {
-              LOG.warn("could not send to {}: {}", topic.name(), error.toString());
+              failed(topic, error);
               listener.failed(value, error);
             }
           });
     } catch (RuntimeException e) {
-      LOG.warn("could not send to {}: {}", topic.name(), e.toString());
+      failed(topic, e);
       listener.failed(value, e);
+    }
+  }
+
+  private void failed(TopicSpec<?> topic, Exception error) {
+    if (watch == null || watch.failed()) {
+      LOG.warn("could not send to {}: {}", topic.name(), error.toString());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.locus.cli.replay;
 
+import io.locus.agent.BrokerWatch;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.schemas.JobSubmitted;
@@ -7,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -17,6 +21,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * acks=all, a callback per record. A record counts as published only when the broker acknowledged
  * it; one Kafka refused (or never answered for) counts as failed, with the reason kept. The ids
  * of failed records are handed back ({@link #takeFailed}) so the replay stops waiting for them.
+ * A broker outage the producer rides out is logged once when it starts and once when it ends
+ * ({@link BrokerWatch}), so it is not silent.
  */
 public final class AckedPublisher implements AutoCloseable {
   /** A job Kafka did not take, and why. */
@@ -28,6 +34,8 @@ public final class AckedPublisher implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
   private final List<String> reasons = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final BrokerWatch watch;
+  private final ScheduledExecutorService watchTimer;
 
   /** @param client bootstrap servers and security settings */
   public AckedPublisher(Properties client) {
@@ -41,24 +49,37 @@ public final class AckedPublisher implements AutoCloseable {
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
         org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
     producer = new KafkaProducer<>(p);
+    watch = new BrokerWatch("locus replay", p.getProperty(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "?"), BrokerWatch.DEFAULT_THRESHOLD,
+        System::nanoTime);
+    watchTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "replay-broker-watch");
+      t.setDaemon(true);
+      return t;
+    });
+    watchTimer.scheduleWithFixedDelay(watch::check, 1, 1, TimeUnit.SECONDS);
   }
 
   /** Sends {@code job}; the outcome arrives later through the counters. */
   public void send(JobSubmitted job) {
     String id = job.getJobId();
     sent.incrementAndGet();
+    watch.sent();
     try {
       producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
           Topics.JOB_ARRIVALS.key(job.getPool()), Topics.JOB_ARRIVALS.value(job)),
           (meta, e) -> {
             if (e == null) {
+              watch.acked();
               acked.incrementAndGet();
             } else {
+              watch.failed(); // every failure is counted and reported by the replay itself
               fail(id, e);
             }
           });
     } catch (RuntimeException e) {
       // e.g. the metadata of job-arrivals did not come within max.block.ms
+      watch.failed();
       fail(id, e);
     }
   }
@@ -105,8 +126,19 @@ public final class AckedPublisher implements AutoCloseable {
     }
   }
 
+  /** Broker outages logged so far. */
+  public long brokerOutages() {
+    return watch.outages();
+  }
+
+  /** Whether the broker is out now (an outage logged and not yet over). */
+  public boolean brokerOut() {
+    return watch.out();
+  }
+
   @Override
   public void close() {
+    watchTimer.shutdownNow();
     producer.close(java.time.Duration.ofSeconds(10));
   }
 }
