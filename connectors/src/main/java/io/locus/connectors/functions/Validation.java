@@ -317,16 +317,7 @@ public final class Validation {
     for (int i = 0; i < inputs.size(); i++) {
       DataUnit unit = inputs.get(i);
       String at = "inputs[" + i + "]";
-      if (unit == null) {
-        return invalid(at + " is missing");
-      }
-      Violation bad = first(
-          () -> fileId(at + ".id", unit.getId()),
-          () -> byteCount(at + ".bytes", unit.getBytes(), MAX_FILE_BYTES),
-          () -> computeSeconds(at + ".computeSeconds", unit.getComputeSeconds()),
-          () -> unit.getLocation() == null ? null : url(at + ".location", unit.getLocation()),
-          () -> unit.getChecksum() == null ? null : id(at + ".checksum", unit.getChecksum()))
-          .orElse(null);
+      Violation bad = dataUnit(at, unit);
       if (bad != null) {
         return bad;
       }
@@ -335,6 +326,20 @@ public final class Validation {
       }
     }
     return null;
+  }
+
+  /** One input or output file: the same rules for both (an agent stores either in its cache). */
+  private static Violation dataUnit(String at, DataUnit unit) {
+    if (unit == null) {
+      return invalid(at + " is missing");
+    }
+    return first(
+        () -> fileId(at + ".id", unit.getId()),
+        () -> byteCount(at + ".bytes", unit.getBytes(), MAX_FILE_BYTES),
+        () -> computeSeconds(at + ".computeSeconds", unit.getComputeSeconds()),
+        () -> unit.getLocation() == null ? null : url(at + ".location", unit.getLocation()),
+        () -> unit.getChecksum() == null ? null : id(at + ".checksum", unit.getChecksum()))
+        .orElse(null);
   }
 
   /**
@@ -352,16 +357,7 @@ public final class Validation {
     for (int i = 0; i < outputs.size(); i++) {
       DataUnit unit = outputs.get(i);
       String at = "outputs[" + i + "]";
-      if (unit == null) {
-        return invalid(at + " is missing");
-      }
-      Violation bad = first(
-          () -> fileId(at + ".id", unit.getId()),
-          () -> byteCount(at + ".bytes", unit.getBytes(), MAX_FILE_BYTES),
-          () -> computeSeconds(at + ".computeSeconds", unit.getComputeSeconds()),
-          () -> unit.getLocation() == null ? null : url(at + ".location", unit.getLocation()),
-          () -> unit.getChecksum() == null ? null : id(at + ".checksum", unit.getChecksum()))
-          .orElse(null);
+      Violation bad = dataUnit(at, unit);
       if (bad != null) {
         return bad;
       }
