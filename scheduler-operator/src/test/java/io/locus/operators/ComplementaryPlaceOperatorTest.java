@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
-import io.locus.schemas.CachedFile;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.Decision;
-import io.locus.schemas.InputPlan;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ResourceProfile;
-import io.locus.schemas.TaskEvent;
-import io.locus.schemas.TaskEventType;
 import io.locus.schemas.internal.SchedulerInput;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,22 +73,7 @@ class ComplementaryPlaceOperatorTest {
         PlaceTask pt = (PlaceTask) d.getAction();
         running.remove(pt.getTaskId());
         onNode.get(d.getNode()).remove(pt.getTaskId());
-        List<CachedFile> staged = new ArrayList<>();
-        for (InputPlan i : pt.getInputs()) {
-          if (!i.getSource().name().equals("LOCAL")) {
-            staged.add(new CachedFile(i.getFileId(), i.getBytes()));
-          }
-        }
-        if (!staged.isEmpty()) {
-          long seq = cacheSeq.merge(d.getNode(), 1L, Long::sum);
-          out.add(in(NodeReport.newBuilder().setPool(POOL).setNode(d.getNode())
-              .setType(NodeReportType.CACHE_DELTA).setTimeMs(clock).setSeq(seq).setAdded(staged)
-              .build()));
-        }
-        out.add(in(TaskEvent.newBuilder().setPool(POOL).setTaskId(pt.getTaskId())
-            .setJobId(pt.getJobId()).setAttempt(pt.getAttempt()).setNode(d.getNode())
-            .setType(TaskEventType.COMPLETED).setDecisionId(d.getDecisionId())
-            .setTimeMs(clock + 1).build()));
+        out.addAll(OperatorHarness.finish(POOL, d, pt, clock, cacheSeq));
       }
       return out;
     }

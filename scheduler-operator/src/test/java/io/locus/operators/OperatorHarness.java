@@ -63,4 +63,35 @@ public final class OperatorHarness {
     h.open();
     return h;
   }
+
+  /**
+   * What a modelled agent sends when it finishes a placement: a CACHE_DELTA of the inputs it
+   * staged (none when every input was local), then COMPLETED one ms later, each wrapped for
+   * {@code pool}. {@code cacheSeq} keeps each node's delta sequence across calls.
+   */
+  public static java.util.List<SchedulerInput> finish(String pool, Decision d,
+      io.locus.schemas.PlaceTask p, long clock, java.util.Map<String, Long> cacheSeq) {
+    java.util.List<SchedulerInput> out = new java.util.ArrayList<>();
+    java.util.List<io.locus.schemas.CachedFile> staged = new java.util.ArrayList<>();
+    for (io.locus.schemas.InputPlan i : p.getInputs()) {
+      if (!i.getSource().name().equals("LOCAL")) {
+        staged.add(new io.locus.schemas.CachedFile(i.getFileId(), i.getBytes()));
+      }
+    }
+    if (!staged.isEmpty()) {
+      long seq = cacheSeq.merge(d.getNode(), 1L, Long::sum);
+      out.add(wrap(pool, io.locus.schemas.NodeReport.newBuilder().setPool(pool)
+          .setNode(d.getNode()).setType(io.locus.schemas.NodeReportType.CACHE_DELTA)
+          .setTimeMs(clock).setSeq(seq).setAdded(staged).build()));
+    }
+    out.add(wrap(pool, io.locus.schemas.TaskEvent.newBuilder().setPool(pool)
+        .setTaskId(p.getTaskId()).setJobId(p.getJobId()).setAttempt(p.getAttempt())
+        .setNode(d.getNode()).setType(io.locus.schemas.TaskEventType.COMPLETED)
+        .setDecisionId(d.getDecisionId()).setTimeMs(clock + 1).build()));
+    return out;
+  }
+
+  private static SchedulerInput wrap(String pool, Object event) {
+    return SchedulerInput.newBuilder().setPool(pool).setEvent(event).build();
+  }
 }

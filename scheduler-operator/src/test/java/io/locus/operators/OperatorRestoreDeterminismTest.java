@@ -3,18 +3,14 @@ package io.locus.operators;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.core.policy.PolicyRegistry;
-import io.locus.schemas.CachedFile;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EvictFiles;
-import io.locus.schemas.InputPlan;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ReplicateFile;
-import io.locus.schemas.TaskEvent;
-import io.locus.schemas.TaskEventType;
 import io.locus.schemas.internal.SchedulerInput;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -74,22 +70,7 @@ class OperatorRestoreDeterminismTest {
       } else {
         Decision d = running.poll();
         PlaceTask p = (PlaceTask) d.getAction();
-        List<CachedFile> staged = new ArrayList<>();
-        for (InputPlan i : p.getInputs()) {
-          if (!i.getSource().name().equals("LOCAL")) {
-            staged.add(new CachedFile(i.getFileId(), i.getBytes()));
-          }
-        }
-        if (!staged.isEmpty()) {
-          long seq = cacheSeq.merge(d.getNode(), 1L, Long::sum);
-          out.add(in(NodeReport.newBuilder().setPool(POOL).setNode(d.getNode())
-              .setType(NodeReportType.CACHE_DELTA).setTimeMs(clock).setSeq(seq).setAdded(staged)
-              .build()));
-        }
-        out.add(in(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId())
-            .setJobId(p.getJobId()).setAttempt(p.getAttempt()).setNode(d.getNode())
-            .setType(TaskEventType.COMPLETED).setDecisionId(d.getDecisionId())
-            .setTimeMs(clock + 1).build()));
+        out.addAll(OperatorHarness.finish(POOL, d, p, clock, cacheSeq));
       }
       return out;
     }
