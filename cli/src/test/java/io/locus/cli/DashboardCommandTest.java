@@ -70,6 +70,10 @@ class DashboardCommandTest {
           .isNotNull();
       String url = command.dashboard().url();
       assertThat(url).startsWith("http://127.0.0.1:");
+      // The command keeps the started dashboard before it prints where it is: wait for the line
+      // (asserting at once raced with the print and failed a CI run with an empty output).
+      Await.until("the address printed", Duration.ofSeconds(30),
+          () -> out.toString().contains("locus dashboard: " + url) || exit.isDone());
       assertThat(out.toString()).contains("locus dashboard: " + url);
       HttpResponse<String> page = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
