@@ -22,7 +22,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Where jobs come from: trace files (Locus JSON lines, WfCommons instances, SWF logs, through
@@ -31,6 +33,10 @@ import picocli.CommandLine.Option;
 public final class WorkloadSource {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Choice choice;
+
+  /** The command this mixin serves: its error stream gets the readers' warnings. */
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
 
   static final class Choice {
     @Option(names = "--trace", paramLabel = "FILE|DIR",
@@ -99,7 +105,12 @@ public final class WorkloadSource {
     TraceFiles.Options options =
         new TraceFiles.Options(timeScale, pools.size() > 1 ? pools : List.of(), swfFileModel, seed);
     try {
-      return TraceFiles.open(files, f, options);
+      Workload w = TraceFiles.open(files, f, options);
+      if (mixee != null) {
+        w.warnings().forEach(m -> mixee.commandLine().getErr().println("warning: " + m));
+        mixee.commandLine().getErr().flush();
+      }
+      return w;
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read trace " + files + ": " + e.getMessage(), e);
     } catch (UncheckedIOException e) {

@@ -108,6 +108,7 @@ public final class TraceFiles {
     }
     List<TraceJob> all = new ArrayList<>();
     List<String> descriptions = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       Path f = files.get(i);
       String instance = names.get(i);
@@ -115,6 +116,7 @@ public final class TraceFiles {
       List<TraceJob> jobs;
       if (format == Format.WFCOMMONS) {
         WfWorkflow wf = WfInstanceReader.read(f);
+        wf.warnings().forEach(w -> warnings.add(f + ": " + w));
         try {
           jobs = WfJobs.jobs(wf, instance, options.timeScale());
         } catch (IllegalArgumentException e) {
@@ -135,7 +137,7 @@ public final class TraceFiles {
     all.sort(Comparator.comparingDouble(TraceJob::arrival)); // stable: file order on ties
     TraceDag.check(all, name);
     String scale = options.timeScale() == 1.0 ? "" : " (times x " + options.timeScale() + ")";
-    return Workload.of(name, String.join("; ", descriptions) + scale, all);
+    return Workload.of(name, String.join("; ", descriptions) + scale, all).withWarnings(warnings);
   }
 
   /**

@@ -26,6 +26,7 @@ public final class Workload implements Iterable<TraceJob> {
   private final String description;
   private final long size;
   private final Supplier<Iterator<TraceJob>> source;
+  private List<String> warnings = List.of();
 
   public Workload(String name, String description, long size, Supplier<Iterator<TraceJob>> source) {
     this.name = Objects.requireNonNull(name, "name");
@@ -45,6 +46,21 @@ public final class Workload implements Iterable<TraceJob> {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * This workload with {@code warnings}: what its reader found wrong but could ignore (a field
+   * scheduling does not read); the commands print them.
+   */
+  public Workload withWarnings(List<String> warnings) {
+    Workload w = new Workload(name, description, size, source);
+    w.warnings = List.copyOf(warnings);
+    return w;
+  }
+
+  /** What the reader found wrong but ignored, each naming its file and place; often empty. */
+  public List<String> warnings() {
+    return warnings;
   }
 
   public String description() {

@@ -393,7 +393,10 @@ public final class SimulateCommand implements Callable<Integer> {
   static Workload traceWorkload(CommandLine.Model.CommandSpec spec, List<Path> files,
       TraceFiles.Format format, TraceFiles.Options options) throws IOException {
     try {
-      return TraceFiles.open(files, format, options);
+      Workload w = TraceFiles.open(files, format, options);
+      w.warnings().forEach(m -> spec.commandLine().getErr().println("warning: " + m));
+      spec.commandLine().getErr().flush();
+      return w;
     } catch (TraceFormatException | IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--trace: " + e.getMessage(),
           e);

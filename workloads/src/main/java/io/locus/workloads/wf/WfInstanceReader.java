@@ -56,6 +56,11 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>Like WfFormat itself, unknown properties are allowed and ignored; the properties Locus uses are
  * checked strictly. A problem is a {@link TraceFormatException} naming the file and the JSON path.
+ * Published instances carry quirks in fields scheduling never reads ({@code createdAt} and {@code
+ * executedAt} dates such as {@code 03-23-21T06:04:36Z}, a makespan of the wrong type, a
+ * non-string description): such a field is a {@linkplain WfWorkflow#warnings() warning} naming
+ * its path, never a refusal of the whole instance (issue 22). What scheduling uses (task ids,
+ * parents and children, files and sizes, runtimes) stays strict.
  * Rules beyond the schema: a file a task both reads and writes counts as written (an output); in
  * 1.0–1.4 a file's size is the one of its first mention; in 1.5+, when an {@code execution}
  * section exists it must give every task a runtime, and without one every runtime is 0.
@@ -71,6 +76,8 @@ public final class WfInstanceReader {
 
   private final String source;
   private String tasksPath;
+  /** Problems in fields scheduling does not read: reported, not refused. */
+  private final List<String> warnings = new ArrayList<>();
 
   private WfInstanceReader(String source) {
     this.source = source;
@@ -116,12 +123,12 @@ public final class WfInstanceReader {
           + "'; known versions: " + String.join(", ", VERSIONS));
     }
     String name = str(root, "name", "$", true);
-    String description = str(root, "description", "$", false);
+    String description = lenient("$.description", () -> str(root, "description", "$", false));
     date(root, "createdAt", "$", false);
     JsonNode workflow = object(root, "workflow", "$", true);
     Parsed p = version.compareTo("1.5") < 0 ? legacy(workflow, version) : current(workflow);
     List<WfTask> tasks = p.resolve();
-    return new WfWorkflow(name, description, tasks, p.sizes);
+    return new WfWorkflow(name, description, tasks, p.sizes, warnings);
   }
 
   /** 1.0–1.4: tasks (or jobs) carry their files; references are task names. */
@@ -129,8 +136,9 @@ public final class WfInstanceReader {
     boolean v14 = version.equals("1.4");
     String list = version.compareTo("1.3") < 0 ? "jobs" : "tasks";
     date(workflow, "executedAt", "$.workflow", true);
-    nonNegative(workflow, v14 && workflow.has("makespanInSeconds") ? "makespanInSeconds"
-        : "makespan", "$.workflow", false, true);
+    String makespan = v14 && workflow.has("makespanInSeconds") ? "makespanInSeconds" : "makespan";
+    lenient("$.workflow." + makespan,
+        () -> nonNegative(workflow, makespan, "$.workflow", false, true));
     tasksPath = "$.workflow." + list;
     JsonNode tasks = array(workflow, list, "$.workflow", true);
     Parsed p = new Parsed();
@@ -212,7 +220,8 @@ public final class WfInstanceReader {
   private void execution(JsonNode execution, Parsed p) {
     String ep = "$.workflow.execution";
     date(execution, "executedAt", ep, true);
-    nonNegative(execution, "makespanInSeconds", ep, false, true);
+    lenient(ep + ".makespanInSeconds",
+        () -> nonNegative(execution, "makespanInSeconds", ep, false, true));
     JsonNode tasks = array(execution, "tasks", ep, true);
     Map<String, String> seen = new HashMap<>();
     for (int i = 0; i < tasks.size(); i++) {
@@ -449,14 +458,35 @@ public final class WfInstanceReader {
     return id;
   }
 
-  private void date(JsonNode n, String field, String path, boolean required) {
-    String s = str(n, field, path, required);
-    if (s != null) {
-      try {
-        WfDates.parse(s);
-      } catch (IllegalArgumentException e) {
-        throw error(path + "." + field, e.getMessage());
+  /**
+   * A date scheduling never reads ({@code createdAt}, {@code executedAt}): checked, and a missing
+   * or malformed one is a warning. (The schemas require {@code workflow.executedAt}; published
+   * instances still write dates like {@code 03-23-21T06:04:36Z}.)
+   */
+  private void date(JsonNode n, String field, String path, boolean schemaRequires) {
+    lenient(path + "." + field, () -> {
+      String s = str(n, field, path, schemaRequires);
+      if (s != null) {
+        try {
+          WfDates.parse(s);
+        } catch (IllegalArgumentException e) {
+          throw error(path + "." + field, e.getMessage());
+        }
       }
+      return s;
+    });
+  }
+
+  /**
+   * Reads a field scheduling does not use: its problem (a {@link TraceFormatException}) becomes
+   * a warning and the field reads as absent (null).
+   */
+  private <T> T lenient(String path, java.util.function.Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (TraceFormatException e) {
+      warnings.add(e.getMessage() + " (ignored: scheduling does not use " + path + ")");
+      return null;
     }
   }
 

@@ -13,9 +13,16 @@ import java.util.Map;
  * @param description the instance's {@code description} (may be empty)
  * @param tasks the tasks, in the order of the instance
  * @param fileSizes file id → size in bytes, in order of first mention
+ * @param warnings problems in fields scheduling does not read, each naming its JSON path (the
+ *     reader reports them instead of refusing the instance)
  */
 public record WfWorkflow(String name, String description, List<WfTask> tasks,
-    Map<String, Long> fileSizes) {
+    Map<String, Long> fileSizes, List<String> warnings) {
+
+  public WfWorkflow(String name, String description, List<WfTask> tasks,
+      Map<String, Long> fileSizes) {
+    this(name, description, tasks, fileSizes, List.of());
+  }
 
   public WfWorkflow {
     if (name == null || name.isEmpty()) {
@@ -24,6 +31,7 @@ public record WfWorkflow(String name, String description, List<WfTask> tasks,
     description = description == null ? "" : description;
     tasks = List.copyOf(tasks);
     fileSizes = Collections.unmodifiableMap(new LinkedHashMap<>(fileSizes));
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
   /** Ids of the tasks that list {@code id} as a parent, in task order. */

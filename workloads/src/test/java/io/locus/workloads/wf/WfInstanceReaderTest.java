@@ -174,9 +174,11 @@ class WfInstanceReaderTest {
     }
     assertThat(shapes(WfJobs.jobs(read(root), "i", 1)))
         .isEqualTo(shapes(WfJobs.jobs(wf, "i", 1)));
+    // The makespan is not read by scheduling: a bad one is a warning, never a refusal.
     workflow.put("makespan", "long");
-    assertThatThrownBy(() -> read(root)).hasMessageEndingWith(
-        "$.workflow.makespan: must be a number, got \"long\"");
+    assertThat(read(root).warnings()).singleElement().asString().endsWith(
+        "$.workflow.makespan: must be a number, got \"long\" (ignored: scheduling does not "
+            + "use $.workflow.makespan)");
   }
 
   @Test
@@ -328,16 +330,60 @@ class WfInstanceReaderTest {
         + "blastall_ID0000002");
   }
 
+  /**
+   * Issue 22: published instances carry quirks in fields scheduling never reads (dates such as
+   * {@code 03-23-21T06:04:36Z}, a missing executedAt, extra machine blocks and keys): each is a
+   * warning naming its path, and the instance reads exactly as without the quirk.
+   */
   @Test
-  void badDatesAndBadJson() throws IOException {
-    expect("1.5", r -> execution(r).put("executedAt", "2021-02-30T00:00:00Z"),
+  void quirksInUnusedFieldsAreWarningsNotRefusals() throws IOException {
+    warns("1.5", r -> execution(r).put("executedAt", "2021-02-30T00:00:00Z"),
         "$.workflow.execution.executedAt: '2021-02-30T00:00:00Z' is not a valid date-time");
-    expect("1.0", r -> ((ObjectNode) r.get("workflow")).put("executedAt", "last tuesday"),
-        "$.workflow.executedAt: 'last tuesday' is not an ISO 8601 date-time");
-    expect("1.6", r -> r.put("createdAt", 20210101),
+    warns("1.0", r -> ((ObjectNode) r.get("workflow")).put("executedAt", "03-23-21T06:04:36Z"),
+        "$.workflow.executedAt: '03-23-21T06:04:36Z' is not an ISO 8601 date-time");
+    warns("1.3", r -> ((ObjectNode) r.get("workflow")).remove("executedAt"),
+        "$.workflow: missing required field 'executedAt'");
+    warns("1.6", r -> r.put("createdAt", 20210101),
         "$.createdAt: must be a non-empty string, got 20210101");
-    expect("1.6", r -> run(r, 0).put("executedAt", "20211301T000000Z"),
+    warns("1.6", r -> run(r, 0).put("executedAt", "20211301T000000Z"),
         "$.workflow.execution.tasks[0].executedAt: '20211301T000000Z' is not a valid date-time");
+    warns("1.6", r -> r.put("description", 7), "$.description: must be a non-empty string, got 7");
+    warns("1.5", r -> execution(r).put("makespanInSeconds", -3),
+        "$.workflow.execution.makespanInSeconds: must be finite and >= 0, got -3");
+    // Extra keys and odd machine blocks: ignored without a word.
+    ObjectNode extra = WfInstanceWriter.toJson(SyntheticWorkflows.blast(3, 1_000), "1.6");
+    execution(extra).putArray("machines").add("not-an-object").addObject().put("cpu", "?");
+    extra.put("wfcommonsVendorKey", true);
+    assertThat(read(extra).warnings()).isEmpty();
+  }
+
+  /** Fields that scheduling uses stay strict: runtimes, sizes, parents, file references. */
+  @Test
+  void fieldsSchedulingUsesStayStrict() {
+    expect("1.6", r -> run(r, 0).put("runtimeInSeconds", "fast"),
+        "$.workflow.execution.tasks[0].runtimeInSeconds: must be a number, got \"fast\"");
+    expect("1.5", r -> ((ArrayNode) task(r, 1).get("parents")).add("nobody"),
+        "$.workflow.specification.tasks[1].parents[1]: unknown parent task 'nobody' (not in "
+            + "$.workflow.specification.tasks)");
+  }
+
+  /**
+   * Writes blast(3) as {@code version}, gives it a quirk, and expects it read like the original
+   * with exactly one warning ending in {@code message} and naming the ignored field.
+   */
+  private void warns(String version, Consumer<ObjectNode> quirk, String message)
+      throws IOException {
+    ObjectNode root = WfInstanceWriter.toJson(SyntheticWorkflows.blast(3, 1_000), version);
+    WfWorkflow clean = read(root);
+    quirk.accept(root);
+    WfWorkflow read = read(root);
+    assertThat(read.warnings()).singleElement().asString().contains(message)
+        .contains("(ignored: scheduling does not use ");
+    assertThat(shapes(WfJobs.jobs(read, "i", 1))).isEqualTo(shapes(WfJobs.jobs(clean, "i", 1)));
+  }
+
+  @Test
+  void badJson() throws IOException {
     Path p = dir.resolve("broken.json");
     Files.writeString(p, "{\"name\":\"x\",\n\"name\":\"y\"}");
     assertThatThrownBy(() -> WfInstanceReader.read(p)).isInstanceOf(TraceFormatException.class)
