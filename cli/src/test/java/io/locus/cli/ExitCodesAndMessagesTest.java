@@ -102,6 +102,25 @@ class ExitCodesAndMessagesTest {
         .doesNotContain("line: 1").doesNotContain("Source:").doesNotContain("\tat ");
   }
 
+  /**
+   * Issue 22: a published WfCommons instance with a quirk in a field scheduling never reads (a
+   * date such as 03-23-21T06:04:36Z) is converted, with one warning naming the file and path.
+   */
+  @Test
+  void aWfCommonsQuirkInAnUnusedFieldIsAWarningNotARefusal() throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode root = io.locus.workloads.wf.WfInstanceWriter
+        .toJson(io.locus.workloads.wf.SyntheticWorkflows.blast(3, 1_000), "1.5");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) root.get("workflow").get("execution"))
+        .put("executedAt", "03-23-21T06:04:36Z");
+    Path quirky = tmp.resolve("blast-quirk.json");
+    new com.fasterxml.jackson.databind.ObjectMapper().writeValue(quirky.toFile(), root);
+    Run r = locus("trace", "--trace", quirky.toString(), "-o", tmp.resolve("q.jsonl").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("wrote 5 jobs");
+    assertThat(r.err()).contains("warning: " + quirky + ": $.workflow.execution.executedAt: "
+        + "'03-23-21T06:04:36Z' is not an ISO 8601 date-time");
+  }
+
   @Test
   void aMissingTraceFileSaysItDoesNotExist() {
     Path missing = tmp.resolve("nope.jsonl");

@@ -116,7 +116,7 @@ public final class TraceFiles {
       List<TraceJob> jobs;
       if (format == Format.WFCOMMONS) {
         WfWorkflow wf = WfInstanceReader.read(f);
-        wf.warnings().forEach(w -> warnings.add(f + ": " + w));
+        warnings.addAll(wf.warnings()); // each names the file already
         try {
           jobs = WfJobs.jobs(wf, instance, options.timeScale());
         } catch (IllegalArgumentException e) {
