@@ -42,6 +42,12 @@ public record RestorePoint(Path path, boolean claim, String description) {
     return path == null;
   }
 
+  /** When this checkpoint or savepoint was completed (its {@code _metadata} written); empty if fresh. */
+  public java.util.Optional<java.time.Instant> writtenAt() {
+    return path == null ? java.util.Optional.empty()
+        : complete(path).map(java.nio.file.attribute.FileTime::toInstant);
+  }
+
   /** A savepoint (or retained checkpoint) the operator named: it must exist and be complete. */
   public static RestorePoint savepoint(Path given) {
     Path dir = given.toAbsolutePath().normalize();

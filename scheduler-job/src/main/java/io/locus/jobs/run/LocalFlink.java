@@ -42,8 +42,26 @@ final class LocalFlink implements AutoCloseable {
       return new LocalFlink(cluster, cluster.getRestAddress().get(30, TimeUnit.SECONDS));
     } catch (Exception e) {
       cluster.closeAsync();
+      if (portTaken(e)) {
+        // Flink's own words are a stack trace naming neither our flag nor the likely cause.
+        throw new StartClash("the Flink REST port " + restPort + " (--rest-port) is in use, "
+            + "most likely by another locus run or Flink on this machine; give --rest-port "
+            + "another port, or 0 for any free one");
+      }
       throw e;
     }
+  }
+
+  /** Whether {@code e} is the REST endpoint failing to bind its port. */
+  static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = t.getMessage();
+      if (t instanceof java.net.BindException
+          || m != null && m.contains("Could not start rest endpoint on any port")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The REST API and web UI, with the port it really bound. */

@@ -192,6 +192,20 @@ public final class RunCommand implements Callable<Integer> {
     FlinkTarget remote = flinkRest == null ? null : FlinkTarget.parse(flinkRest);
     program = remote == null && !isLocal(StreamExecutionEnvironment.getExecutionEnvironment());
     ranAsFlinkProgram |= program;
+    if (remote != null || program) {
+      return start(out, err, remote);
+    }
+    // A local run owns its state dir: a second one on the same dir is refused before it reads it.
+    try (StateDirLock lock = StateDirLock.acquire(stateDir)) {
+      return start(out, err, null);
+    } catch (StartClash e) {
+      err.println("locus run: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+  }
+
+  private int start(PrintWriter out, PrintWriter err, FlinkTarget remote) throws Exception {
     SchedulerJob.Options o = options();
     RestorePoint from = restorePoint(); // a bad --from-savepoint fails before anything starts
     Properties admin = kafka.clientProperties();
@@ -237,7 +251,13 @@ public final class RunCommand implements Callable<Integer> {
           + env.getConfiguration().get(DeploymentOptions.TARGET) + ")");
       return submitted(out, env, o, null, null, true);
     }
-    return runLocally(out, conf, o, restoring);
+    try {
+      return runLocally(out, conf, o, restoring, from);
+    } catch (StartClash e) {
+      err.println("locus run: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
   }
 
   /** Submits; prints the job id and where to see it; follows the job unless detached. */
@@ -303,41 +323,55 @@ public final class RunCommand implements Callable<Integer> {
    * SIGTERM stops the job with a savepoint (LocalStop), then the MiniCluster closes.
    */
   private int runLocally(PrintWriter out, Configuration conf, SchedulerJob.Options o,
-      String restoring) throws Exception {
+      String restoring, RestorePoint from) throws Exception {
     // Only a local run starts Flink's processes, hence its reporters; a cluster uses its own
     // configuration (metrics.reporter.prom.*, docs/operations.md "Metrics").
     String metricsLine = metrics.applyTo(conf);
+    // The sink's committer runs in this JVM: its restore-time "fenced ... data loss" ERROR is
+    // explained (INFO) where it is the harmless re-commit (FencedRecommitNotice).
+    FencedRecommitNotice notice = new FencedRecommitNotice(from, checkpoints(), savepoints(),
+        io.locus.connectors.LocusSinks.TRANSACTION_TIMEOUT, java.time.Clock.systemUTC());
+    boolean explained = FencedRecommitNotice.install(notice);
     try (LocalFlink flink = LocalFlink.start(conf, parallelism, restPort)) {
-      startLine(out, o, restoring, flink.url() + " (embedded MiniCluster)");
-      if (metricsLine != null) {
-        out.println("locus run: " + metricsLine);
+      return runJob(out, conf, o, restoring, metricsLine, flink);
+    } finally {
+      if (explained) {
+        FencedRecommitNotice.uninstall(notice);
       }
-      StreamExecutionEnvironment env = flink.environment(conf);
-      SchedulerJob.build(env, o);
-      JobClient job = env.executeAsync(SchedulerJob.NAME);
-      String id = job.getJobID().toString();
-      out.println("locus run: job " + id + " running; web UI " + flink.jobUrl(id));
-      out.flush();
-      AtomicBoolean ended = new AtomicBoolean();
-      Runnable stopHook =
-          () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get);
-      // The signal handler stops the job while the MiniCluster is whole; the hook is the fallback
-      // for a shutdown that does not come from a signal we handle (a no-op once the job ended).
-      Thread hook = new Thread(stopHook, "locus-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      int code;
-      try (AutoCloseable signals = StopSignal.install(stopHook)) {
-        code = awaitEnd(job, out);
-      } finally {
-        ended.set(true);
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook stopped the job: it is running now
-      }
-      return code;
     }
+  }
+
+  private int runJob(PrintWriter out, Configuration conf, SchedulerJob.Options o,
+      String restoring, String metricsLine, LocalFlink flink) throws Exception {
+    startLine(out, o, restoring, flink.url() + " (embedded MiniCluster)");
+    if (metricsLine != null) {
+      out.println("locus run: " + metricsLine);
+    }
+    StreamExecutionEnvironment env = flink.environment(conf);
+    SchedulerJob.build(env, o);
+    JobClient job = env.executeAsync(SchedulerJob.NAME);
+    String id = job.getJobID().toString();
+    out.println("locus run: job " + id + " running; web UI " + flink.jobUrl(id));
+    out.flush();
+    AtomicBoolean ended = new AtomicBoolean();
+    Runnable stopHook =
+        () -> LocalStop.withSavepoint(job, savepoints(), stopTimeout, out, ended::get);
+    // The signal handler stops the job while the MiniCluster is whole; the hook is the fallback
+    // for a shutdown that does not come from a signal we handle (a no-op once the job ended).
+    Thread hook = new Thread(stopHook, "locus-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    int code;
+    try (AutoCloseable signals = StopSignal.install(stopHook)) {
+      code = awaitEnd(job, out);
+    } finally {
+      ended.set(true);
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook stopped the job: it is running now
+    }
+    return code;
   }
 
   /** The one line that says what starts where. */
