@@ -124,7 +124,9 @@ class ChartTemplateTest {
     JsonNode cfg = agentConfig(m);
     assertThat(cfg.path("pool").asText()).isEqualTo("batch");
     assertThat(cfg.at("/http/bind").asText()).isEqualTo("0.0.0.0");
-    assertThat(cfg.at("/templates/checksum/command/0").asText()).isEqualTo("sha256sum");
+    // The stand-in that writes every declared output (issue 23), exactly the agent's own.
+    assertThat(texts(cfg.at("/templates/checksum/command")))
+        .containsExactlyElementsOf(io.locus.agent.real.TaskTemplate.CHECKSUM_COMMAND);
     assertThat(cfg.path("default-template").asText()).isEqualTo("checksum");
     assertThat(cfg.has("security")).isFalse();
     // The storage root's directory on the node is mounted where the file: URI points.

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ProcessBuilder} with the expanded argument list), stdin from /dev/null, in that
  * directory, with a clean environment (unless {@code inherit-env}): PATH, the configured and the
  * template's variables, HOME and TMPDIR in the work dir, and LOCUS_TASK_ID, LOCUS_ATTEMPT,
- * LOCUS_JOB_ID, LOCUS_NODE, LOCUS_POOL, LOCUS_WORK_DIR, LOCUS_OUTPUT_DIR.
+ * LOCUS_JOB_ID, LOCUS_NODE, LOCUS_POOL, LOCUS_WORK_DIR, LOCUS_OUTPUT_DIR, LOCUS_INPUTS and
+ * LOCUS_OUTPUTS (paths, one per line; see {@link #pathLists}).
  *
  * <p>After an exit 0, the task's declared outputs are taken from {@code out/} (missing ones fail
  * the run), staged out to a writable {@code file:} storage root and landed in the cache's
@@ -221,6 +222,31 @@ public final class ProcessTaskExecutor implements TaskExecutor {
     return pb;
   }
 
+  /**
+   * Longest value of LOCUS_INPUTS / LOCUS_OUTPUTS: Linux refuses to start a process with one
+   * environment string over 128 KiB (MAX_ARG_STRLEN); a longer list is left out (use {@code
+   * {inputs}} / {@code {outputs}}, which are arguments).
+   */
+  static final int MAX_LIST_CHARS = 100_000;
+
+  /**
+   * LOCUS_INPUTS and LOCUS_OUTPUTS: the staged inputs' and the declared outputs' paths, one per
+   * line (a file id has no control characters, so a path has no newline), for templates that
+   * need both lists (issue 23), e.g. {@code printf '%s' "$LOCUS_OUTPUTS" | xargs -d '\n' ...}.
+   */
+  static Map<String, String> pathLists(List<String> inputs, List<String> outputs) {
+    Map<String, String> env = new java.util.LinkedHashMap<>();
+    String in = String.join("\n", inputs);
+    String out = String.join("\n", outputs);
+    if (in.length() <= MAX_LIST_CHARS) {
+      env.put("LOCUS_INPUTS", in);
+    }
+    if (out.length() <= MAX_LIST_CHARS) {
+      env.put("LOCUS_OUTPUTS", out);
+    }
+    return env;
+  }
+
   private static String suffix(String tail) {
     return tail.isEmpty() ? "" : "; stderr: " + tail;
   }
@@ -274,11 +300,13 @@ public final class ProcessTaskExecutor implements TaskExecutor {
         return;
       }
       Path out = wd.resolve("out");
+      List<String> outputs = OutputFiles.paths(out, task);
       List<String> argv = t.expand(new TaskTemplate.Context(inputs, task.getArgs(),
           out.toString(), wd.toString(), task.getTaskId(), task.getAttempt(), task.getJobId(),
           node, config.agent().pool(), task.getComputeSeconds())
-          .withOutputs(OutputFiles.paths(out, task)));
-      ProcessBuilder pb = processBuilder(argv, wd, t, node, task, false, Map.of());
+          .withOutputs(outputs));
+      ProcessBuilder pb = processBuilder(argv, wd, t, node, task, false,
+          pathLists(inputs, outputs));
       Process p;
       synchronized (this) {
         if (cancelled) {

@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  *   <li>{@code {inputs}}: the staged input files' absolute paths, one argument each, in the task's
  *       input order. Must be a whole element of the command.
  *   <li>{@code {args}}: the decision's arguments, one argument each. Must be a whole element.
+ *   <li>{@code {outputs}}: where each declared output must be written, one argument each, in
+ *       declaration order (none for a task without outputs or an event-range task). Must be a
+ *       whole element. With it one template serves tasks with any number of outputs (a
+ *       WfCommons split task declares 40, blastall 2; issue 23).
  *   <li>{@code {input:N}}, {@code {arg:N}}: the N-th (from 0) input path or argument.
  *   <li>{@code {output:N}}: the path the N-th (from 0) declared output must be written to,
  *       {@code {output}/<name>} where {@code <name>} is the output's {@link FileIds#fileName}
@@ -99,6 +103,22 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     }
   }
 
+  /**
+   * The stand-in template of the chart and the docs (issue 23): reads every staged input (its
+   * {@code sha256sum}), then writes that checksum into each declared output, however many the
+   * task declares (none, or 40 for a WfCommons split task). Real work replaces it; it makes a
+   * workflow of published WfCommons instances run end to end on real agents with real files.
+   */
+  public static final List<String> CHECKSUM_COMMAND = List.of("sh", "-c",
+      "sha256sum -- \"$@\" > \"$LOCUS_WORK_DIR/sha256\" && printf '%s' \"$LOCUS_OUTPUTS\""
+          + " | xargs -r -d '\\n' -n 1 cp -- \"$LOCUS_WORK_DIR/sha256\"",
+      "checksum", "{inputs}");
+
+  /** {@link #CHECKSUM_COMMAND} as a template named {@code name}, taking no arguments. */
+  public static TaskTemplate checksum(String name) {
+    return of(name, CHECKSUM_COMMAND).withMaxArgs(0);
+  }
+
   /** A template with the defaults: no timeout of its own, no env, 16 arguments, any argument. */
   public static TaskTemplate of(String name, List<String> command) {
     return new TaskTemplate(name, command, null, Map.of(), DEFAULT_MAX_ARGS, null);
@@ -122,7 +142,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
   }
 
   private static Element parse(String template, String element) {
-    if (element.equals("{inputs}") || element.equals("{args}")) {
+    if (element.equals("{inputs}") || element.equals("{args}") || element.equals("{outputs}")) {
       return new Whole(element.substring(1, element.length() - 1));
     }
     List<Piece> pieces = new ArrayList<>();
@@ -164,7 +184,7 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
   }
 
   private static Piece placeholder(String template, String element, String ph) {
-    if (ph.equals("inputs") || ph.equals("args")) {
+    if (ph.equals("inputs") || ph.equals("args") || ph.equals("outputs")) {
       throw new IllegalArgumentException("template " + template + ": {" + ph
           + "} expands to several arguments, so it must be a whole element, not part of '"
           + element + "'");
@@ -183,7 +203,8 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
       }
     }
     throw new IllegalArgumentException("template " + template + ": unknown placeholder {" + ph
-        + "} in '" + element + "'; known: {inputs} {args} {input:N} {arg:N} {output} {output:N}"
+        + "} in '" + element + "'; known: {inputs} {args} {outputs} {input:N} {arg:N} {output}"
+        + " {output:N}"
         + " {workdir}"
         + " {task} {attempt} {job} {node} {pool} {compute} {dataset} {batch-start} {batch-end}");
   }
@@ -286,7 +307,11 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
     List<String> argv = new ArrayList<>();
     for (Element e : elements()) {
       if (e instanceof Whole w) {
-        argv.addAll(w.what().equals("inputs") ? ctx.inputs() : ctx.args());
+        argv.addAll(switch (w.what()) {
+          case "inputs" -> ctx.inputs();
+          case "outputs" -> ctx.outputs();
+          default -> ctx.args();
+        });
       } else {
         StringBuilder b = new StringBuilder();
         for (Piece p : ((Parts) e).pieces()) {

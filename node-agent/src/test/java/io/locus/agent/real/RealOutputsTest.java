@@ -112,6 +112,50 @@ class RealOutputsTest {
     assertThat(fromStorage.getBytesStorage()).isEqualTo(3);
   }
 
+  /**
+   * Issue 23: one template for tasks with any number of outputs. The chart's stand-in
+   * ({@link TaskTemplate#CHECKSUM_COMMAND}, {@code {inputs}} plus $LOCUS_OUTPUTS) completes a
+   * task with no output, one with 40 (a WfCommons split task) and one whose output ids have a
+   * space and a slash; each output holds the inputs' checksums. The template it replaced
+   * ({@code sha256sum {inputs}}) failed every task that declared an output.
+   */
+  @Test
+  void theChecksumTemplateWritesEveryDeclaredOutput() throws Exception {
+    byte[] one = fx.storageFile("in-one", 5_000);
+    byte[] two = fx.storageFile("in two words", 700);
+    AwaitingOutput out = new AwaitingOutput();
+    RealAgent a = fx.started(fx.config("a").template(TaskTemplate.checksum("checksum")).build(),
+        out);
+    DataUnit[] forty = new DataUnit[40];
+    for (int i = 0; i < forty.length; i++) {
+      forty[i] = unit("split/part-" + i, 64);
+    }
+    List<PlaceTask> tasks = List.of(
+        task("none", "checksum", List.of(), storage("in-one", 5_000)),
+        withOutputs(task("split", "checksum", List.of(), storage("in-one", 5_000)), forty),
+        withOutputs(task("odd", "checksum", List.of(), storage("in-one", 5_000),
+            storage("in two words", 700)), unit("wf/odd name.txt", 10), unit("wf/sub/dir", 10)));
+    for (PlaceTask t : tasks) { // one after the other: the fixture's agent has one slot
+      a.agent().onDecision(fx.decision("a", t));
+      TaskEvent e = out.awaitEnd(t.getTaskId());
+      assertThat(e.getType()).as(t.getTaskId() + ": " + e.getMessage())
+          .isEqualTo(TaskEventType.COMPLETED);
+    }
+    Path cache = a.cache().root();
+    String sumOne = sha256(one);
+    for (int i = 0; i < forty.length; i++) {
+      assertThat(Files.readString(cache.resolve("split%2Fpart-" + i))).contains(sumOne);
+    }
+    String odd = Files.readString(cache.resolve("wf%2Fodd name.txt"));
+    assertThat(odd).contains(sumOne).contains(sha256(two));
+    assertThat(Files.readString(cache.resolve("wf%2Fsub%2Fdir"))).isEqualTo(odd);
+  }
+
+  private static String sha256(byte[] b) throws Exception {
+    return java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(b));
+  }
+
   @Test
   void aDeclaredOutputThatWasNotWrittenFailsTheAttempt() throws IOException {
     AwaitingOutput out = new AwaitingOutput();

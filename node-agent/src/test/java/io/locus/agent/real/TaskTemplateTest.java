@@ -25,6 +25,22 @@ class TaskTemplateTest {
     assertThat(t.expand(ctx(List.of(), List.of()))).containsExactly("tool", "--out=/w/out", "--");
   }
 
+  /** Issue 23: {outputs} is every declared output's path, one argument each, however many. */
+  @Test
+  void outputsIsTheListOfDeclaredOutputPaths() {
+    TaskTemplate t = TaskTemplate.of("t", List.of("tool", "{outputs}", "--", "{inputs}"));
+    assertThat(t.expand(ctx(List.of("/c/a"), List.of())
+        .withOutputs(List.of("/w/out/x", "/w/out/y z", "/w/out/wf%2Fq"))))
+        .containsExactly("tool", "/w/out/x", "/w/out/y z", "/w/out/wf%2Fq", "--", "/c/a");
+    assertThat(t.expand(ctx(List.of(), List.of()))).containsExactly("tool", "--");
+    assertThatThrownBy(() -> TaskTemplate.of("t", List.of("x", "--out={outputs}")))
+        .hasMessageContaining("must be a whole element");
+    assertThat(ProcessTaskExecutor.pathLists(List.of("/c/a", "/c/b c"), List.of("/w/out/x")))
+        .containsEntry("LOCUS_INPUTS", "/c/a\n/c/b c").containsEntry("LOCUS_OUTPUTS", "/w/out/x");
+    assertThat(ProcessTaskExecutor.pathLists(List.of("/" + "a".repeat(100_000)), List.of()))
+        .doesNotContainKey("LOCUS_INPUTS").containsEntry("LOCUS_OUTPUTS", "");
+  }
+
   @Test
   void scalarPlaceholdersAndLiteralBraces() {
     TaskTemplate t = TaskTemplate.of("t", List.of("tool", "{input:1}", "{arg:0}.{attempt}",
