@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ProcessBuilder} with the expanded argument list), stdin from /dev/null, in that
  * directory, with a clean environment (unless {@code inherit-env}): PATH, the configured and the
  * template's variables, HOME and TMPDIR in the work dir, and LOCUS_TASK_ID, LOCUS_ATTEMPT,
- * LOCUS_JOB_ID, LOCUS_NODE, LOCUS_POOL, LOCUS_WORK_DIR, LOCUS_OUTPUT_DIR, LOCUS_INPUTS and
- * LOCUS_OUTPUTS (paths, one per line; see {@link #pathLists}).
+ * LOCUS_JOB_ID, LOCUS_NODE, LOCUS_POOL, LOCUS_WORK_DIR, LOCUS_OUTPUT_DIR, LOCUS_INPUTS,
+ * LOCUS_OUTPUTS and LOCUS_OUTPUT_SIZES (one per line; see {@link #pathLists}).
  *
  * <p>After an exit 0, the task's declared outputs are taken from {@code out/} (missing ones fail
  * the run), staged out to a writable {@code file:} storage root and landed in the cache's
@@ -231,20 +231,28 @@ public final class ProcessTaskExecutor implements TaskExecutor {
 
   /**
    * LOCUS_INPUTS and LOCUS_OUTPUTS: the staged inputs' and the declared outputs' paths, one per
-   * line (a file id has no control characters, so a path has no newline), for templates that
-   * need both lists (issue 23), e.g. {@code printf '%s' "$LOCUS_OUTPUTS" | xargs -d '\n' ...}.
+   * line (a file id has no control characters, so a path has no newline); LOCUS_OUTPUT_SIZES:
+   * one line per declared output, its declared bytes, a space, its path — so a stand-in for a
+   * traced task can write outputs of the traced sizes (issue 23), e.g. {@code while read -r b p}.
    */
-  static Map<String, String> pathLists(List<String> inputs, List<String> outputs) {
+  static Map<String, String> pathLists(List<String> inputs, List<String> outputs,
+      List<Long> outputBytes) {
     Map<String, String> env = new java.util.LinkedHashMap<>();
-    String in = String.join("\n", inputs);
-    String out = String.join("\n", outputs);
-    if (in.length() <= MAX_LIST_CHARS) {
-      env.put("LOCUS_INPUTS", in);
+    StringBuilder sizes = new StringBuilder();
+    for (int i = 0; i < outputs.size(); i++) {
+      sizes.append(i == 0 ? "" : "\n").append(outputBytes.get(i)).append(' ')
+          .append(outputs.get(i));
     }
-    if (out.length() <= MAX_LIST_CHARS) {
-      env.put("LOCUS_OUTPUTS", out);
-    }
+    putBounded(env, "LOCUS_INPUTS", String.join("\n", inputs));
+    putBounded(env, "LOCUS_OUTPUTS", String.join("\n", outputs));
+    putBounded(env, "LOCUS_OUTPUT_SIZES", sizes.toString());
     return env;
+  }
+
+  private static void putBounded(Map<String, String> env, String name, String value) {
+    if (value.length() <= MAX_LIST_CHARS) {
+      env.put(name, value);
+    }
   }
 
   private static String suffix(String tail) {
@@ -306,7 +314,7 @@ public final class ProcessTaskExecutor implements TaskExecutor {
           node, config.agent().pool(), task.getComputeSeconds())
           .withOutputs(outputs));
       ProcessBuilder pb = processBuilder(argv, wd, t, node, task, false,
-          pathLists(inputs, outputs));
+          pathLists(inputs, outputs, task.getOutputs().stream().map(o -> o.getBytes()).toList()));
       Process p;
       synchronized (this) {
         if (cancelled) {

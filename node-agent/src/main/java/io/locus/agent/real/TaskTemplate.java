@@ -105,13 +105,17 @@ public record TaskTemplate(String name, List<String> command, Duration timeout,
 
   /**
    * The stand-in template of the chart and the docs (issue 23): reads every staged input (its
-   * {@code sha256sum}), then writes that checksum into each declared output, however many the
-   * task declares (none, or 40 for a WfCommons split task). Real work replaces it; it makes a
-   * workflow of published WfCommons instances run end to end on real agents with real files.
+   * {@code sha256sum}), then writes each declared output, however many the task declares (none,
+   * or 40 for a WfCommons split task): the checksums, cut or zero-padded to the output's
+   * declared size, so that a replayed trace moves the data volumes it describes and a child
+   * that plans a parent's output at its declared size stages exactly that. Real work replaces
+   * it; with it a published WfCommons workflow runs end to end on real agents with real files.
    */
   public static final List<String> CHECKSUM_COMMAND = List.of("sh", "-c",
-      "sha256sum -- \"$@\" > \"$LOCUS_WORK_DIR/sha256\" && printf '%s' \"$LOCUS_OUTPUTS\""
-          + " | xargs -r -d '\\n' -n 1 cp -- \"$LOCUS_WORK_DIR/sha256\"",
+      "sha256sum -- \"$@\" > \"$LOCUS_WORK_DIR/sha256\" || exit 1; "
+          + "printf '%s\\n' \"$LOCUS_OUTPUT_SIZES\" | while read -r bytes path; do "
+          + "if [ -n \"$path\" ]; then cp -- \"$LOCUS_WORK_DIR/sha256\" \"$path\" && "
+          + "truncate -s \"$bytes\" -- \"$path\" || exit 1; fi; done",
       "checksum", "{inputs}");
 
   /** {@link #CHECKSUM_COMMAND} as a template named {@code name}, taking no arguments. */

@@ -116,7 +116,8 @@ class RealOutputsTest {
    * Issue 23: one template for tasks with any number of outputs. The chart's stand-in
    * ({@link TaskTemplate#CHECKSUM_COMMAND}, {@code {inputs}} plus $LOCUS_OUTPUTS) completes a
    * task with no output, one with 40 (a WfCommons split task) and one whose output ids have a
-   * space and a slash; each output holds the inputs' checksums. The template it replaced
+   * space and a slash; each output holds the inputs' checksums, cut or padded to its declared
+   * size. The template it replaced
    * ({@code sha256sum {inputs}}) failed every task that declared an output.
    */
   @Test
@@ -134,7 +135,7 @@ class RealOutputsTest {
         task("none", "checksum", List.of(), storage("in-one", 5_000)),
         withOutputs(task("split", "checksum", List.of(), storage("in-one", 5_000)), forty),
         withOutputs(task("odd", "checksum", List.of(), storage("in-one", 5_000),
-            storage("in two words", 700)), unit("wf/odd name.txt", 10), unit("wf/sub/dir", 10)));
+            storage("in two words", 700)), unit("wf/odd name.txt", 1000), unit("wf/sub/dir", 1000)));
     for (PlaceTask t : tasks) { // one after the other: the fixture's agent has one slot
       a.agent().onDecision(fx.decision("a", t));
       TaskEvent e = out.awaitEnd(t.getTaskId());
@@ -146,6 +147,9 @@ class RealOutputsTest {
     for (int i = 0; i < forty.length; i++) {
       assertThat(Files.readString(cache.resolve("split%2Fpart-" + i))).contains(sumOne);
     }
+    // Cut or zero-padded to the declared size: what the trace says the task wrote.
+    assertThat(Files.size(cache.resolve("split%2Fpart-7"))).isEqualTo(64);
+    assertThat(Files.size(cache.resolve("wf%2Fodd name.txt"))).isEqualTo(1000);
     String odd = Files.readString(cache.resolve("wf%2Fodd name.txt"));
     assertThat(odd).contains(sumOne).contains(sha256(two));
     assertThat(Files.readString(cache.resolve("wf%2Fsub%2Fdir"))).isEqualTo(odd);

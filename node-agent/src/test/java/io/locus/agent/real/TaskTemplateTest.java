@@ -35,10 +35,13 @@ class TaskTemplateTest {
     assertThat(t.expand(ctx(List.of(), List.of()))).containsExactly("tool", "--");
     assertThatThrownBy(() -> TaskTemplate.of("t", List.of("x", "--out={outputs}")))
         .hasMessageContaining("must be a whole element");
-    assertThat(ProcessTaskExecutor.pathLists(List.of("/c/a", "/c/b c"), List.of("/w/out/x")))
-        .containsEntry("LOCUS_INPUTS", "/c/a\n/c/b c").containsEntry("LOCUS_OUTPUTS", "/w/out/x");
-    assertThat(ProcessTaskExecutor.pathLists(List.of("/" + "a".repeat(100_000)), List.of()))
-        .doesNotContainKey("LOCUS_INPUTS").containsEntry("LOCUS_OUTPUTS", "");
+    assertThat(ProcessTaskExecutor.pathLists(List.of("/c/a", "/c/b c"),
+        List.of("/w/out/x", "/w/out/y z"), List.of(10L, 2_000_000L)))
+        .containsEntry("LOCUS_INPUTS", "/c/a\n/c/b c")
+        .containsEntry("LOCUS_OUTPUTS", "/w/out/x\n/w/out/y z")
+        .containsEntry("LOCUS_OUTPUT_SIZES", "10 /w/out/x\n2000000 /w/out/y z");
+    assertThat(ProcessTaskExecutor.pathLists(List.of("/" + "a".repeat(100_000)), List.of(),
+        List.of())).doesNotContainKey("LOCUS_INPUTS").containsEntry("LOCUS_OUTPUTS", "");
   }
 
   @Test
