@@ -203,7 +203,7 @@ class PlacementProofOperatorTest {
   }
 
   @Test
-  void aRefusedCancelNeedsNoProofButAcceptsNothingFromAnotherNode() throws Exception {
+  void aRefusedCancelNeedsNoProofButARefusedPlacementDoes() throws Exception {
     open(fa(), null);
     send(register("n1", 1), 1);
     send(job("j0", 2), 2);
