@@ -2,13 +2,22 @@ package io.locus.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.agent.AgentConfig;
+import io.locus.agent.AgentHost;
+import io.locus.agent.AgentIdentity;
+import io.locus.agent.EpochStore;
+import io.locus.agent.HostConfig;
+import io.locus.agent.sim.LocalPeerDirectory;
+import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
 import io.locus.cli.EmbeddedLocus;
 import io.locus.cli.demo.DemoRun;
 import io.locus.cli.demo.TaskEventTracker;
 import io.locus.kafka.ClientConfigs;
+import io.locus.kafka.TopicTail;
 import io.locus.kafka.Topics;
 import io.locus.operators.SchedulerConfig;
+import io.locus.schemas.CancelTask;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DataUnit;
@@ -20,8 +29,10 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
+import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.auth.NodeKeys;
 import io.locus.schemas.codec.DeadLetterCodes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +65,13 @@ import org.junit.jupiter.api.Timeout;
  * Every bad input record must land in dead-letters with the code its kind calls for (matched by
  * topic, partition and offset), every forged PlaceTask must be refused by the agent, no agent's
  * consumer may die, and all the valid work must complete.
+ *
+ * <p>The scheduler has a cluster node secret and every agent signs with its node's key, so the
+ * hostile node records are signed too, as a compromised node (holding its own key) would sign
+ * them: they test what a node can do beyond forging signatures. In a second pool whose tasks run
+ * for the whole test, one node claims the other's running attempts (issue 22, finding 2) and
+ * completions of jobs not submitted yet (finding 3): dead-lettered {@code no-proof}, the attempts
+ * keep running where they are, and the jobs, once submitted, are placed like any other.
  */
 @Tag("integration")
 @Timeout(420)
@@ -63,16 +81,25 @@ class FuzzSystemTest {
   private static final String IDLE = "e2e-fuzz-idle";
   private static final int NODES = 4;
   private static final long SEED = 1212;
+  /** A pool of two nodes whose tasks outlast the test: their attempts are claimed by the other. */
+  private static final String HELD = "e2e-fuzz-held";
+  private static final int HELD_RUNS = 6;
+  private static final int PRE_COMPLETIONS = 10;
+  /** The scheduler's cluster node secret; the agents (and the hostile records) use its keys. */
+  private static final byte[] SECRET = "fuzz cluster node secret".getBytes(StandardCharsets.UTF_8);
+  private static final NodeKeys KEYS = new NodeKeys(SECRET);
 
   /** One bad record: what it is, where it goes, and which dead-letter codes are right for it. */
   private record Bad(String kind, String topic, byte[] key, byte[] value, Set<String> codes) {}
 
   @Test
   void everyBadRecordIsDeadLetteredWithItsReasonAndValidWorkCompletes() throws Exception {
-    SchedulerConfig cfg = SchedulerConfig.defaults("MCH").withPools(Set.of(POOL, IDLE));
+    SchedulerConfig cfg = SchedulerConfig.defaults("MCH").withPools(Set.of(POOL, IDLE, HELD))
+        .withNodeSecret(SECRET);
     try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
             Duration.ofSeconds(2));
-        TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers())) {
+        TaskEventTracker tracker = new TaskEventTracker(locus.bootstrapServers());
+        HeldPool held = new HeldPool(locus.bootstrapServers())) {
       long[] refusedEpochs = new long[1];
       CompletableFuture<Map<Bad, RecordMetadata>> sent = CompletableFuture.supplyAsync(() -> {
         try {
@@ -83,7 +110,10 @@ class FuzzSystemTest {
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
           }
           sendAll(locus.bootstrapServers(), badDecisions());
-          Map<Bad, RecordMetadata> records = sendAll(locus.bootstrapServers(), badRecords(tracker));
+          List<Bad> all = new ArrayList<>(badRecords(tracker));
+          all.addAll(held.crossNodeClaims());
+          all.addAll(held.preCompletions());
+          Map<Bad, RecordMetadata> records = sendAll(locus.bootstrapServers(), all);
           // While the agents still run: their refusals of the forged placements.
           // Best effort too: the count is asserted later, with what was seen.
           long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -132,10 +162,165 @@ class FuzzSystemTest {
               + (d == null ? "no dead letter" : d.getCode() + " " + d.getReason()));
         }
       }
-      byKind.forEach((k, c) -> System.out.printf("fuzz %-28s %4d sent, %4d handled right%n",
+      byKind.forEach((k, c) -> System.out.printf("fuzz %-38s %4d sent, %4d handled right%n",
           k, c[0], c[1]));
       assertThat(wrong).as("records without the right dead letter").isEmpty();
+
+      // The claimed attempts still run where they were placed, none was cancelled, and the jobs
+      // completed "before they existed" are placed when they arrive (their forged completions
+      // were read: their dead letters are in), not counted complete.
+      held.submitPreCompleted();
+      held.awaitPlaced(PRE_COMPLETIONS, "held-pre-");
+      assertThat(held.cancels()).as("cancels in pool " + HELD).isEmpty();
+      WholeSystem.await(Duration.ofSeconds(30), "metrics of pool " + HELD + " with every task "
+          + "running", () -> {
+            SchedulerMetrics m = tracker.latestMetrics(HELD);
+            return m != null && m.getRunningTasks() == HELD_RUNS + PRE_COMPLETIONS;
+          });
+      assertThat(tracker.latestMetrics(HELD).getCompletions()).as("effective completions in "
+          + HELD).isZero();
     }
+  }
+
+  /**
+   * Two signed nodes of pool {@link #HELD} whose tasks run for 1,000 s of wall time, and what
+   * each node sees of the other: every decision of the pool (ids, epochs, instances and proofs
+   * are all on the topic). The test plays a compromised node: it holds that node's key.
+   */
+  private static final class HeldPool implements AutoCloseable {
+    private final String bootstrap;
+    private final AgentHost<?> agents;
+    private final TopicTail decisions;
+    private final List<Decision> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    HeldPool(String bootstrap) {
+      this.bootstrap = bootstrap;
+      AgentConfig template = AgentConfig.builder(HELD).slots(16)
+          .cacheCapacityBytes(1_000_000_000L).storageBandwidth(50e6).peerBandwidth(100e6)
+          .localBandwidth(400e6).timeScale(0.01).build();
+      HostConfig host = HostConfig.builder(bootstrap)
+          .nodeIds(HostConfig.nodeIds(HELD + "-node-", 2))
+          .readCommitted(false)
+          .startFrom(HostConfig.StartFrom.EARLIEST)
+          .ensureTopics(false)
+          .build();
+      decisions = TopicTail.builder(ClientConfigs.consumer(bootstrap, null, false))
+          .name("fuzz-held-decisions")
+          .follow(Topics.DECISIONS, (d, meta) -> {
+            if (HELD.equals(d.getPool())) {
+              seen.add(d);
+            }
+          })
+          .start();
+      agents = AgentHost.start(host, new SimulatedAgents(template, new LocalPeerDirectory(),
+          node -> new AgentIdentity(instance(node), EpochStore.inMemory(), KEYS.signer(node))));
+    }
+
+    static String instance(String node) {
+      return "instance-of-" + node;
+    }
+
+    static String other(String node) {
+      return node.equals(HELD + "-node-00") ? HELD + "-node-01" : HELD + "-node-00";
+    }
+
+    /**
+     * Long tasks placed on either node, then the other node's claims on each: COMPLETED without a
+     * proof, COMPLETED and FAILED with the proof the placement carried (the owner's).
+     */
+    List<Bad> crossNodeClaims() throws Exception {
+      submit("held-run-", HELD_RUNS);
+      List<Bad> out = new ArrayList<>();
+      String events = Topics.TASK_EVENTS.name();
+      Set<String> noProof = Set.of(DeadLetterCodes.NO_PROOF);
+      for (Decision d : awaitPlaced(HELD_RUNS, "held-run-")) {
+        PlaceTask p = (PlaceTask) d.getAction();
+        String by = other(d.getNode());
+        TaskEvent claim = TaskEvent.newBuilder().setPool(HELD).setTaskId(p.getTaskId())
+            .setJobId(p.getJobId()).setAttempt(p.getAttempt()).setNode(by)
+            .setType(TaskEventType.COMPLETED).setDecisionId(d.getDecisionId())
+            .setEpoch(d.getEpoch()).setTimeMs(now()).setInstanceId(instance(by)).build();
+        out.add(new Bad("cross-node completion", events, bytes(HELD),
+            Topics.TASK_EVENTS.value(signed(claim)), noProof));
+        TaskEvent withProof = TaskEvent.newBuilder(claim).setPlacementProof(p.getProof()).build();
+        out.add(new Bad("cross-node completion, owner's proof", events, bytes(HELD),
+            Topics.TASK_EVENTS.value(signed(withProof)), noProof));
+        out.add(new Bad("cross-node failure, owner's proof", events, bytes(HELD),
+            Topics.TASK_EVENTS.value(signed(TaskEvent.newBuilder(withProof)
+                .setType(TaskEventType.FAILED).setExitCode(1).build())), noProof));
+      }
+      return out;
+    }
+
+    /**
+     * COMPLETED of jobs not submitted yet, from each node, claiming a placement of an earlier
+     * scheduler epoch (0): before issue 22 they were remembered, and a job placed on its claimer
+     * at attempt 0 counted complete on arrival without running.
+     */
+    List<Bad> preCompletions() {
+      List<Bad> out = new ArrayList<>();
+      for (int i = 0; i < PRE_COMPLETIONS; i++) {
+        String node = HELD + "-node-0" + (i % 2);
+        String task = "held-pre-" + i;
+        TaskEvent e = TaskEvent.newBuilder().setPool(HELD).setTaskId(task).setJobId(task)
+            .setAttempt(0).setNode(node).setType(TaskEventType.COMPLETED)
+            .setDecisionId(HELD + "/" + task + "/0").setEpoch(0).setTimeMs(now())
+            .setInstanceId(instance(node)).build();
+        out.add(new Bad("pre-completion", Topics.TASK_EVENTS.name(), bytes(HELD),
+            Topics.TASK_EVENTS.value(signed(e)), Set.of(DeadLetterCodes.NO_PROOF)));
+      }
+      return out;
+    }
+
+    void submitPreCompleted() throws Exception {
+      submit("held-pre-", PRE_COMPLETIONS);
+    }
+
+    private void submit(String prefix, int n) throws Exception {
+      try (KafkaProducer<byte[], byte[]> producer =
+          new KafkaProducer<>(ClientConfigs.producer(bootstrap))) {
+        for (int i = 0; i < n; i++) {
+          producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(), bytes(HELD),
+              Topics.JOB_ARRIVALS.value(job(HELD, prefix + i, prefix + "f" + i, 10, 100_000))))
+              .get(30, TimeUnit.SECONDS);
+        }
+      }
+    }
+
+    /** The placements of the {@code n} tasks named {@code prefix + i}, once all are seen. */
+    List<Decision> awaitPlaced(int n, String prefix) {
+      WholeSystem.await(Duration.ofSeconds(60), n + " placements of " + prefix + "* in " + HELD,
+          () -> placements(prefix).size() == n);
+      return placements(prefix);
+    }
+
+    private List<Decision> placements(String prefix) {
+      Map<String, Decision> byTask = new TreeMap<>();
+      for (Decision d : seen) {
+        if (d.getAction() instanceof PlaceTask p && p.getTaskId().startsWith(prefix)) {
+          byTask.putIfAbsent(p.getTaskId(), d);
+        }
+      }
+      return new ArrayList<>(byTask.values());
+    }
+
+    List<Decision> cancels() {
+      return seen.stream().filter(d -> d.getAction() instanceof CancelTask).toList();
+    }
+
+    @Override
+    public void close() {
+      agents.close();
+      decisions.close();
+    }
+  }
+
+  private static TaskEvent signed(TaskEvent e) {
+    return KEYS.signer(e.getNode()).sign(e);
+  }
+
+  private static NodeReport signed(NodeReport r) {
+    return KEYS.signer(r.getNode()).sign(r);
   }
 
   private static long absurdEpochRefusals(TaskEventTracker tracker) {
@@ -276,38 +461,49 @@ class FuzzSystemTest {
           Set.of(DeadLetterCodes.DUPLICATE_JOB)));
     }
     String live = POOL + "-node-00";
+    // Signed with the named node's key, as that node (compromised) would: the signature holds,
+    // what the record claims does not. A REFUSED of a cancel needs no proof of placement, so the
+    // identity checks behind the proof are reached with it.
+    String cancelId = POOL + "/cancel/1";
     for (int i = 0; i < 30; i++) {
       // FAILED, not COMPLETED: the test's own tracker counts every completion it reads.
-      out.add(new Bad("failure of unknown task", events, key, Topics.TASK_EVENTS.value(
-          event(live, "no-such-task-" + i, TaskEventType.FAILED, POOL + "/no-such/0", null)),
-          Set.of(DeadLetterCodes.UNKNOWN_TASK, DeadLetterCodes.FORGED)));
-      out.add(new Bad("event from unknown node", events, key, Topics.TASK_EVENTS.value(
-          event("ghost-" + i, "t", TaskEventType.STARTED, null, null)),
+      out.add(new Bad("failure of unknown task", events, key, Topics.TASK_EVENTS.value(signed(
+          event(live, "no-such-task-" + i, TaskEventType.FAILED, POOL + "/no-such/0", null))),
+          Set.of(DeadLetterCodes.NO_PROOF)));
+      out.add(new Bad("event from unknown node", events, key, Topics.TASK_EVENTS.value(signed(
+          event("ghost-" + i, "t", TaskEventType.REFUSED, cancelId, null))),
           Set.of(DeadLetterCodes.UNKNOWN_NODE)));
-      out.add(new Bad("event from a copy agent", events, key, Topics.TASK_EVENTS.value(
-          event(live, "t" + i, TaskEventType.FAILED, null, "intruder-instance")),
+      out.add(new Bad("event from a copy agent", events, key, Topics.TASK_EVENTS.value(signed(
+          event(live, "t" + i, TaskEventType.REFUSED, cancelId, "intruder-instance"))),
+          Set.of(DeadLetterCodes.FORGED)));
+      out.add(new Bad("unsigned event", events, key, Topics.TASK_EVENTS.value(
+          event(live, "t" + i, TaskEventType.REFUSED, cancelId, null)),
+          Set.of(DeadLetterCodes.FORGED)));
+      out.add(new Bad("event signed by another node", events, key, Topics.TASK_EVENTS.value(
+          KEYS.signer(POOL + "-node-01").sign(
+              event(live, "t" + i, TaskEventType.REFUSED, cancelId, null))),
           Set.of(DeadLetterCodes.FORGED)));
       out.add(new Bad("REGISTER from a copy agent", reports, key, Topics.NODE_REPORTS.value(
-          report(live, NodeReportType.REGISTER, 2, "intruder-instance")),
+          signed(report(live, NodeReportType.REGISTER, 2, "intruder-instance"))),
           Set.of(DeadLetterCodes.FORGED)));
       out.add(new Bad("LEAVE from a copy agent", reports, key, Topics.NODE_REPORTS.value(
-          report(live, NodeReportType.LEAVE, 0, "intruder-instance")),
+          signed(report(live, NodeReportType.LEAVE, 0, "intruder-instance"))),
           Set.of(DeadLetterCodes.FORGED)));
       out.add(new Bad("REGISTER with 100,000 slots", reports, key, Topics.NODE_REPORTS.value(
-          report("big-" + i, NodeReportType.REGISTER, 100_000, "x")), invalidOrLarge));
+          signed(report("big-" + i, NodeReportType.REGISTER, 100_000, "x"))), invalidOrLarge));
       out.add(new Bad("heartbeat from unknown node", reports, key, Topics.NODE_REPORTS.value(
-          report("ghost-" + i, NodeReportType.HEARTBEAT, 0, "x")),
+          signed(report("ghost-" + i, NodeReportType.HEARTBEAT, 0, "x"))),
           Set.of(DeadLetterCodes.UNKNOWN_NODE)));
       // Issue 22: a clock hours ahead (inside the old 24-h bound) got every node of the pool lost.
       // Refused before any identity check, so whoever sends it, it is a clock dead letter.
       NodeReport ahead = report(live, NodeReportType.HEARTBEAT, 0, "x");
       ahead.setTimeMs(now() + 23 * 3_600_000L);
       out.add(new Bad("heartbeat stamped 23 h ahead", reports, key, Topics.NODE_REPORTS.value(
-          ahead), Set.of(DeadLetterCodes.CLOCK)));
+          signed(ahead)), Set.of(DeadLetterCodes.CLOCK)));
       TaskEvent eventAhead = event(live, "t" + i, TaskEventType.FAILED, null, "x");
       eventAhead.setTimeMs(now() + 2 * 3_600_000L);
       out.add(new Bad("task event stamped 2 h ahead", events, key, Topics.TASK_EVENTS.value(
-          eventAhead), Set.of(DeadLetterCodes.CLOCK)));
+          signed(eventAhead)), Set.of(DeadLetterCodes.CLOCK)));
       JobSubmitted jobAhead = job(POOL, "ahead-" + i, "f", 10, 1);
       jobAhead.setSubmitTimeMs(now() + 10 * 60_000L);
       out.add(new Bad("job stamped 10 min ahead", jobs, key, Topics.JOB_ARRIVALS.value(jobAhead),

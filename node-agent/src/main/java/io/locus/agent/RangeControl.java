@@ -51,7 +51,7 @@ final class RangeControl {
       stopAt = Math.min(t.rangeEnd, Math.max(s.getNewEnd(), t.range.getStart()));
     }
     t.rangeEnd = stopAt;
-    ctx.events.shrunk(d, t.attempt, t.startMs, stopAt, null);
+    ctx.events.shrunk(d, t, stopAt, null);
   }
 
   void suspend(Decision d, SuspendTask s) {
@@ -66,7 +66,7 @@ final class RangeControl {
         // The run already ended (normally: every event is done) and its end is on its way to
         // this agent: too late to lose anything. Its COMPLETED (or FAILED) follows.
         t.rangeEnd = stop.stopAt();
-        ctx.events.shrunk(d, t.attempt, t.startMs, stop.stopAt(),
+        ctx.events.shrunk(d, t, stop.stopAt(),
             "suspend after the run ended; its final event follows");
         return;
       }

@@ -50,6 +50,18 @@ final class TaskEventWriter {
     }
   };
 
+  /**
+   * The proof of placement of each attempt in {@link #latest} ("task#attempt" → {@code
+   * PlaceTask.proof}), kept as long: an answer to a decision that is not the placement (a SHRUNK
+   * after the attempt ended here, a REFUSED withdraw) still proves the node was given the attempt.
+   */
+  private final Map<String, String> proofs = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+      return size() > ANSWERS;
+    }
+  };
+
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
       AgentCounters counters, String instanceId) {
     this.config = config;
@@ -100,6 +112,10 @@ final class TaskEventWriter {
     String attempt = e.getTaskId() + "#" + e.getAttempt();
     jobs.remove(attempt);
     jobs.put(attempt, e.getJobId());
+    proofs.remove(attempt);
+    if (e.getPlacementProof() != null) {
+      proofs.put(attempt, e.getPlacementProof());
+    }
     output.taskEvent(e);
   }
 
@@ -199,8 +215,18 @@ final class TaskEventWriter {
    * @param startMs when the attempt started here; 0 when it is no longer known
    */
   void shrunk(Decision d, TaskAttempt attempt, long startMs, long stopAt, String message) {
+    shrunk(d, attempt, null, startMs, stopAt, message);
+  }
+
+  /** As above, for a run here: {@code place} is its placement (its proof is echoed). */
+  void shrunk(Decision d, AttemptRun run, long stopAt, String message) {
+    shrunk(d, run.attempt, run.place.getProof(), run.startMs, stopAt, message);
+  }
+
+  private void shrunk(Decision d, TaskAttempt attempt, String proof, long startMs, long stopAt,
+      String message) {
     counters.shrinksAcknowledged++;
-    output.taskEvent(answer(d, attempt, TaskEventType.SHRUNK)
+    output.taskEvent(answer(d, attempt, TaskEventType.SHRUNK, proof)
         .setStartTimeMs(startMs)
         .setStopAt(stopAt)
         .setMessage(message)
@@ -208,12 +234,25 @@ final class TaskEventWriter {
   }
 
   private TaskEvent.Builder about(AttemptRun t, TaskEventType type) {
-    return answer(t.decision, t.attempt, type)
+    return answer(t.decision, t.attempt, type, t.place.getProof())
         .setTimeMs(t.startMs)
         .setStartTimeMs(t.startMs);
   }
 
   private TaskEvent.Builder answer(Decision d, TaskAttempt attempt, TaskEventType type) {
+    return answer(d, attempt, type,
+        d.getAction() instanceof PlaceTask p ? p.getProof() : null);
+  }
+
+  /**
+   * An event about {@code attempt} answering {@code d}. It carries the proof of the attempt's
+   * placement ({@code PlaceTask.proof}, null when the scheduler sends none): {@code proof}, else
+   * the one this writer last sent for the attempt. With a node secret the scheduler accepts an
+   * event about an attempt only with its proof (a REFUSED of another decision excepted), so a
+   * node can speak only for work placed on it.
+   */
+  private TaskEvent.Builder answer(Decision d, TaskAttempt attempt, TaskEventType type,
+      String proof) {
     return TaskEvent.newBuilder()
         .setPool(config.pool())
         .setTaskId(attempt.taskId())
@@ -224,6 +263,7 @@ final class TaskEventWriter {
         .setDecisionId(d.getDecisionId())
         .setEpoch(d.getEpoch())
         .setTimeMs(clock.nowMs())
+        .setPlacementProof(proof != null ? proof : proofs.get(attempt.key()))
         .setInstanceId(instanceId);
   }
 }

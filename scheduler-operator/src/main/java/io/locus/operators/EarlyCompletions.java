@@ -11,7 +11,10 @@ import java.util.Map;
  * the placement being sent again, only if that placement goes to the completion's node at its
  * attempt; otherwise it is dropped (PROTOCOL-12, "At-least-once safety"; {@code
  * FilePoolDriver#settleEarly}). So a completion sent for a task not yet submitted finishes
- * nothing that the scheduler does not give to its node.
+ * nothing that the scheduler does not give to its node. With a cluster node secret it is not even
+ * remembered: the input gate first requires its proof of placement (a task not placed yet has
+ * none; {@code InputGate#placementProblem}, dead letter {@code no-proof}), so only a completion of
+ * an attempt a scheduler really placed on that node (before the restore) is kept.
  *
  * <p>An entry is {@code attempt SEP node SEP clockMs SEP bytesLocal SEP bytesPeer SEP
  * bytesStorage} ({@link PoolStore#SEP}, which no id contains). Old entries are dropped at most

@@ -137,7 +137,12 @@ final class FilePoolDriver implements PoolDriver {
    * node than the one it runs on is resolved with a CancelTask; a COMPLETED of a task the pool
    * does not know yet, answering a placement of an earlier scheduler epoch, is remembered until
    * the task is placed, and acts only if that placement goes to the same node at the same attempt
-   * ({@link #settleEarly}).
+   * ({@link #settleEarly}). With a cluster node secret the input gate has already checked that
+   * the event's node was given the attempt (its proof of placement, {@code
+   * InputGate#placementProblem}): "another node" is then one the attempt was really placed on too
+   * (the same decision id sent to two nodes across a restore), and a remembered completion comes
+   * from a node a scheduler placed that attempt on; without one, any node of the pool can claim
+   * them (docs/operations.md, "Security").
    */
   @Override
   public PoolOutput onTaskEvent(TaskEvent e, PoolMeta meta) throws Exception {
@@ -183,8 +188,12 @@ final class FilePoolDriver implements PoolDriver {
             e.getMessage());
         // A refused withdraw (the attempt started, or is not there) only ends the in-flight
         // mark, so the free slot may ask for another attempt; any other refused cancel: the
-        // agent no longer runs the attempt we cancelled, nothing to do.
-        changed = scheduler.applyWithdrawRefused(id, attempt);
+        // agent no longer runs the attempt we cancelled, nothing to do. It carries no proof of
+        // placement (the node may not hold the attempt): only the node the attempt runs on, the
+        // one the withdraw went to, can end the mark.
+        RunningTask on = st.running(id);
+        changed = on != null && on.node().equals(node)
+            && scheduler.applyWithdrawRefused(id, attempt);
         return null;
       }
       return "decision id " + e.getDecisionId() + " is not the placement of that attempt ("

@@ -5,7 +5,9 @@ import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
 import io.locus.schemas.auth.NodeKeys;
+import io.locus.schemas.auth.PlacementProof;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.state.PoolMeta;
 import org.slf4j.Logger;
@@ -22,6 +24,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Signature</b>: with a cluster node secret, a task event or node report must verify
  *       with its node's key ({@link NodeKeys}), else {@code forged}. Checked before the record
  *       may move the clock.</li>
+ *   <li><b>Proof of placement</b>: with a cluster node secret, a task event about an attempt
+ *       must carry the scheduler's proof that this attempt was placed on the event's node
+ *       ({@link PlacementProof}, {@link #placementProblem}), else {@code no-proof}: a node can
+ *       report on work given to it only, never complete, fail or start another node's attempt
+ *       nor a task not placed yet. Checked with the signature, before the clock moves.</li>
  *   <li>The pool clock moves to the record's time. A node report also moves the pool's
  *       <b>liveness clock</b> ({@link #livenessTime}); every node not heard from for longer than
  *       the node timeout on that clock is lost ({@link PoolDriver#onNodeLost}).</li>
@@ -66,12 +73,14 @@ final class InputGate {
   private final SchedulerConfig config;
   private final GateMetrics metrics;
   private final NodeKeys keys;
+  private final PlacementProof proofs;
 
   InputGate(SchedulerConfig config, GateMetrics metrics) {
     this.config = config;
     this.metrics = metrics;
     byte[] secret = config.nodeSecret();
     this.keys = secret == null ? null : new NodeKeys(secret);
+    this.proofs = secret == null ? null : new PlacementProof(secret);
   }
 
   /** Why records for {@code pool} are refused, or null when the pool is run here. */
@@ -103,6 +112,10 @@ final class InputGate {
     if (!authentic(event)) {
       return PoolOutput.rejected(DeadLetterCodes.FORGED, describe(event)
           + ": missing or bad signature (the node's key; a cluster node secret is configured)");
+    }
+    String unproven = placementProblem(p.name, event);
+    if (unproven != null) {
+      return PoolOutput.rejected(DeadLetterCodes.NO_PROOF, describe(event) + ": " + unproven);
     }
     if (t > m.getClockMs()) {
       // The policy clock only moves forward with the events' own times: a replay decides the same.
@@ -180,6 +193,43 @@ final class InputGate {
       return keys.signer(r.getNode()).verify(r);
     }
     return true;
+  }
+
+  /**
+   * Why a task event does not prove that its attempt was placed on its node, or null when it does
+   * or need not. With a cluster node secret every placement carries {@code PlaceTask.proof}, made
+   * for its decision id ({@code pool/task/attempt}) and its node, and the agent echoes it in every
+   * event about that attempt, whichever decision the event answers (the placement, or a
+   * ShrinkTask or SuspendTask of it). The one exception is a REFUSED of another decision than the
+   * placement (a cancel, shrink or suspend): the node may not hold the attempt, so it may have no
+   * proof; such a refusal is only an answer to a decision sent to that node, and the drivers act
+   * on it only when it comes from the node the attempt runs on (a refused withdraw ends the
+   * in-flight mark; a refused stop is logged). Node B, signing validly as itself, therefore cannot
+   * finish, fail, start or acknowledge an attempt placed on node A (it would need the proof for B,
+   * which the scheduler makes only when it places that attempt on B), nor complete a task before
+   * its arrival (no proof exists for a task never placed). The genuine after-restore case, one
+   * decision id placed on two nodes, holds: each got its own proof.
+   */
+  String placementProblem(String pool, Object event) {
+    if (proofs == null || !(event instanceof TaskEvent te)) {
+      return null;
+    }
+    String placement = Decisions.placementId(pool, te.getTaskId(), te.getAttempt());
+    if (te.getType() == TaskEventType.REFUSED && !placement.equals(te.getDecisionId())) {
+      return null;
+    }
+    String where = "attempt " + te.getAttempt() + " of task '" + shown(te.getTaskId())
+        + "' on node '" + shown(te.getNode()) + "' (placement " + shown(placement) + ")";
+    if (te.getPlacementProof() == null) {
+      return "no proof of placement (placementProof) for " + where + "; with a cluster node "
+          + "secret a node reports only on attempts placed on it, echoing the placement's proof";
+    }
+    if (!proofs.verify(te.getPlacementProof(), placement, te.getNode(), te.getTaskId(),
+        te.getAttempt())) {
+      return "its proof of placement is not the scheduler's for " + where + ": the scheduler "
+          + "never gave that attempt to that node (a proof names its node)";
+    }
+    return null;
   }
 
   /**

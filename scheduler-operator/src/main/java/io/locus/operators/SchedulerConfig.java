@@ -190,7 +190,8 @@ public final class SchedulerConfig implements Serializable {
 
   /**
    * The cluster node secret (null: none): every task event and node report must then carry the
-   * signature of its node's key ({@code NodeKeys}).
+   * signature of its node's key ({@code NodeKeys}), every placement carries the scheduler's proof
+   * of placement and a task event about an attempt must echo it ({@code PlacementProof}).
    */
   public SchedulerConfig withNodeSecret(byte[] secret) {
     SchedulerConfig c = copy();

@@ -40,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * scheduler epoch. The policy clock is the largest event time the pool has seen, never the wall
  * clock, so a replay gives the same decisions.
  *
- * <p>Every input passes the {@link InputGate} first (declared pools, time bounds, node signatures,
- * liveness, node ownership, job id retention); every decision leaves through {@link
- * DecisionStamp} (owner instance, signature).
+ * <p>Every input passes the {@link InputGate} first (declared pools, time bounds, node signatures
+ * and proofs of placement, liveness, node ownership, job id retention); every decision leaves
+ * through {@link DecisionStamp} (owner instance, proof of placement, signature).
  */
 public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInput, Decision> {
   private static final long serialVersionUID = 1L;
@@ -82,7 +82,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     pools = new HashMap<>();
     metrics = new GateMetrics(getRuntimeContext().getMetricGroup());
     gate = new InputGate(config, metrics);
-    stamp = new DecisionStamp(config.decisionSecret());
+    stamp = new DecisionStamp(config.decisionSecret(), config.nodeSecret());
     shadowMetrics = new HashMap<>();
     if (config.pools().isEmpty()) {
       LOG.warn("no pools declared: records for any pool are accepted (declare them to refuse "

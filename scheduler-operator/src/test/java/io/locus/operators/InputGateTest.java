@@ -165,7 +165,9 @@ class InputGateTest {
     oneDeadLetter(DeadLetterCodes.FORGED);
     assertThat(decisions()).as("j0 still runs, nothing re-placed").isEmpty();
 
-    send(signed("n1", taskEvent("j0", 0, "n1", TaskEventType.COMPLETED, 10, "i1").build()), 10);
+    send(signed("n1", taskEvent("j0", 0, "n1", TaskEventType.COMPLETED, 10, "i1")
+        .setPlacementProof(new io.locus.schemas.auth.PlacementProof(CLUSTER)
+            .proof(POOL + "/j0/0", "n1", "j0", 0)).build()), 10);
     assertThat(deadLetters()).isEmpty();
     assertThat(decisions()).extracting(Decision::getDecisionId).containsExactly(POOL + "/j1/0");
     assertThat(operator.gateMetrics().deadLetters(DeadLetterCodes.FORGED)).isEqualTo(6);

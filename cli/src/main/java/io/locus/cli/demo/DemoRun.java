@@ -2,17 +2,21 @@ package io.locus.cli.demo;
 
 import io.locus.agent.AgentConfig;
 import io.locus.agent.AgentHost;
+import io.locus.agent.AgentIdentity;
+import io.locus.agent.EpochStore;
 import io.locus.agent.HostConfig;
 import io.locus.agent.real.RealAgentConfig;
 import io.locus.agent.real.RealAgents;
 import io.locus.agent.real.StorageSettings;
 import io.locus.agent.real.TaskTemplate;
+import io.locus.agent.sim.LocalPeerDirectory;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.cli.EmbeddedLocus;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.schemas.auth.NodeKeys;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +104,8 @@ public final class DemoRun {
       PrintStream progress) throws InterruptedException {
     List<JobSubmitted> jobs = DemoWorkload.generate(cfg.pool(), cfg.workload());
     long start = System.nanoTime();
-    try (Agents agents = startAgents(locus.bootstrapServers(), cfg);
+    try (Agents agents = startAgents(locus.bootstrapServers(), cfg,
+            locus.options().scheduler().nodeSecret());
         KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()))) {
       if (!agents.awaitRegistered(Duration.ofSeconds(30))) {
@@ -148,7 +153,12 @@ public final class DemoRun {
         Math.max(placements, s.completed));
   }
 
-  private static Agents startAgents(String bootstrap, Config cfg) {
+  /**
+   * The demo's agents; with the scheduler's cluster node secret ({@code nodeSecret}, null: none)
+   * each simulated node signs with its own key, as {@code locus agent sim --cluster-secret-file}
+   * does.
+   */
+  private static Agents startAgents(String bootstrap, Config cfg, byte[] nodeSecret) {
     AgentConfig template = AgentConfig.builder(cfg.pool())
         .slots(cfg.slots())
         .queueDepth(cfg.queueDepth())
@@ -166,8 +176,16 @@ public final class DemoRun {
         .build();
     AgentHost<?> h;
     if (cfg.realStorage() == null) {
-      h = AgentHost.start(host, new SimulatedAgents(template));
+      NodeKeys keys = nodeSecret == null ? null : new NodeKeys(nodeSecret);
+      h = AgentHost.start(host, new SimulatedAgents(template, new LocalPeerDirectory(),
+          node -> new AgentIdentity(AgentIdentity.newInstanceId(), EpochStore.inMemory(),
+              keys == null ? null : keys.signer(node))));
     } else {
+      if (nodeSecret != null) {
+        // Real agents take their key from their config file (security.node-key-file).
+        throw new IllegalArgumentException("a demo with real storage runs its agents unsigned: "
+            + "start its scheduler without a node secret");
+      }
       RealAgentConfig real = RealAgentConfig.of(template)
           .withStorage(StorageSettings.rootedAt(cfg.realStorage().toUri()))
           .withTemplate(TaskTemplate.of("checksum", List.of("sha256sum", "{inputs}")), true);

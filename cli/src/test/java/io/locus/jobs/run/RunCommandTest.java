@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.cli.LocusCli;
+import io.locus.operators.SchedulerConfig;
 import io.locus.jobs.SchedulerJob;
 import io.locus.connectors.DeliveryMode;
 import io.locus.kafka.testkit.EmbeddedKafka;
@@ -112,6 +113,14 @@ class RunCommandTest {
     assertThat(err.strip().lines().count()).as(err).isEqualTo(1);
     assertThat(err).doesNotContain("\tat ").doesNotContain("Exception in");
     assertThat(c.out()).as("nothing started").isEmpty();
+  }
+
+  @Test
+  void withoutANodeSecretTheStartWarnsWhatAnyWriterToTheNodeTopicsCanDo() {
+    SchedulerConfig open = SchedulerConfig.defaults("MCH");
+    assertThat(RunCommand.trustWarning(open)).startsWith("locus run: WARN no --node-secret-file")
+        .contains("task-events", "node-reports", "complete or fail any placed attempt");
+    assertThat(RunCommand.trustWarning(open.withNodeSecret(new byte[] {1, 2, 3}))).isNull();
   }
 
   @Test
@@ -255,6 +264,9 @@ class RunCommandTest {
       List<String> starts = c.text().lines()
           .filter(l -> l.startsWith("locus run: starting from")).toList();
       assertThat(starts).hasSize(1);
+      // no --node-secret-file: said once, at start
+      assertThat(c.text().lines().filter(l -> l.contains("WARN no --node-secret-file")))
+          .hasSize(1);
       String start = starts.get(0);
       assertThat(start).contains("empty state").contains("Kafka " + kafka.bootstrapServers())
           .contains("checkpoints " + dir.resolve("checkpoints").toAbsolutePath())

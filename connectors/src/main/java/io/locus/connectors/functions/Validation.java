@@ -128,6 +128,7 @@ public final class Validation {
                 + " is not the end of the processed range " + event.getEvents().getEnd())
             : null,
         () -> event.getInstanceId() == null ? null : id("instanceId", event.getInstanceId()),
+        () -> hmac("placementProof", event.getPlacementProof()),
         () -> signature(event.getSignature()));
   }
 
@@ -284,11 +285,16 @@ public final class Validation {
 
   /** Absent, or exactly 64 lowercase hex chars (an HMAC-SHA256 from RecordSigner). */
   static Violation signature(String value) {
+    return hmac("signature", value);
+  }
+
+  /** Field {@code what}: absent, or an HMAC-SHA256 as 64 lowercase hex chars. */
+  static Violation hmac(String what, String value) {
     if (value == null) {
       return null;
     }
     if (value.length() > SIGNATURE_HEX_CHARS) {
-      return tooLarge("signature is " + value.length() + " chars long, more than the "
+      return tooLarge(what + " is " + value.length() + " chars long, more than the "
           + SIGNATURE_HEX_CHARS + " of an HMAC-SHA256 in hex: " + quote(value));
     }
     boolean hex = value.length() == SIGNATURE_HEX_CHARS;
@@ -296,7 +302,7 @@ public final class Validation {
       char c = value.charAt(i);
       hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
     }
-    return hex ? null : invalid("signature " + quote(value) + " is not "
+    return hex ? null : invalid(what + " " + quote(value) + " is not "
         + SIGNATURE_HEX_CHARS + " lowercase hex chars (an HMAC-SHA256)");
   }
 

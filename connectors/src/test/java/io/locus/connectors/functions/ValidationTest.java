@@ -677,5 +677,16 @@ class ValidationTest {
       assertTooLarge(Validation.nodeReport(register(POOL, "n").setSignature(good + "0").build(),
           POOL), "signature is 65 chars long");
     }
+
+    @Test
+    void aPlacementProofWhenPresentIs64LowercaseHex() {
+      String good = "0123456789abcdef".repeat(4);
+      assertThat(Validation.taskEvent(taskEvent(POOL).setPlacementProof(good).build(), POOL))
+          .isEmpty();
+      assertViolation(Validation.taskEvent(taskEvent(POOL).setPlacementProof("xyz").build(),
+          POOL), "placementProof 'xyz' is not 64 lowercase hex chars");
+      assertTooLarge(Validation.taskEvent(taskEvent(POOL).setPlacementProof("a".repeat(100_000))
+          .build(), POOL), "placementProof is 100000 chars long");
+    }
   }
 }

@@ -37,7 +37,8 @@ public final class TrustOptions {
 
   @Option(names = "--node-secret-file", paramLabel = "FILE",
       description = "Cluster node secret: every task event and node report must then be signed "
-          + "with its node's key (locus agent node-key derives it).")
+          + "with its node's key (locus agent node-key derives it), and a task event about an "
+          + "attempt must carry the proof that the attempt was placed on its node.")
   Path nodeSecretFile;
 
   @Option(names = "--decision-secret-file", paramLabel = "FILE",

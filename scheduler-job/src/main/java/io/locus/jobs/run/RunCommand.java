@@ -388,6 +388,27 @@ public final class RunCommand implements Callable<Integer> {
         + " | pools " + pools(o.scheduler())
         + " | parallelism " + parallelism);
     out.flush();
+    String unauthenticated = trustWarning(o.scheduler());
+    if (unauthenticated != null) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(unauthenticated);
+      err.flush();
+    }
+  }
+
+  /**
+   * Said once at start, and only without a cluster node secret: then nothing tells one node's
+   * records from another's, and the scheduler trusts whoever can write to the topics agents write
+   * (issue 22; docs/operations.md, "Security").
+   */
+  static String trustWarning(SchedulerConfig cfg) {
+    if (cfg.nodeSecret() != null) {
+      return null;
+    }
+    return "locus run: WARN no --node-secret-file: task events and node reports are not "
+        + "authenticated; any client that can write to the task-events or node-reports topics "
+        + "can register, drain or remove any node and start, complete or fail any placed attempt "
+        + "in its name (see docs/operations.md, Security)";
   }
 
   /** "* MCH" (every other pool) and each named pool with its policy. */

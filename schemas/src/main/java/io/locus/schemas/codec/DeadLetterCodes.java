@@ -32,6 +32,12 @@ public final class DeadLetterCodes {
   public static final String EARLY_COMPLETION = "early-completion";
   /** Unsigned or badly signed, or from an agent instance other than the node's live one. */
   public static final String FORGED = "forged";
+  /**
+   * A task event about an attempt without the scheduler's proof that the attempt was placed on the
+   * sending node ({@code TaskEvent.placementProof}, {@code PlacementProof}): only with a cluster
+   * node secret, where a node may report only on work given to it.
+   */
+  public static final String NO_PROOF = "no-proof";
   /** A job id seen within the retention window. */
   public static final String DUPLICATE_JOB = "duplicate-job";
   /** The scheduler cannot act on it now (e.g. a control for a busy pool, an unknown policy). */
@@ -42,7 +48,7 @@ public final class DeadLetterCodes {
   public static final String INTERNAL = "internal";
 
   public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, CLOCK,
-      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
+      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, NO_PROOF, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}
 }

@@ -227,8 +227,8 @@ class AvroCodecTest {
       }
     }
     assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(3);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(2);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(3);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(3);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(4);
     assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("DeadLetter")).hasSize(1);
   }
@@ -260,6 +260,12 @@ class AvroCodecTest {
         // v3 has no outputs: read as an empty list (issue 15)
         new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 3, job()},
         new Object[] {Codecs.DECISION, "Decision", 3, decision(place())},
+        // v4 has no PlaceTask.proof, v3 of TaskEvent no placementProof: read as null (issue 22)
+        new Object[] {Codecs.DECISION, "Decision", 4, decision(place())},
+        new Object[] {Codecs.TASK_EVENT, "TaskEvent", 3, TaskEvent.newBuilder().setPool("p")
+            .setTaskId("t").setJobId("j").setAttempt(0).setNode("n")
+            .setType(TaskEventType.COMPLETED).setDecisionId("p/t/0").setEpoch(2).setTimeMs(4)
+            .setInstanceId("i").setSignature("ab".repeat(32)).build()},
         new Object[] {Codecs.TASK_EVENT, "TaskEvent", 1, TaskEvent.newBuilder().setPool("p")
             .setTaskId("t").setJobId("j").setAttempt(3).setNode("n")
             .setType(TaskEventType.REFUSED).setDecisionId("d").setEpoch(1).setTimeMs(4)
