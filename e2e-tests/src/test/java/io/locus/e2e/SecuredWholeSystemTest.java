@@ -70,13 +70,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the command line, a MiniCluster on RocksDB, exactly-once); two {@code locus agent real} children
  * (real processes over real files, each node its own SCRAM user and node key); {@code locus
  * replay} of a workflow with parents as the submitter; {@code locus status} and {@code locus
- * dashboard} as a read-only monitor. Midway the scheduler stops with a savepoint and starts again
- * from it, and a second replay runs.
+ * dashboard} as a read-only monitor; {@code locus control} as an operator. Midway the scheduler
+ * stops with a savepoint and starts again from it, and a second replay runs.
  *
  * <p>Checks: every job is placed once and completes once (one PlaceTask and one COMPLETED per job,
  * no FAILED or REFUSED), nothing is dead-lettered (every signed record verified), each output is
  * on disk in storage with the content its task made from its inputs, the monitor's status and
- * dashboard count every completion, and the ACLs hold while the system runs: an agent's login
+ * dashboard count every completion, a pause and a resume are acknowledged, and the ACLs hold while the system runs: an agent's login
  * cannot submit jobs, write decisions or use the scheduler's transactional ids; the submitter's
  * cannot write decisions; the monitor's cannot write; a wrong password is refused and a client
  * without SASL and TLS gets nothing.
@@ -174,6 +174,8 @@ class SecuredWholeSystemTest {
       }
       props.put("submitter", user(admin, etc, "submitter", LocusAcls.submitter("User:submitter")));
       props.put("monitor", user(admin, etc, "monitor", LocusAcls.monitor("User:monitor")));
+      props.put("controller", user(admin, etc, "operator",
+          LocusAcls.controller("User:operator")));
 
       step.accept("topics and users made");
       // 3. The HMAC secrets: decisions signed for the agents, each node's records with its key.
@@ -356,6 +358,14 @@ class SecuredWholeSystemTest {
       assertThat(totals.path("aliveNodes").asInt()).isEqualTo(NODES.size());
       assertThat(totals.path("deadLetters").asLong()).isZero();
       step.accept("dashboard read");
+      // An operator's console, as the controller: a control and the scheduler's ack go through.
+      for (String action : List.of("pause", "resume")) {
+        Run control = cli("control", "--bootstrap-servers", bootstrap, "--kafka-properties",
+            props.get("controller").toString(), POOL, action);
+        assertThat(control.code).as("locus control " + action + ":\n" + control.out).isZero();
+      }
+      step.accept("paused and resumed");
+
       // 12. The ACLs, while everything runs.
       assertAclsHold(bootstrap, props);
 
