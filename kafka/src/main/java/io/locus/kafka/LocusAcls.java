@@ -94,6 +94,20 @@ public final class LocusAcls {
         allow(principal, topic(Topics.TASK_EVENTS), AclOperation.READ));
   }
 
+  /**
+   * A read-only console ({@code locus status}, {@code locus dashboard}): READ on every Locus topic
+   * ({@link Topics#ALL}), assigned partitions, no consumer group; no WRITE anywhere. Every topic,
+   * not the few each reads today, so that a view that starts reading one more topic keeps working;
+   * reading cannot change what the scheduler or the agents do.
+   */
+  public static List<AclBinding> monitor(String principal) {
+    List<AclBinding> acls = new ArrayList<>();
+    for (TopicSpec<?> t : Topics.ALL) {
+      acls.add(allow(principal, topic(t), AclOperation.READ));
+    }
+    return acls;
+  }
+
   static ResourcePattern topic(TopicSpec<?> topic) {
     return new ResourcePattern(ResourceType.TOPIC, topic.name(), PatternType.LITERAL);
   }

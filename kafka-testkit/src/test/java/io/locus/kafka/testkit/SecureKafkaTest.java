@@ -316,6 +316,46 @@ class SecureKafkaTest {
     }
   }
 
+  @Test
+  void aMonitorReadsEveryTopicAndWritesNothing() throws Exception {
+    KafkaSecurityAdmin.upsertScramUser(admin, "monitor", "monitor-password");
+    KafkaSecurityAdmin.createAcls(admin, LocusAcls.monitor("User:monitor"));
+    Properties base = kafka.clientProperties("monitor", "monitor-password");
+    // One record on every Locus topic, by the broker's super user.
+    List<TopicPartition> parts = Topics.ALL.stream()
+        .map(t -> new TopicPartition(t.name(), 0)).toList();
+    try (KafkaProducer<byte[], byte[]> su = producer(kafka.adminProperties())) {
+      for (TopicPartition tp : parts) {
+        su.send(new ProducerRecord<>(tp.topic(), tp.partition(), bytes("pool-m"),
+            bytes("on " + tp.topic()))).get(30, TimeUnit.SECONDS);
+      }
+    }
+    // Allowed: reading them all (assigned partitions, as locus status and the dashboard do).
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(base, null)) {
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      List<ConsumerRecord<byte[], byte[]>> read = TestSupport.pollUntil(consumer, r -> r.stream()
+          .map(ConsumerRecord::topic).distinct().count() == parts.size(), WAIT);
+      assertThat(read).extracting(ConsumerRecord::topic)
+          .containsAll(Topics.ALL.stream().map(TopicSpec::name).toList());
+    }
+    // Denied: writing (not idempotent: with WRITE on no topic an idempotent producer is first
+    // refused its producer id, a cluster-level refusal racing with the send), and a group.
+    Properties plain = ClientConfigs.withOverrides(base, Map.of("enable.idempotence", "false"));
+    for (TopicSpec<?> t : List.of(Topics.CONTROL, Topics.JOB_ARRIVALS, Topics.DECISIONS)) {
+      try (KafkaProducer<byte[], byte[]> producer = producer(plain)) {
+        assertThat(failure(() -> producer.send(new ProducerRecord<>(t.name(), bytes("pool-m"),
+            bytes("forged"))).get())).as("write " + t.name())
+            .isInstanceOf(TopicAuthorizationException.class);
+      }
+    }
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(base, "monitors")) {
+      consumer.subscribe(List.of(Topics.SCHEDULER_METRICS.name()));
+      assertThat(failure(() -> pollForever(consumer)))
+          .isInstanceOf(GroupAuthorizationException.class);
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   private static ResourcePattern topic(String name) {
