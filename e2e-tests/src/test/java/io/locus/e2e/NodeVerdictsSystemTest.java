@@ -125,7 +125,7 @@ class NodeVerdictsSystemTest {
       awaitNode(dashboard, REAL, "alive");
 
       // A scheduler-side drain.
-      String drained = POOL + "-node-1";
+      String drained = sims.nodeIds().get(1);
       WholeSystem.CliRun drain = WholeSystem.control(b, POOL, "drain", drained);
       assertThat(drain.code()).as(drain.err()).isZero();
       WholeSystem.await(WAIT, "status shows the drain",

@@ -243,19 +243,27 @@ public final class AgentHost<A> implements AutoCloseable {
     // The scheduler's verdicts: from the end as it is before any agent registers (each agent start
     // is a new instance, and a verdict on it follows its REGISTER). A cluster without the topic
     // (made before it existed) still runs; the agents just cannot hear a refusal.
-    List<PartitionInfo> si = consumer.partitionsFor(Topics.NODE_STATUS.name(), KAFKA_TIMEOUT);
-    if (si == null || si.isEmpty()) {
-      LOG.warn("topic {} does not exist on {}: the agents cannot learn whether the scheduler"
-          + " accepted their registration ('locus topics create' creates it)",
-          Topics.NODE_STATUS.name(), config.bootstrapServers());
-    } else {
-      for (PartitionInfo info : si) {
-        TopicPartition tp = new TopicPartition(info.topic(), info.partition());
-        if (statusPartition == null) {
-          statusPartition = tp; // one partition (Topics.NODE_STATUS); more are read by key below
-        }
-        all.add(tp);
+    List<PartitionInfo> si = List.of();
+    try {
+      si = consumer.partitionsFor(Topics.NODE_STATUS.name(), KAFKA_TIMEOUT);
+      if (si == null || si.isEmpty()) {
+        LOG.warn("topic {} does not exist on {}: the agents cannot learn whether the scheduler"
+            + " accepted their registration ('locus topics create' creates it)",
+            Topics.NODE_STATUS.name(), config.bootstrapServers());
+        si = List.of();
       }
+    } catch (org.apache.kafka.common.errors.TopicAuthorizationException e) {
+      // ACLs granted before the agents read node-status (LocusAcls.agent grants it now)
+      LOG.warn("this agent may not read topic {} (ACLs): it cannot learn whether the scheduler"
+          + " accepted its registration; grant READ on it (LocusAcls.agent)",
+          Topics.NODE_STATUS.name());
+    }
+    for (PartitionInfo info : si) {
+      TopicPartition tp = new TopicPartition(info.topic(), info.partition());
+      if (statusPartition == null) {
+        statusPartition = tp; // one partition is declared; a verdict names its node anyway
+      }
+      all.add(tp);
     }
     consumer.assign(all);
     if (statusPartition != null) {
