@@ -241,15 +241,13 @@ public final class DashboardState {
       return;
     }
     boolean wasMember = n.member();
-    String owner = s.getInstanceId() == null ? null : text(s.getInstanceId());
-    // another agent instance is a restarted agent: what ran on the old one is gone (the same
-    // instance again is a drain ending, or the node's verdict repeated after a refusal)
-    boolean restarted = !java.util.Objects.equals(owner, n.owner);
     n.verdict = s.getState();
-    n.owner = owner;
+    n.owner = s.getInstanceId() == null ? null : text(s.getInstanceId());
     switch (s.getState()) {
       case REGISTERED, DRAINING -> {
-        if (!wasMember || restarted) {
+        // a REGISTER accepted (the agent restarted): what ran on the node before is gone; a drain
+        // ending or the node's verdict repeated after a refusal changes nothing that runs
+        if (!wasMember || s.getRegistration()) {
           n.registered(s.getTimeMs());
         }
         if (s.getSlots() > 0) {

@@ -27,8 +27,8 @@ class DashboardStateTest {
 
   /** A REGISTER the scheduler accepted: its verdict, then the report (load figures). */
   private static void join(DashboardState s, NodeReport r) {
-    s.nodeStatus(verdict(r.getPool(), r.getNode(), null, NodeStatusType.REGISTERED,
-        r.getTimeMs(), r.getSlots()));
+    s.nodeStatus(io.locus.schemas.NodeStatus.newBuilder(verdict(r.getPool(), r.getNode(), null,
+        NodeStatusType.REGISTERED, r.getTimeMs(), r.getSlots())).setRegistration(true).build());
     s.nodeReport(r);
   }
 
@@ -127,8 +127,12 @@ class DashboardStateTest {
       assertThat(n.started()).isEqualTo(1);
       assertThat(s.snapshot(T0).pools().get(0).running()).isEqualTo(1);
     }
-    // a registration of another agent instance after them ends them (the node restarted)
-    state.nodeStatus(verdict("p", "n1", "restarted", NodeStatusType.REGISTERED, T0 + 10, 2));
+    // the scheduler's verdict on a drain ending does not end them
+    state.nodeStatus(verdict("p", "n1", null, NodeStatusType.REGISTERED, T0 + 10, 2));
+    assertThat(node(state.snapshot(T0), "n1").running()).isEqualTo(1);
+    // a REGISTER it accepted after them ends them (the node restarted)
+    state.nodeStatus(io.locus.schemas.NodeStatus.newBuilder(verdict("p", "n1", null,
+        NodeStatusType.REGISTERED, T0 + 10, 2)).setRegistration(true).build());
     assertThat(node(state.snapshot(T0), "n1").running()).isZero();
   }
 

@@ -240,9 +240,10 @@ public final class AgentHost<A> implements AutoCloseable {
       reportsPartition = new TopicPartition(rt, Topics.partitionOf(pool, ri.size()));
       all.add(reportsPartition);
     }
-    // The scheduler's verdicts: from the end as it is before any agent registers (each agent start
-    // is a new instance, and a verdict on it follows its REGISTER). A cluster without the topic
-    // (made before it existed) still runs; the agents just cannot hear a refusal.
+    // The scheduler's verdicts: from the end as it is before any agent registers, so only the
+    // verdicts on this start's REGISTER (and later ones) are read, never an older run's (a real
+    // agent keeps its instance id across restarts). A cluster without the topic (made before it
+    // existed) still runs; the agents just cannot hear a refusal.
     List<PartitionInfo> si = List.of();
     try {
       si = consumer.partitionsFor(Topics.NODE_STATUS.name(), KAFKA_TIMEOUT);

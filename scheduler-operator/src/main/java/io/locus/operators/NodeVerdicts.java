@@ -57,7 +57,8 @@ final class NodeVerdicts {
     }
     NodeView now = p.state.node(node);
     if (register && now != null) {
-      o.verdict(standing(p, node, "registered with " + now.slots() + " slot(s)"));
+      o.verdict(NodeStatus.newBuilder(standing(p, node, "registered with " + now.slots()
+          + " slot(s)")).setRegistration(true).build());
     } else if (before.registered() && now == null) {
       o.verdict(status(p, node, r.getInstanceId(), NodeStatusType.LEFT,
           r.getType() == NodeReportType.LEAVE ? "the agent left (LEAVE)"

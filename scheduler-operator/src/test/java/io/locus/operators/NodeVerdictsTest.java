@@ -89,6 +89,7 @@ class NodeVerdictsTest {
     assertThat(v).extracting(NodeVerdictsTest::shown).containsExactly("n1 REGISTERED real");
     assertThat(v.get(0).getSlots()).isEqualTo(2);
     assertThat(v.get(0).getTimeMs()).as("the record clock").isEqualTo(1000);
+    assertThat(v.get(0).getRegistration()).as("a REGISTER accepted").isTrue();
 
     send(register("n1", 2000, "copy"), 2000);
     v = verdicts();
@@ -98,6 +99,7 @@ class NodeVerdictsTest {
         .containsExactly("n1 REFUSED copy", "n1 REGISTERED real");
     assertThat(v.get(0).getCode()).isEqualTo(DeadLetterCodes.FORGED);
     assertThat(v.get(0).getReason()).contains("owned by live agent instance 'real'");
+    assertThat(v.get(1).getRegistration()).as("the owner's verdict repeated").isFalse();
 
     // the impostor's LEAVE is refused (a dead letter) and changes no verdict
     send(report("n1", NodeReportType.LEAVE, 3000, "copy").build(), 3000);
@@ -119,8 +121,9 @@ class NodeVerdictsTest {
     assertThat(v).extracting(NodeVerdictsTest::shown).containsExactly("n1 DRAINING i1");
     assertThat(v.get(0).getReason()).contains("d-1");
     send(control(ControlType.RESUME_NODE, "n1", "r-1", 1200), 1200);
-    assertThat(verdicts()).extracting(NodeVerdictsTest::shown)
-        .containsExactly("n1 REGISTERED i1");
+    v = verdicts();
+    assertThat(v).extracting(NodeVerdictsTest::shown).containsExactly("n1 REGISTERED i1");
+    assertThat(v.get(0).getRegistration()).as("a resume is no registration").isFalse();
     // a drain of a node the pool does not have is refused, and is no verdict
     send(control(ControlType.DRAIN_NODE, "ghost", "d-2", 1300), 1300);
     assertThat(verdicts()).isEmpty();
