@@ -3,9 +3,7 @@ package io.locus.cli;
 import io.locus.dashboard.Dashboard;
 import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.KafkaReachability;
-import io.locus.operators.SchedulerConfig;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -39,11 +37,6 @@ public final class DashboardCommand implements Callable<Integer> {
           + "0.0.0.0 serves every interface (the page has no login: put it behind your proxy).")
   String host;
 
-  @Option(names = "--node-timeout", paramLabel = "DURATION",
-      description = "A node not heard from for longer (on its pool's record clock) is lost: give"
-          + " the scheduler's --node-timeout. Default: PT30S (the scheduler's default).")
-  Duration nodeTimeout;
-
   @Option(names = "--placements", defaultValue = "" + Dashboard.DEFAULT_PLACEMENTS,
       paramLabel = "N", description = "Latest placements listed. Default: ${DEFAULT-VALUE}.")
   int placements;
@@ -63,11 +56,6 @@ public final class DashboardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    long timeoutMs = nodeTimeout != null ? nodeTimeout.toMillis()
-        : SchedulerConfig.DEFAULT_NODE_TIMEOUT_MS;
-    if (timeoutMs <= 0) {
-      throw new IllegalArgumentException("--node-timeout must be positive, got " + nodeTimeout);
-    }
     if (placements < 1 || placements > 10_000) {
       throw new IllegalArgumentException("--placements must be between 1 and 10000, got "
           + placements);
@@ -83,8 +71,7 @@ public final class DashboardCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Dashboard dashboard;
     try {
-      dashboard = Dashboard.start(props, new Dashboard.Options(host, port, timeoutMs,
-          placements));
+      dashboard = Dashboard.start(props, new Dashboard.Options(host, port, placements));
     } catch (IllegalStateException e) {
       spec.commandLine().getErr().println("locus dashboard: " + e.getMessage()
           + (port != 0 ? " (another process on the port? --port 0 picks a free one)" : ""));

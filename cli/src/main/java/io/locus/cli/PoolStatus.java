@@ -1,8 +1,8 @@
 package io.locus.cli;
 
 import io.locus.schemas.ControlAck;
-import io.locus.schemas.NodeReport;
-import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatus;
+import io.locus.schemas.NodeStatusType;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
@@ -16,23 +16,19 @@ import java.util.TreeMap;
 /**
  * What {@code locus status} knows about one pool, folded from its topics' records in any order
  * (each fold keeps the newest by record timestamp): the latest scheduler metrics, the latest
- * control ack, each node's last report and when it was last heard from (a node report or a task
- * event, as the scheduler's node registry hears them), and the latest failures.
+ * control ack, each node's latest verdict by the scheduler (node-status: registered, draining,
+ * left, lost; never a raw node report, which an impostor may have sent), the registrations the
+ * scheduler refused, and the latest failures.
  */
 final class PoolStatus {
-  /** One node as seen in the lookback window. */
-  static final class NodeSeen {
-    long heardMs = Long.MIN_VALUE;
-    long reportMs = Long.MIN_VALUE;
-    NodeReportType lastType;
-    boolean draining;
-  }
+  /** A node's latest verdict and its record's timestamp. */
+  record NodeSeen(NodeStatus verdict, long tsMs) {}
 
   /** A FAILED or REFUSED task event. */
   record Failure(long timeMs, String taskId, int attempt, String node, TaskEventType type,
       int exitCode, String message) {}
 
-  /** How a node counts, given the scheduler's lost timeout and the time now. */
+  /** How a node counts, from the scheduler's verdict. */
   enum NodeState { ALIVE, DRAINING, LOST, LEFT }
 
   final String pool;
@@ -44,6 +40,9 @@ final class PoolStatus {
   private final int keepFailures;
   private final Deque<Failure> failures = new ArrayDeque<>();
   long failuresSeen;
+  /** The latest REFUSED verdicts (a registration the scheduler refused), oldest first. */
+  final Deque<NodeStatus> refusals = new ArrayDeque<>();
+  long refusalsSeen;
 
   PoolStatus(String pool, int keepFailures) {
     this.pool = pool;
@@ -86,21 +85,24 @@ final class PoolStatus {
     }
   }
 
-  void report(NodeReport r, long tsMs) {
-    NodeSeen n = nodes.computeIfAbsent(r.getNode(), k -> new NodeSeen());
-    n.heardMs = Math.max(n.heardMs, tsMs);
-    // Cache reports say nothing about draining; REGISTER, HEARTBEAT and LEAVE do.
-    if (tsMs >= n.reportMs && r.getType() != NodeReportType.CACHE_DELTA
-        && r.getType() != NodeReportType.CACHE_SNAPSHOT) {
-      n.reportMs = tsMs;
-      n.lastType = r.getType();
-      n.draining = r.getDraining();
+  /**
+   * A verdict, in the topic's order (one partition, so the order the scheduler made them): a
+   * REFUSED one is kept among the refusals and changes no node (it is about the refused instance,
+   * and the scheduler follows it with the node's own verdict).
+   */
+  void verdict(NodeStatus v, long tsMs) {
+    if (v.getState() == NodeStatusType.REFUSED) {
+      refusalsSeen++;
+      refusals.addLast(v);
+      if (refusals.size() > Math.max(1, keepFailures)) {
+        refusals.removeFirst();
+      }
+    } else if (v.getState() != NodeStatusType.UNKNOWN) {
+      nodes.put(v.getNode().toString(), new NodeSeen(v, tsMs));
     }
   }
 
   void taskEvent(TaskEvent e, long tsMs) {
-    NodeSeen n = nodes.computeIfAbsent(e.getNode(), k -> new NodeSeen());
-    n.heardMs = Math.max(n.heardMs, tsMs);
     if (e.getType() == TaskEventType.FAILED || e.getType() == TaskEventType.REFUSED) {
       failuresSeen++;
       failures.addLast(new Failure(tsMs, e.getTaskId(), e.getAttempt(), e.getNode(), e.getType(),
@@ -112,23 +114,30 @@ final class PoolStatus {
     }
   }
 
-  NodeState state(NodeSeen n, long nowMs, long lostAfterMs) {
-    if (n.lastType == NodeReportType.LEAVE) {
-      return NodeState.LEFT;
-    }
-    if (nowMs - n.heardMs > lostAfterMs) {
-      return NodeState.LOST;
-    }
-    return n.draining ? NodeState.DRAINING : NodeState.ALIVE;
+  static NodeState state(NodeSeen n) {
+    return switch (n.verdict().getState()) {
+      case LEFT -> NodeState.LEFT;
+      case LOST -> NodeState.LOST;
+      case DRAINING -> NodeState.DRAINING;
+      default -> NodeState.ALIVE;
+    };
   }
 
-  /** Nodes by state: alive (not draining), draining, lost, left. */
-  Map<NodeState, List<String>> nodesByState(long nowMs, long lostAfterMs) {
+  /**
+   * Nodes by state: alive (not draining), draining, lost, left; a node lost or gone whose verdict
+   * is older than {@code goneSinceMs} is not listed (the compacted topic keeps it for ever).
+   */
+  Map<NodeState, List<String>> nodesByState(long goneSinceMs) {
     Map<NodeState, List<String>> out = new TreeMap<>();
     for (NodeState s : NodeState.values()) {
       out.put(s, new ArrayList<>());
     }
-    nodes.forEach((id, n) -> out.get(state(n, nowMs, lostAfterMs)).add(id));
+    nodes.forEach((id, n) -> {
+      NodeState s = state(n);
+      if (s == NodeState.ALIVE || s == NodeState.DRAINING || n.tsMs() >= goneSinceMs) {
+        out.get(s).add(id);
+      }
+    });
     return out;
   }
 

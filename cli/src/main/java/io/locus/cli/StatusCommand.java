@@ -2,7 +2,6 @@ package io.locus.cli;
 
 import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.KafkaReachability;
-import io.locus.operators.SchedulerConfig;
 import io.locus.schemas.SchedulerMetrics;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -42,9 +41,8 @@ public final class StatusCommand implements Callable<Integer> {
   Duration lookback;
 
   @Option(names = "--node-history", defaultValue = "PT24H", paramLabel = "DURATION",
-      description = "How far back node reports are read: a node heard of in that time and silent"
-          + " since shows as lost (or left), however long ago; older nodes are not shown (node"
-          + " reports are kept a week). At least --lookback. Default: ${DEFAULT-VALUE}.")
+      description = "How long a node the scheduler declared lost, or saw leave, stays listed"
+          + " (registered and draining nodes always are). Default: ${DEFAULT-VALUE}.")
   Duration nodeHistory;
 
   @Option(names = "--metrics-interval", defaultValue = "PT1S", paramLabel = "DURATION",
@@ -56,11 +54,6 @@ public final class StatusCommand implements Callable<Integer> {
       description = "The scheduler's checkpoint interval (its metrics are visible at each"
           + " checkpoint). Default: ${DEFAULT-VALUE} (locus run's default).")
   Duration checkpointInterval;
-
-  @Option(names = "--node-timeout", paramLabel = "DURATION",
-      description = "A node not heard from for longer is lost: give the scheduler's"
-          + " --node-timeout. Default: PT30S (the scheduler's default).")
-  Duration nodeTimeout;
 
   @Option(names = "--failures", defaultValue = "5", paramLabel = "N",
       description = "Latest failed or refused tasks shown per pool. Default: ${DEFAULT-VALUE}.")
@@ -82,26 +75,21 @@ public final class StatusCommand implements Callable<Integer> {
         throw new IllegalArgumentException(d.getKey() + " must be positive, got " + d.getValue());
       }
     }
-    long lostAfterMs = nodeTimeout != null ? nodeTimeout.toMillis()
-        : SchedulerConfig.DEFAULT_NODE_TIMEOUT_MS;
-    if (lostAfterMs <= 0) {
-      throw new IllegalArgumentException("--node-timeout must be positive, got " + nodeTimeout);
-    }
     var props = kafka.clientProperties();
     KafkaReachability.check(props,
         timeout.compareTo(KafkaReachability.DEFAULT_TIMEOUT) < 0 ? timeout
             : KafkaReachability.DEFAULT_TIMEOUT);
     long now = System.currentTimeMillis();
     StatusReader read = new StatusReader(props, pool, failures, timeout)
-        .readAll(now - lookback.toMillis(), now - nodeHistory.toMillis());
-    print(spec.commandLine().getOut(), read, now, lostAfterMs);
+        .readAll(now - lookback.toMillis());
+    print(spec.commandLine().getOut(), read, now);
     if (pool != null && (!read.pools.containsKey(pool) || !read.pools.get(pool).known())) {
       return 3;
     }
     return 0;
   }
 
-  void print(PrintWriter out, StatusReader read, long now, long lostAfterMs) {
+  void print(PrintWriter out, StatusReader read, long now) {
     if (!read.missingTopics.isEmpty()) {
       out.println("missing topics: " + String.join(", ", read.missingTopics)
           + " ('locus topics create' creates them)");
@@ -114,15 +102,27 @@ public final class StatusCommand implements Callable<Integer> {
           human(lookback), kafka.bootstrap);
     }
     for (PoolStatus p : known) {
-      printPool(out, p, now, lostAfterMs);
+      printPool(out, p, now);
     }
     // A control for a pool the scheduler does not declare is refused and acked under that name;
     // the pool does not exist, so it gets no pool line, only its refusal.
-    if (!refusedOnly.isEmpty()) {
+    if (refusedOnly.stream().anyMatch(p -> p.ack != null)) {
       out.println("controls refused for pools the scheduler does not know:");
       for (PoolStatus p : refusedOnly) {
-        out.printf("  %s: %s at %s: %s%n", p.pool, p.ack.getType(),
-            CLOCK.format(Instant.ofEpochMilli(p.ackMs)), p.ack.getMessage());
+        if (p.ack != null) {
+          out.printf("  %s: %s at %s: %s%n", p.pool, p.ack.getType(),
+              CLOCK.format(Instant.ofEpochMilli(p.ackMs)), p.ack.getMessage());
+        }
+      }
+    }
+    // Likewise an agent that registers for such a pool is refused under its name.
+    if (refusedOnly.stream().anyMatch(p -> p.refusalsSeen > 0)) {
+      out.println("registrations refused for pools the scheduler does not know:");
+      for (PoolStatus p : refusedOnly) {
+        for (io.locus.schemas.NodeStatus v : p.refusals) {
+          out.printf("  %s: node %s, agent instance %s: %s%n", p.pool, v.getNode(),
+              v.getInstanceId(), v.getReason());
+        }
       }
     }
     if (read.undecodable > 0) {
@@ -131,7 +131,7 @@ public final class StatusCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private void printPool(PrintWriter out, PoolStatus p, long now, long lostAfterMs) {
+  private void printPool(PrintWriter out, PoolStatus p, long now) {
     SchedulerMetrics m = p.metrics;
     String policy = m != null ? m.getPolicy().toString()
         : p.ack != null ? p.ack.getPolicy().toString() : "?";
@@ -157,20 +157,29 @@ public final class StatusCommand implements Callable<Integer> {
     }
     out.printf("pool %s: policy %s%s%s%n", p.pool, policy,
         p.ack != null && p.ack.getPaused() ? ", PAUSED" : "", schedulerSays);
-    Map<PoolStatus.NodeState, List<String>> nodes = p.nodesByState(now, lostAfterMs);
+    // Nodes as the scheduler judged them (node-status), not as reports claim.
+    Map<PoolStatus.NodeState, List<String>> nodes =
+        p.nodesByState(now - nodeHistory.toMillis());
     int alive = nodes.get(PoolStatus.NodeState.ALIVE).size();
     int draining = nodes.get(PoolStatus.NodeState.DRAINING).size();
-    out.printf("  nodes: %d alive (%d of them draining), %d lost, %d left%s%n", alive + draining,
-        draining, nodes.get(PoolStatus.NodeState.LOST).size(),
+    out.printf("  nodes: %d registered (%d of them draining), %d lost, %d left%s%n",
+        alive + draining, draining, nodes.get(PoolStatus.NodeState.LOST).size(),
         nodes.get(PoolStatus.NodeState.LEFT).size(),
         m == null ? "" : "; the scheduler counts " + m.getRegisteredNodes() + " registered, "
             + m.getBusySlots() + "/" + m.getTotalSlots() + " slots busy");
     list(out, "draining", nodes.get(PoolStatus.NodeState.DRAINING));
-    Duration nodesBack = nodeHistory.compareTo(lookback) > 0 ? nodeHistory : lookback;
-    list(out, "lost (silent > " + human(Duration.ofMillis(lostAfterMs)) + "; node reports read"
-        + " back " + human(nodesBack) + ")", nodes.get(PoolStatus.NodeState.LOST).stream()
-        .map(id -> id + " (last heard " + human(Duration.ofMillis(
-            Math.max(0, now - p.nodes.get(id).heardMs))) + " ago)").toList());
+    list(out, "lost (in the last " + human(nodeHistory) + ")",
+        nodes.get(PoolStatus.NodeState.LOST).stream().map(id -> id + " ("
+            + p.nodes.get(id).verdict().getReason() + ")").toList());
+    if (p.refusalsSeen > 0) {
+      out.printf("  registrations refused: %d; latest:%n", p.refusalsSeen);
+      List<io.locus.schemas.NodeStatus> latest = new java.util.ArrayList<>(p.refusals);
+      java.util.Collections.reverse(latest);
+      for (io.locus.schemas.NodeStatus v : latest) {
+        out.printf("    node %s, agent instance %s: %s (%s)%n", v.getNode(), v.getInstanceId(),
+            v.getReason(), v.getCode());
+      }
+    }
     if (m != null) {
       out.printf("  tasks: %d queued, %d running, %d completed, %d failed (placements %d)%n",
           m.getQueueLength(), m.getRunningTasks(), m.getCompletions(), m.getFailures(),

@@ -39,18 +39,18 @@ final class StatusReader {
   }
 
   /**
-   * Reads every topic status needs; {@code sinceMs} bounds the high-volume ones, {@code
-   * nodesSinceMs} (at or before it) the node reports, so that a node lost or gone before the
-   * lookback still counts as lost or left.
+   * Reads every topic status needs; {@code sinceMs} bounds the high-volume ones. The scheduler's
+   * node verdicts are read whole: the topic is compacted to each node's latest, and a node
+   * registered long ago is still registered.
    */
-  StatusReader readAll(long sinceMs, long nodesSinceMs) {
+  StatusReader readAll(long sinceMs) {
     // Control acks are rare and the paused state may be old: the whole topic.
     read(Topics.CONTROL_ACKS, Long.MIN_VALUE,
         (a, ts) -> pool(a.getPool()).ack(a, ts), a -> a.getPool().toString());
     read(Topics.SCHEDULER_METRICS, sinceMs, (m, ts) -> pool(m.getPool()).metrics(m, ts),
         m -> m.getPool().toString());
-    read(Topics.NODE_REPORTS, Math.min(sinceMs, nodesSinceMs), (r, ts) -> pool(r.getPool()).report(r, ts),
-        r -> r.getPool().toString());
+    read(Topics.NODE_STATUS, Long.MIN_VALUE, (v, ts) -> pool(v.getPool()).verdict(v, ts),
+        v -> v.getPool().toString());
     read(Topics.TASK_EVENTS, sinceMs, (e, ts) -> pool(e.getPool()).taskEvent(e, ts),
         e -> e.getPool().toString());
     read(Topics.SHADOW_DECISIONS, sinceMs, (d, ts) -> pool(d.getPool()).shadow(d, ts),

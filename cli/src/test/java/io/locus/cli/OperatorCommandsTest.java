@@ -10,6 +10,8 @@ import io.locus.schemas.ControlAck;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatus;
+import io.locus.schemas.NodeStatusType;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
@@ -149,25 +151,29 @@ class OperatorCommandsTest {
   void statusShowsPolicyNodesCountsAndTheLatestFailuresWithTheirReasons() throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       String b = kafka.bootstrapServers();
-      // node-reports is declared LogAppendTime (the broker stamps reports, issue 22), which would
-      // overwrite the back-dated heartbeat that makes n3 silent here: the topic is made first with
-      // the producer's timestamps, as on a cluster from before (topics create leaves it alone).
-      try (Admin admin = Admin.create(ClientConfigs.base(b))) {
-        admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(
-            Topics.NODE_REPORTS.name(), Topics.NODE_REPORTS.partitions(), (short) 1)
-            .configs(java.util.Map.of("message.timestamp.type", "CreateTime"))))
-            .all().get(30, TimeUnit.SECONDS);
-      }
       assertThat(run("topics", "create", "--bootstrap-servers", b).code()).isZero();
       long now = System.currentTimeMillis();
-      long longAgo = now - 120_000; // older than the default 30 s node timeout
       try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(ClientConfigs.producer(b))) {
         send(p, Topics.SCHEDULER_METRICS, "batch", now - 1000, metrics("batch", "MCH", 7, 3, 42));
         send(p, Topics.SCHEDULER_METRICS, "other", now - 1000, metrics("other", "FA", 0, 0, 1));
-        send(p, Topics.NODE_REPORTS, "batch", now - 500, report("n1", NodeReportType.REGISTER, false));
-        send(p, Topics.NODE_REPORTS, "batch", now - 400, report("n2", NodeReportType.HEARTBEAT, true));
-        send(p, Topics.NODE_REPORTS, "batch", longAgo, report("n3", NodeReportType.HEARTBEAT, false));
-        send(p, Topics.NODE_REPORTS, "batch", now - 300, report("n4", NodeReportType.LEAVE, false));
+        // Nodes are the scheduler's verdicts (node-status), in the order it made them.
+        verdict(p, now - 900, verdict("batch", "n1", "i1", NodeStatusType.REGISTERED, ""));
+        verdict(p, now - 800, verdict("batch", "n2", "i2", NodeStatusType.REGISTERED, ""));
+        verdict(p, now - 700, verdict("batch", "n2", "i2", NodeStatusType.DRAINING,
+            "drained by control d-1"));
+        verdict(p, now - 600, verdict("batch", "n3", "i3", NodeStatusType.LOST,
+            "not heard from since 1000 ms"));
+        verdict(p, now - 500, verdict("batch", "n4", "i4", NodeStatusType.LEFT, "LEAVE"));
+        verdict(p, now - 450, verdict("other", "o1", "i9", NodeStatusType.REGISTERED, ""));
+        // An impostor of n1 is refused; the scheduler repeats n1's own verdict after it.
+        verdict(p, now - 400, NodeStatus.newBuilder(verdict("batch", "n1", "copy",
+            NodeStatusType.REFUSED, "REGISTER refused: node 'n1' is owned by live agent instance"
+                + " 'i1', not 'copy'")).setCode("forged").build());
+        verdict(p, now - 399, verdict("batch", "n1", "i1", NodeStatusType.REGISTERED, ""));
+        // Raw reports, an impostor's LEAVE among them, change no node's state.
+        send(p, Topics.NODE_REPORTS, "batch", now - 300, report("n1", NodeReportType.LEAVE, false));
+        send(p, Topics.NODE_REPORTS, "batch", now - 300, report("n5", NodeReportType.REGISTER,
+            false));
         send(p, Topics.TASK_EVENTS, "batch", now - 200, failed("t-17", "n1", "storage has no f-12"));
         send(p, Topics.TASK_EVENTS, "batch", now - 100, refused("t-18", "n2", "agent draining"));
         send(p, Topics.CONTROL_ACKS, "batch", now - 50, ack("batch"));
@@ -179,9 +185,12 @@ class OperatorCommandsTest {
       assertThat(r.code()).as(r.err()).isZero();
       assertThat(r.out())
           .contains("pool batch: policy GCC, PAUSED")
-          .contains("nodes: 2 alive (1 of them draining), 1 lost, 1 left")
+          .contains("nodes: 2 registered (1 of them draining), 1 lost, 1 left")
           .contains("draining: n2")
-          .contains("lost (silent > 30 s; node reports read back 24 h): n3 (last heard 2 min ago)")
+          .contains("lost (in the last 24 h): n3 (not heard from since 1000 ms)")
+          .contains("registrations refused: 1; latest:")
+          .contains("node n1, agent instance copy: REGISTER refused: node 'n1' is owned by live"
+              + " agent instance 'i1', not 'copy' (forged)")
           .contains("tasks: 7 queued, 3 running, 42 completed")
           .contains("last control: PAUSE_POOL applied")
           .contains("failures: 2 in the last 10 min; latest:")
@@ -189,14 +198,15 @@ class OperatorCommandsTest {
           .containsPattern("FAILED task t-17 attempt 1 on n1 \\(exit code -1\\): storage has no"
               + " f-12")
           .contains("1 records could not be decoded")
+          .doesNotContain("n5")
           .doesNotContain("pool other");
       // The newest failure first.
       assertThat(r.out().indexOf("t-18")).isLessThan(r.out().indexOf("t-17"));
 
-      Run all = run("status", "--bootstrap-servers", b, "--node-timeout", "5m");
+      Run all = run("status", "--bootstrap-servers", b);
       assertThat(all.code()).isZero();
       assertThat(all.out()).contains("pool other: policy FA")
-          .contains("nodes: 3 alive (1 of them draining), 0 lost, 1 left");
+          .contains("nodes: 1 registered (0 of them draining), 0 lost, 0 left");
 
       Run unknown = run("status", "--bootstrap-servers", b, "--pool", "nope");
       assertThat(unknown.code()).isEqualTo(3);
@@ -209,32 +219,29 @@ class OperatorCommandsTest {
       throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       String b = kafka.bootstrapServers();
-      // CreateTime node reports, as in the test above: the back-dated reports must keep their age.
-      try (Admin admin = Admin.create(ClientConfigs.base(b))) {
-        admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(
-            Topics.NODE_REPORTS.name(), Topics.NODE_REPORTS.partitions(), (short) 1)
-            .configs(java.util.Map.of("message.timestamp.type", "CreateTime"))))
-            .all().get(30, TimeUnit.SECONDS);
-      }
       assertThat(run("topics", "create", "--bootstrap-servers", b).code()).isZero();
       long now = System.currentTimeMillis();
       try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(ClientConfigs.producer(b))) {
         // The scheduler's last report is a minute old: it stopped.
         send(p, Topics.SCHEDULER_METRICS, "batch", now - 60_000, metrics("batch", "MCH", 7, 3, 42));
-        send(p, Topics.NODE_REPORTS, "batch", now - 1000, report("n1", NodeReportType.HEARTBEAT,
-            false));
+        // Registered two days ago and never judged since: still registered.
+        verdict(p, now - 48 * 3_600_000L, verdict("batch", "n1", "i1",
+            NodeStatusType.REGISTERED, ""));
         // Lost three hours ago and left an hour ago: both before the 10 min lookback.
-        send(p, Topics.NODE_REPORTS, "batch", now - 3 * 3_600_000L,
-            report("n3", NodeReportType.HEARTBEAT, false));
-        send(p, Topics.NODE_REPORTS, "batch", now - 3_600_000L,
-            report("n4", NodeReportType.LEAVE, false));
-        // Older than the node history: not shown.
-        send(p, Topics.NODE_REPORTS, "batch", now - 30 * 3_600_000L,
-            report("n9", NodeReportType.HEARTBEAT, false));
+        verdict(p, now - 3 * 3_600_000L, verdict("batch", "n3", "i3", NodeStatusType.LOST,
+            "not heard from"));
+        verdict(p, now - 3_600_000L, verdict("batch", "n4", "i4", NodeStatusType.LEFT, "LEAVE"));
+        // Lost longer ago than the node history: not shown.
+        verdict(p, now - 30 * 3_600_000L, verdict("batch", "n9", "i9", NodeStatusType.LOST,
+            "not heard from"));
         // A control for a pool nobody declared: the scheduler refuses it under that name.
         send(p, Topics.CONTROL_ACKS, "batchx", now - 50, ControlAck.newBuilder(ack("batchx"))
             .setType(ControlType.SET_POLICY).setAccepted(false).setPolicy("").setPaused(false)
             .setMessage("pool batchx is not declared").build());
+        // And an agent's registration for it.
+        verdict(p, now - 40, NodeStatus.newBuilder(verdict("batchx", "x1", "ix",
+            NodeStatusType.REFUSED, "pool 'batchx' is not one of the declared pools [batch]"))
+            .setCode("unknown-pool").build());
       }
       Run r = run("status", "--bootstrap-servers", b);
       assertThat(r.code()).as(r.err()).isZero();
@@ -242,17 +249,20 @@ class OperatorCommandsTest {
           .containsPattern("pool batch: policy MCH \\(SCHEDULER NOT REPORTING: its last metrics"
               + " are 6\\d s old, it reports every 1 s and commits every 5 s; is the scheduler"
               + " job running\\?")
-          .contains("nodes: 1 alive (0 of them draining), 1 lost, 1 left")
-          .contains("lost (silent > 30 s; node reports read back 24 h): n3 (last heard 3 h ago)")
+          .contains("nodes: 1 registered (0 of them draining), 1 lost, 1 left")
+          .contains("lost (in the last 24 h): n3 (not heard from)")
           .doesNotContain("n9")
           .doesNotContain("pool batchx:")
           .contains("controls refused for pools the scheduler does not know:")
-          .containsPattern("  batchx: SET_POLICY at [-0-9: ]+: pool batchx is not declared");
+          .containsPattern("  batchx: SET_POLICY at [-0-9: ]+: pool batchx is not declared")
+          .contains("registrations refused for pools the scheduler does not know:")
+          .contains("  batchx: node x1, agent instance ix: pool 'batchx' is not one of the"
+              + " declared pools [batch]");
 
-      // Only the lookback for nodes too: the lost and the left node fall out of sight.
+      // A shorter node history: the lost and the left node fall out of sight, n1 stays.
       Run narrow = run("status", "--bootstrap-servers", b, "--node-history", "PT1M",
           "--lookback", "PT2M");
-      assertThat(narrow.out()).contains("nodes: 1 alive (0 of them draining), 0 lost, 0 left");
+      assertThat(narrow.out()).contains("nodes: 1 registered (0 of them draining), 0 lost, 0 left");
 
       Run ghost = run("status", "--bootstrap-servers", b, "--pool", "batchx");
       assertThat(ghost.code()).isEqualTo(3);
@@ -282,6 +292,19 @@ class OperatorCommandsTest {
         .setPolicy(policy).setQueueLength(queue).setRunningTasks(running).setRegisteredNodes(3)
         .setTotalSlots(6).setBusySlots(3).setPlacements(50).setCompletions(completed)
         .setFailures(1).setBytesLocal(0).setBytesPeer(0).setBytesStorage(0).build();
+  }
+
+  private static void verdict(KafkaProducer<byte[], byte[]> p, long ts, NodeStatus v)
+      throws Exception {
+    p.send(new ProducerRecord<>(Topics.NODE_STATUS.name(), null, ts,
+        Topics.NODE_STATUS.key(Topics.nodeStatusKey(v.getPool(), v.getNode())),
+        Topics.NODE_STATUS.value(v))).get();
+  }
+
+  private static NodeStatus verdict(String pool, String node, String instance,
+      NodeStatusType state, String reason) {
+    return NodeStatus.newBuilder().setPool(pool).setNode(node).setInstanceId(instance)
+        .setState(state).setReason(reason).setSlots(2).setTimeMs(0).setEpoch(1).build();
   }
 
   private static NodeReport report(String node, NodeReportType type, boolean draining) {

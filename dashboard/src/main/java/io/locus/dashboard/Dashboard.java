@@ -19,10 +19,10 @@ public final class Dashboard implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
 
   /**
-   * Settings: where to serve ({@code port} 0 = a free one), the scheduler's node timeout (for lost
-   * nodes), and how many of the latest placements to keep.
+   * Settings: where to serve ({@code port} 0 = a free one) and how many of the latest placements
+   * to keep. Lost nodes are the scheduler's verdicts (node-status): no timeout is needed here.
    */
-  public record Options(String host, int port, long nodeTimeoutMs, int keepPlacements) {
+  public record Options(String host, int port, int keepPlacements) {
     public Options {
       if (host == null || host.isBlank()) {
         throw new IllegalArgumentException("the host to serve on must be given");
@@ -33,7 +33,7 @@ public final class Dashboard implements AutoCloseable {
     }
 
     public static Options defaults() {
-      return new Options(DEFAULT_HOST, 0, 30_000, DEFAULT_PLACEMENTS);
+      return new Options(DEFAULT_HOST, 0, DEFAULT_PLACEMENTS);
     }
   }
 
@@ -51,7 +51,7 @@ public final class Dashboard implements AutoCloseable {
    * @param clientProps Kafka client settings: bootstrap servers, security
    */
   public static Dashboard start(Properties clientProps, Options options) {
-    DashboardState state = new DashboardState(options.nodeTimeoutMs(), options.keepPlacements());
+    DashboardState state = new DashboardState(options.keepPlacements());
     DashboardServer server = new DashboardServer(state, options.host(), options.port(),
         System::currentTimeMillis);
     TopicFollower follower;

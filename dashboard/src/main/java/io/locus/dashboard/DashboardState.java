@@ -4,6 +4,8 @@ import io.locus.schemas.CachedFile;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeStatus;
+import io.locus.schemas.NodeStatusType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
 import io.locus.schemas.SchedulerMetrics;
@@ -24,11 +26,12 @@ import java.util.TreeMap;
  * strings cut to {@link #MAX_TEXT} characters. Rebuilding it from the earliest offsets gives the
  * same numbers (the rate window aside, which follows the wall clock).
  *
- * <p>Lost nodes follow the scheduler's input gate: a pool's clock is the newest time of its task
- * events and node reports; a node silent for longer than the node timeout on that clock is lost
- * until it registers again (checked at most once per second of pool clock). The gate also hears
- * job arrivals and controls, which the dashboard does not read: a pool that only receives jobs
- * moves the scheduler's clock but not this one.
+ * <p>Which nodes are members, draining, lost or gone is the scheduler's verdict (node-status),
+ * never inferred from node-reports: anyone who may write there can send a REGISTER or a LEAVE
+ * naming any node (an impostor agent with a copied configuration), and the scheduler refuses
+ * those; the dashboard must not show them. Node reports still give load and cache figures, and
+ * only those of the instance the scheduler has for the node once its verdict is read. A node the
+ * scheduler has given no verdict on is not listed.
  *
  * <p>Thread-safe: the topic follower feeds it while the web server takes snapshots.
  */
@@ -47,7 +50,6 @@ public final class DashboardState {
   /** Dead letters beyond {@link #MAX_CODES} distinct codes are counted under this code. */
   static final String OTHER_CODE = "(other)";
 
-  private final long nodeTimeoutMs;
   private final int keepPlacements;
   private final Map<String, PoolTally> pools = new TreeMap<>();
   /** pool → node → tally. */
@@ -74,25 +76,19 @@ public final class DashboardState {
   private final Map<String, DeadLetter> letterLast = new LinkedHashMap<>();
   private final Deque<Snapshot.Letter> letters = new ArrayDeque<>();
   private long deadLetters;
+  /** REFUSED verdicts read: registrations the scheduler refused (impostors, unknown pools). */
+  private long refusedRegistrations;
   private long placements;
   private final Map<String, Long> read = new TreeMap<>();
   private final Map<String, Long> undecodable = new TreeMap<>();
   private boolean caughtUp;
   private long version;
 
-  /**
-   * @param nodeTimeoutMs the scheduler's node timeout (a node silent longer on its pool's clock is
-   *     lost)
-   * @param keepPlacements how many of the latest placements to keep
-   */
-  public DashboardState(long nodeTimeoutMs, int keepPlacements) {
-    if (nodeTimeoutMs <= 0) {
-      throw new IllegalArgumentException("node timeout must be positive, got " + nodeTimeoutMs);
-    }
+  /** @param keepPlacements how many of the latest placements to keep */
+  public DashboardState(int keepPlacements) {
     if (keepPlacements < 1 || keepPlacements > 10_000) {
       throw new IllegalArgumentException("placements kept must be 1-10000, got " + keepPlacements);
     }
-    this.nodeTimeoutMs = nodeTimeoutMs;
     this.keepPlacements = keepPlacements;
   }
 
@@ -111,7 +107,7 @@ public final class DashboardState {
     NodeTally n = node(d.getPool(), d.getNode());
     if (n != null) {
       n.placements++;
-      if (!n.lost && !n.left) {
+      if (!n.lost() && !n.left()) {
         n.placed(p.getTaskId() + "#" + p.getAttempt(), d.getTimeMs());
       }
     }
@@ -136,7 +132,7 @@ public final class DashboardState {
     if (pool == null) {
       return;
     }
-    clock(pool, e.getTimeMs());
+    pool.moveClock(e.getTimeMs());
     NodeTally n = node(e.getPool(), e.getNode());
     if (n != null) {
       n.heard(e.getTimeMs());
@@ -144,7 +140,7 @@ public final class DashboardState {
     String attempt = e.getTaskId() + "#" + e.getAttempt();
     switch (e.getType()) {
       case STARTED -> {
-        if (n != null && !n.lost && !n.left) {
+        if (n != null && !n.lost() && !n.left()) {
           n.started(attempt, e.getTimeMs());
         }
       }
@@ -182,24 +178,26 @@ public final class DashboardState {
     }
   }
 
+  /**
+   * A node report: load and cache figures only. Membership comes from the scheduler's verdicts
+   * ({@link #nodeStatus}); once one names the node's owner, another instance's reports (an
+   * impostor's) are not folded in.
+   */
   public synchronized void nodeReport(NodeReport r) {
     version++;
     PoolTally pool = pool(r.getPool());
     if (pool == null) {
       return;
     }
-    clock(pool, r.getTimeMs());
+    pool.moveClock(r.getTimeMs());
     NodeTally n = node(r.getPool(), r.getNode());
-    if (n == null) {
+    if (n == null || n.owner != null && r.getInstanceId() != null
+        && !n.owner.equals(r.getInstanceId().toString())) {
       return;
     }
     n.heard(r.getTimeMs());
     switch (r.getType()) {
-      case REGISTER -> {
-        n.registered(r.getTimeMs());
-        capacity(n, r);
-      }
-      case HEARTBEAT -> capacity(n, r);
+      case REGISTER, HEARTBEAT -> capacity(n, r);
       case CACHE_SNAPSHOT -> {
         n.cacheSnapshot();
         for (CachedFile f : r.getAdded()) {
@@ -215,9 +213,53 @@ public final class DashboardState {
         }
       }
       case LEAVE -> {
-        n.left = true;
+        // the scheduler's LEFT verdict says whether it left: this LEAVE may be an impostor's
+      }
+    }
+  }
+
+  /**
+   * The scheduler's verdict on a node. A REFUSED verdict is about the refused instance, not the
+   * node: it is counted and changes nothing else (the scheduler follows it with the node's own
+   * verdict when the node has an owner).
+   */
+  public synchronized void nodeStatus(NodeStatus s) {
+    version++;
+    PoolTally pool = pool(s.getPool());
+    if (pool == null) {
+      return;
+    }
+    if (s.getState() == NodeStatusType.REFUSED) {
+      refusedRegistrations++;
+      return;
+    }
+    if (s.getState() == NodeStatusType.UNKNOWN) {
+      return; // from a newer scheduler: no state this dashboard knows
+    }
+    NodeTally n = node(s.getPool(), s.getNode());
+    if (n == null) {
+      return;
+    }
+    boolean wasMember = n.member();
+    n.verdict = s.getState();
+    n.owner = s.getInstanceId() == null ? null : text(s.getInstanceId());
+    switch (s.getState()) {
+      case REGISTERED, DRAINING -> {
+        // a REGISTER accepted (the agent restarted): what ran on the node before is gone; a drain
+        // ending or the node's verdict repeated after a refusal changes nothing that runs
+        if (!wasMember || s.getRegistration()) {
+          n.registered(s.getTimeMs());
+        }
+        if (s.getSlots() > 0) {
+          n.slots = s.getSlots();
+        }
+      }
+      case LOST -> {
+        n.lostAtMs = s.getTimeMs();
         n.gone();
       }
+      case LEFT -> n.gone();
+      default -> { }
     }
   }
 
@@ -229,7 +271,6 @@ public final class DashboardState {
       n.cacheCapacityBytes = r.getCacheCapacityBytes();
     }
     n.queueDepth = Math.max(0, r.getQueueDepth());
-    n.draining = r.getDraining();
   }
 
   public synchronized void metrics(SchedulerMetrics m) {
@@ -268,23 +309,6 @@ public final class DashboardState {
   public synchronized void caughtUp() {
     caughtUp = true;
     version++;
-  }
-
-  /** Moves the pool's clock and declares lost every node silent for longer than the timeout. */
-  private void clock(PoolTally pool, long timeMs) {
-    pool.moveClock(timeMs);
-    if (pool.livenessCheckedMs != Long.MIN_VALUE && pool.clockMs - pool.livenessCheckedMs < 1000) {
-      return;
-    }
-    pool.livenessCheckedMs = pool.clockMs;
-    for (NodeTally n : nodes.getOrDefault(pool.pool, Map.of()).values()) {
-      if (!n.left && !n.lost && n.heardMs != Long.MIN_VALUE
-          && pool.clockMs - n.heardMs > nodeTimeoutMs) {
-        n.lost = true;
-        n.lostAtMs = pool.clockMs;
-        n.gone();
-      }
-    }
   }
 
   private PoolTally pool(String name) {
@@ -342,7 +366,7 @@ public final class DashboardState {
       int slots = 0;
       int members = 0;
       for (NodeTally n : nodes.getOrDefault(pe.getKey(), Map.of()).values()) {
-        if (!n.lost && !n.left) {
+        if (n.member()) {
           members++;
           running += n.running();
           inUse += n.inUse();
@@ -364,12 +388,14 @@ public final class DashboardState {
     List<NodeTally> all = new ArrayList<>(nodeCount);
     for (Map<String, NodeTally> of : nodes.values()) {
       for (NodeTally n : of.values()) {
-        if (n.lost) {
+        if (n.lost()) {
           lost.add(new Snapshot.LostNode(n.pool, n.node, n.heardMs, n.lostAtMs));
-        } else if (!n.left) {
+        } else if (n.member()) {
           alive++;
         }
-        all.add(n);
+        if (n.verdict != null) {
+          all.add(n); // a node the scheduler never judged is not listed
+        }
       }
     }
     // Members first (alive, draining), then lost, then left; by pool and node within each.
@@ -384,7 +410,7 @@ public final class DashboardState {
     Snapshot.Totals totals = new Snapshot.Totals(placements,
         rate.perSecond(nowMs, RATE_WINDOW_SECONDS), completed, failed, local, peer, storage,
         ratio(local, bytesRead), ratio(peer, bytesRead), ratio(storage, bytesRead), peer + storage, deadLetters,
-        lost.size(), alive);
+        lost.size(), alive, refusedRegistrations);
     List<Snapshot.Reason> reasons = new ArrayList<>();
     letterCounts.forEach((code, c) -> {
       DeadLetter last = letterLast.get(code);
@@ -404,7 +430,7 @@ public final class DashboardState {
   }
 
   private static int rank(NodeTally n) {
-    return n.left ? 2 : n.lost ? 1 : 0;
+    return n.left() ? 2 : n.lost() ? 1 : 0;
   }
 
   /**

@@ -1,14 +1,17 @@
 package io.locus.dashboard;
 
+import io.locus.schemas.NodeStatusType;
+
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * What the dashboard knows of one node of one pool: its slots and cache capacity (REGISTER /
- * HEARTBEAT), its cache contents as reported (CACHE_SNAPSHOT resets them, CACHE_DELTA adds and
- * removes), the attempts placed on it and not yet ended, and when it was last heard from.
+ * What the dashboard knows of one node of one pool: its standing as the scheduler judged it
+ * (node-status: registered, draining, left, lost), its slots, its cache capacity and contents as
+ * its owner instance reported them (CACHE_SNAPSHOT resets them, CACHE_DELTA adds and removes), the
+ * attempts placed on it and not yet ended, and when it was last heard from.
  *
  * <p>"Running" is counted as the scheduler counts it (its {@code runningTasks} and
  * {@code busySlots} metrics): an attempt runs on a node from its PlaceTask decision (or its
@@ -59,12 +62,15 @@ final class NodeTally {
   long completed;
   long failed;
   long heardMs = Long.MIN_VALUE;
-  /** LEAVE was its last word (until it registers again). */
-  boolean left;
-  /** The scheduler would have declared it lost (until it registers again). */
-  boolean lost;
+  /**
+   * The scheduler's latest verdict on the node (node-status), or null before one is read: only
+   * a node the scheduler accepted is a member of its pool, whatever node-reports holds.
+   */
+  NodeStatusType verdict;
+  /** The agent instance the scheduler has for the node (its verdict's), or null. */
+  String owner;
+  /** When the scheduler declared it lost (its verdict's record clock). */
   long lostAtMs;
-  boolean draining;
 
   NodeTally(String pool, String node) {
     this.pool = pool;
@@ -175,23 +181,36 @@ final class NodeTally {
   }
 
   /**
-   * A REGISTER at {@code timeMs}: the node is (again) a member of its pool, and what ran on it
-   * before is gone. Only what was heard of before the REGISTER: when a dashboard rebuilds from the
-   * topics it may read a node's REGISTER after the placements that followed it.
+   * The scheduler registered the node at {@code timeMs}: it is (again) a member of its pool, and
+   * what ran on it before is gone. Only what was heard of before: when a dashboard rebuilds from
+   * the topics it may read a node's verdict after the placements that followed it.
    */
   void registered(long timeMs) {
-    left = false;
-    lost = false;
     running.values().removeIf(a -> a.sinceMs < timeMs);
   }
 
+  /** A member of its pool: the scheduler registered it and it has not left or been lost since. */
+  boolean member() {
+    return verdict == NodeStatusType.REGISTERED || verdict == NodeStatusType.DRAINING;
+  }
+
+  boolean left() {
+    return verdict == NodeStatusType.LEFT;
+  }
+
+  boolean lost() {
+    return verdict == NodeStatusType.LOST;
+  }
+
   String state() {
-    if (left) {
-      return "left";
+    if (verdict == null) {
+      return "unconfirmed";
     }
-    if (lost) {
-      return "lost";
-    }
-    return draining ? "draining" : "alive";
+    return switch (verdict) {
+      case LEFT -> "left";
+      case LOST -> "lost";
+      case DRAINING -> "draining";
+      default -> "alive";
+    };
   }
 }

@@ -15,8 +15,6 @@ final class PoolTally {
   final String pool;
   SchedulerMetrics metrics;
   long clockMs = Long.MIN_VALUE;
-  /** The clock when nodes were last checked for liveness. */
-  long livenessCheckedMs = Long.MIN_VALUE;
   long placements;
   long completed;
   long failed;

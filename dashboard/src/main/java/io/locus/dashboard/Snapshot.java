@@ -17,7 +17,8 @@ public record Snapshot(long timeMs, long version, Totals totals, Rate rate, List
    */
   public record Totals(long placements, double placementsPerSecond, long completed, long failed,
       long bytesLocal, long bytesPeer, long bytesStorage, double localRatio, double peerRatio,
-      double storageRatio, long bytesMoved, long deadLetters, int lostNodes, int aliveNodes) {}
+      double storageRatio, long bytesMoved, long deadLetters, int lostNodes, int aliveNodes,
+      long refusedRegistrations) {}
 
   /** Placements per second of decision time, for the chart: {@code perSecond[last]} is newest. */
   public record Rate(int windowSeconds, long endSecond, long[] perSecond) {}

@@ -6,7 +6,7 @@ import io.locus.kafka.Topics;
 import java.util.Properties;
 
 /**
- * Reads the five topics the dashboard shows from their earliest offsets and folds each record
+ * Reads the six topics the dashboard shows from their earliest offsets and folds each record
  * into the {@link DashboardState}, on a {@link TopicTail}'s thread, until closed. No consumer
  * group: nothing is committed, so a restarted dashboard reads everything again and rebuilds the
  * same state. Committed records only (the scheduler's sinks may be transactional). A topic that
@@ -22,6 +22,7 @@ public final class TopicFollower implements AutoCloseable {
     p.putAll(clientProps);
     tail = TopicTail.builder(p)
         .name("dashboard-topic-follower")
+        .follow(Topics.NODE_STATUS, (v, meta) -> read(state, meta, () -> state.nodeStatus(v)))
         .follow(Topics.NODE_REPORTS, (n, meta) -> read(state, meta, () -> state.nodeReport(n)))
         .follow(Topics.SCHEDULER_METRICS, (m, meta) -> read(state, meta, () -> state.metrics(m)))
         .follow(Topics.DEAD_LETTERS, (l, meta) -> read(state, meta, () -> state.deadLetter(l)))

@@ -18,7 +18,10 @@ import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
+import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatus;
+import io.locus.schemas.NodeStatusType;
 import io.locus.testkit.Await;
 import java.io.File;
 import java.net.URI;
@@ -109,6 +112,10 @@ class DashboardBrowserTest {
     }
   }
 
+  static void verdict(NodeStatus v) {
+    send(Topics.NODE_STATUS, Topics.nodeStatusKey(v.getPool(), v.getNode()), v);
+  }
+
   static <V extends SpecificRecord> void send(TopicSpec<V> topic, String key, V value) {
     producer.send(new ProducerRecord<>(topic.name(), topic.key(key), topic.value(value)));
   }
@@ -154,6 +161,8 @@ class DashboardBrowserTest {
 
   /** The first records: two nodes, three placements (one of a task named as markup), a completion. */
   static void firstRecords() {
+    verdict(Records.verdict(POOL, "n1", "i1", NodeStatusType.REGISTERED, T, 2));
+    verdict(Records.verdict(POOL, "n2", "i2", NodeStatusType.REGISTERED, T, 2));
     send(Topics.NODE_REPORTS, POOL, register(POOL, "n1", T, 2, 1_000_000_000L));
     send(Topics.NODE_REPORTS, POOL, register(POOL, "n2", T, 2, 1_000_000_000L));
     send(Topics.NODE_REPORTS, POOL, cacheDelta(POOL, "n1", T + 1,
@@ -178,7 +187,8 @@ class DashboardBrowserTest {
   /**
    * While the page is open: another completion, eleven placements (ten of them beyond n2's two
    * slots: late binding, they wait in its local queue; one of EFT with 5.1 GB local and 6 B to
-   * move), a lost node, a dead letter.
+   * move), a lost node, an impostor of n2 (a copy of its agent, another instance) that the
+   * scheduler refuses and whose LEAVE it refuses too, a dead letter.
    */
   static void moreRecords() {
     send(Topics.TASK_EVENTS, POOL, completed(POOL, "n2", "t2", T + 1000, 0, 0, 1_000_000_000L));
@@ -187,9 +197,16 @@ class DashboardBrowserTest {
     }
     send(Topics.DECISIONS, "n2", place(POOL, "n2", "eft", T + 1020, "EFT", 5_100_000_000L, 6,
         0));
-    // n2 keeps talking up to 40 s on: n1, silent since T, is lost on the pool's clock (timeout
-    // 30 s); n2 is not (heard 20 s before)
     send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 20_000));
+    // the scheduler declares n1 lost (its verdict; the page does not guess from silence)
+    verdict(Records.verdict(POOL, "n1", "i1", NodeStatusType.LOST, T + 31_000, 0));
+    // the impostor: its REGISTER and LEAVE are on node-reports, the scheduler refused it
+    send(Topics.NODE_REPORTS, POOL, NodeReport.newBuilder(register(POOL, "n2", T + 32_000, 8,
+        1_000_000_000L)).setInstanceId("copy").build());
+    verdict(Records.verdict(POOL, "n2", "copy", NodeStatusType.REFUSED, T + 32_000, 0));
+    verdict(Records.verdict(POOL, "n2", "i2", NodeStatusType.REGISTERED, T + 32_000, 2));
+    send(Topics.NODE_REPORTS, POOL, NodeReport.newBuilder(report(POOL, "n2",
+        NodeReportType.LEAVE, T + 33_000)).setInstanceId("copy").build());
     send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 40_000));
     send(Topics.SCHEDULER_METRICS, POOL, metrics(POOL, T + 40_000, "MCH", 9, 14));
     send(Topics.DEAD_LETTERS, "x", deadLetter("forged", "bad signature", T + 40_001));
@@ -259,6 +276,8 @@ class DashboardBrowserTest {
         .containsEntry("queue", "9").containsEntry("alive-count", "1");
     assertThat(cell("lost", "data-node", "n1", "node")).as("n1 in the lost table").isEqualTo("n1");
     assertThat(cell("nodes", "data-node", "n1", "state")).isEqualTo("lost");
+    // issue 22: the impostor's refused LEAVE does not make the live n2 look gone
+    assertThat(cell("nodes", "data-node", "n2", "state")).isEqualTo("alive");
     assertThat(cell("dead-codes", "data-code", "forged", "count")).isEqualTo("1");
     screenshot();
 
@@ -281,6 +300,12 @@ class DashboardBrowserTest {
       assertThat(a.get("nodes")).isEqualTo(b.get("nodes"));
       assertThat(a.get("placements")).isEqualTo(b.get("placements"));
     }
+
+    // A drain (locus control ... drain) is the scheduler's verdict, shown as such.
+    verdict(Records.verdict(POOL, "n2", "i2", NodeStatusType.DRAINING, T + 41_000, 2));
+    producer.flush();
+    await("n2 shows draining", () -> "draining".equals(cell("nodes", "data-node", "n2", "state")));
+    assertNodesAndPoolsAgree();
 
     // A page that gets its snapshot but never the stream (blocked here, as a proxy might): the
     // badge says what it shows, the loaded snapshot, and never that it is live.

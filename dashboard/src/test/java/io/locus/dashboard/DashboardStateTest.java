@@ -9,10 +9,13 @@ import static io.locus.dashboard.Records.place;
 import static io.locus.dashboard.Records.register;
 import static io.locus.dashboard.Records.report;
 import static io.locus.dashboard.Records.started;
+import static io.locus.dashboard.Records.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatusType;
 import io.locus.schemas.TaskEventType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +23,14 @@ import org.junit.jupiter.api.Test;
 /** The fold: what each record does to what the page shows (no Kafka, no browser). */
 class DashboardStateTest {
   private static final long T0 = 1_700_000_000_000L;
-  private final DashboardState state = new DashboardState(30_000, 5);
+  private final DashboardState state = new DashboardState(5);
+
+  /** A REGISTER the scheduler accepted: its verdict, then the report (load figures). */
+  private static void join(DashboardState s, NodeReport r) {
+    s.nodeStatus(io.locus.schemas.NodeStatus.newBuilder(verdict(r.getPool(), r.getNode(), null,
+        NodeStatusType.REGISTERED, r.getTimeMs(), r.getSlots())).setRegistration(true).build());
+    s.nodeReport(r);
+  }
 
   private Snapshot.Node node(Snapshot s, String name) {
     return s.nodes().stream().filter(n -> n.node().equals(name)).findFirst().orElseThrow();
@@ -28,7 +38,7 @@ class DashboardStateTest {
 
   @Test
   void slotsInUseArePlacedOrStartedMinusEndedPerNode() {
-    state.nodeReport(register("p", "n1", T0, 2, 1000));
+    join(state, register("p", "n1", T0, 2, 1000));
     state.taskEvent(started("p", "n1", "a", T0 + 1));
     state.decision(place("p", "n1", "b", T0 + 2, "MCH", 0, 0, 0));
     state.taskEvent(started("p", "n1", "b", T0 + 3));
@@ -55,8 +65,8 @@ class DashboardStateTest {
    */
   @Test
   void theNodesAndPoolsPanelsCountRunningFromTheSameFacts() {
-    state.nodeReport(register("p", "n1", T0, 2, 1000));
-    state.nodeReport(register("p", "n2", T0, 2, 1000));
+    join(state, register("p", "n1", T0, 2, 1000));
+    join(state, register("p", "n2", T0, 2, 1000));
     for (String t : List.of("a", "b")) {
       state.decision(place("p", "n1", t, T0 + 1, "EFT", 0, 0, 0));
     }
@@ -97,8 +107,8 @@ class DashboardStateTest {
    */
   @Test
   void runningDoesNotDependOnTheOrderTheTopicsAreRead() {
-    DashboardState inOrder = new DashboardState(30_000, 5);
-    inOrder.nodeReport(register("p", "n1", T0, 2, 1000));
+    DashboardState inOrder = new DashboardState(5);
+    join(inOrder, register("p", "n1", T0, 2, 1000));
     inOrder.decision(place("p", "n1", "a", T0 + 1, "MCH", 0, 0, 0));
     inOrder.decision(place("p", "n1", "b", T0 + 1, "MCH", 0, 0, 0));
     inOrder.taskEvent(started("p", "n1", "a", T0 + 2));
@@ -108,7 +118,7 @@ class DashboardStateTest {
     state.taskEvent(started("p", "n1", "a", T0 + 2));
     state.taskEvent(started("p", "n1", "b", T0 + 2));
     state.taskEvent(completed("p", "n1", "a", T0 + 3, 1, 0, 0));
-    state.nodeReport(register("p", "n1", T0, 2, 1000)); // does not end what came after it
+    join(state, register("p", "n1", T0, 2, 1000)); // does not end what came after it
     state.decision(place("p", "n1", "a", T0 + 1, "MCH", 0, 0, 0)); // ended already
     state.decision(place("p", "n1", "b", T0 + 1, "MCH", 0, 0, 0));
     for (DashboardState s : List.of(inOrder, state)) {
@@ -117,8 +127,12 @@ class DashboardStateTest {
       assertThat(n.started()).isEqualTo(1);
       assertThat(s.snapshot(T0).pools().get(0).running()).isEqualTo(1);
     }
-    // a REGISTER after them ends them (the node restarted)
-    state.nodeReport(register("p", "n1", T0 + 10, 2, 1000));
+    // the scheduler's verdict on a drain ending does not end them
+    state.nodeStatus(verdict("p", "n1", null, NodeStatusType.REGISTERED, T0 + 10, 2));
+    assertThat(node(state.snapshot(T0), "n1").running()).isEqualTo(1);
+    // a REGISTER it accepted after them ends them (the node restarted)
+    state.nodeStatus(io.locus.schemas.NodeStatus.newBuilder(verdict("p", "n1", null,
+        NodeStatusType.REGISTERED, T0 + 10, 2)).setRegistration(true).build());
     assertThat(node(state.snapshot(T0), "n1").running()).isZero();
   }
 
@@ -146,7 +160,7 @@ class DashboardStateTest {
 
   @Test
   void cacheFillFollowsDeltasAndSnapshots() {
-    state.nodeReport(register("p", "n1", T0, 2, 1000));
+    join(state, register("p", "n1", T0, 2, 1000));
     state.nodeReport(cacheDelta("p", "n1", T0 + 1, List.of(file("f1", 300), file("f2", 200)),
         List.of()));
     state.nodeReport(cacheDelta("p", "n1", T0 + 2, List.of(file("f3", 100)), List.of("f1")));
@@ -212,7 +226,7 @@ class DashboardStateTest {
 
   @Test
   void latestPlacementsDoNotDependOnTheOrderThePartitionsAreRead() {
-    DashboardState other = new DashboardState(30_000, 5);
+    DashboardState other = new DashboardState(5);
     List<io.locus.schemas.Decision> ds = new java.util.ArrayList<>();
     for (int i = 0; i < 9; i++) {
       ds.add(place("p", "n" + (i % 3), "t" + i, T0 + i / 2, "MCH", i, 0, 0)); // ties in time
@@ -226,39 +240,67 @@ class DashboardStateTest {
   }
 
   @Test
-  void aNodeSilentLongerThanTheTimeoutOnItsPoolsClockIsLostUntilItRegisters() {
-    state.nodeReport(register("p", "quiet", T0, 2, 0));
-    state.nodeReport(register("p", "busy", T0, 2, 0));
+  void aNodeIsLostWhenTheSchedulerSaysSoUntilItIsRegisteredAgain() {
+    join(state, register("p", "quiet", T0, 2, 0));
+    join(state, register("p", "busy", T0, 2, 0));
     state.taskEvent(started("p", "quiet", "a", T0 + 1));
-    state.nodeReport(report("p", "busy", NodeReportType.HEARTBEAT, T0 + 20_000));
+    // silence alone is no verdict: the dashboard does not guess with its own clock
+    state.nodeReport(report("p", "busy", NodeReportType.HEARTBEAT, T0 + 300_000));
     assertThat(state.snapshot(T0).lostNodes()).isEmpty();
-    state.nodeReport(report("p", "busy", NodeReportType.HEARTBEAT, T0 + 31_000));
+    state.nodeStatus(verdict("p", "quiet", "i1", NodeStatusType.LOST, T0 + 31_000, 0));
     Snapshot s = state.snapshot(T0);
     assertThat(s.lostNodes()).extracting(Snapshot.LostNode::node).containsExactly("quiet");
+    assertThat(s.lostNodes().get(0).lostAtMs()).isEqualTo(T0 + 31_000);
     assertThat(node(s, "quiet").state()).isEqualTo("lost");
     assertThat(node(s, "quiet").running()).isZero(); // its work is re-placed
     assertThat(s.totals().lostNodes()).isEqualTo(1);
     assertThat(s.totals().aliveNodes()).isEqualTo(1);
-    // a task event does not bring it back (the scheduler refuses it); a REGISTER does
-    state.taskEvent(started("p", "quiet", "b", T0 + 31_500));
-    assertThat(state.snapshot(T0).lostNodes()).hasSize(1);
+    // its own REGISTER report does not bring it back; the scheduler's verdict does
     state.nodeReport(register("p", "quiet", T0 + 32_000, 2, 0));
-    assertThat(state.snapshot(T0).lostNodes()).isEmpty();
-    // another pool's clock does not move this one's
-    state.nodeReport(register("other", "x", T0 + 500_000, 1, 0));
+    assertThat(state.snapshot(T0).lostNodes()).hasSize(1);
+    state.nodeStatus(verdict("p", "quiet", "i2", NodeStatusType.REGISTERED, T0 + 32_000, 2));
     assertThat(state.snapshot(T0).lostNodes()).isEmpty();
   }
 
   @Test
   void aNodeThatLeftIsNotLost() {
-    state.nodeReport(register("p", "n1", T0, 2, 0));
-    state.nodeReport(report("p", "n1", NodeReportType.LEAVE, T0 + 1));
-    state.nodeReport(register("p", "n2", T0 + 60_000, 2, 0));
+    join(state, register("p", "n1", T0, 2, 0));
+    state.nodeStatus(verdict("p", "n1", null, NodeStatusType.LEFT, T0 + 1, 0));
+    join(state, register("p", "n2", T0 + 60_000, 2, 0));
     Snapshot s = state.snapshot(T0);
     assertThat(s.lostNodes()).isEmpty();
     assertThat(node(s, "n1").state()).isEqualTo("left");
     // members are listed first: a finished pool's nodes do not push the live ones down
     assertThat(s.nodes()).extracting(Snapshot.Node::node).containsExactly("n2", "n1");
+  }
+
+  /**
+   * Issue 22: an impostor agent (a copy of n1's configuration, another instance) registered and
+   * left; the scheduler refused both, but the dashboard, folding raw reports, showed n1 "left".
+   */
+  @Test
+  void anImpostorsRefusedRegisterAndLeaveChangeNothing() {
+    state.nodeStatus(verdict("p", "n1", "real", NodeStatusType.REGISTERED, T0, 2));
+    state.nodeReport(NodeReport.newBuilder(register("p", "n1", T0, 2, 1000))
+        .setInstanceId("real").build());
+    state.nodeReport(NodeReport.newBuilder(register("p", "n1", T0 + 1, 8, 9999))
+        .setInstanceId("copy").build());
+    state.nodeStatus(verdict("p", "n1", "copy", NodeStatusType.REFUSED, T0 + 1, 0));
+    state.nodeStatus(verdict("p", "n1", "real", NodeStatusType.REGISTERED, T0 + 1, 2));
+    state.nodeReport(NodeReport.newBuilder(report("p", "n1", NodeReportType.LEAVE, T0 + 2))
+        .setInstanceId("copy").build());
+    Snapshot s = state.snapshot(T0);
+    assertThat(node(s, "n1").state()).isEqualTo("alive");
+    assertThat(node(s, "n1").slots()).as("the impostor's figures are not folded in").isEqualTo(2);
+    assertThat(node(s, "n1").cacheCapacityBytes()).isEqualTo(1000);
+    assertThat(s.totals().aliveNodes()).isEqualTo(1);
+    assertThat(s.totals().refusedRegistrations()).isEqualTo(1);
+    // a node with reports but no verdict is not listed: the scheduler never accepted it
+    state.nodeReport(register("p", "ghost", T0 + 3, 2, 0));
+    assertThat(state.snapshot(T0).nodes()).extracting(Snapshot.Node::node).containsExactly("n1");
+    // a drain is the scheduler's verdict too
+    state.nodeStatus(verdict("p", "n1", "real", NodeStatusType.DRAINING, T0 + 4, 2));
+    assertThat(node(state.snapshot(T0), "n1").state()).isEqualTo("draining");
   }
 
   @Test
@@ -306,9 +348,9 @@ class DashboardStateTest {
 
   @Test
   void rebuildingFromTheSameRecordsGivesTheSameSnapshot() {
-    DashboardState other = new DashboardState(30_000, 5);
+    DashboardState other = new DashboardState(5);
     for (DashboardState s : List.of(state, other)) {
-      s.nodeReport(register("p", "n1", T0, 2, 1000));
+      join(s, register("p", "n1", T0, 2, 1000));
       s.decision(place("p", "n1", "a", T0 + 1, "MCH", 5, 6, 7));
       s.taskEvent(started("p", "n1", "a", T0 + 2));
       s.metrics(metrics("p", T0 + 3, "MCH", 1, 1));
@@ -319,7 +361,6 @@ class DashboardStateTest {
 
   @Test
   void badSettingsAreRefused() {
-    assertThatThrownBy(() -> new DashboardState(0, 5)).hasMessageContaining("node timeout");
-    assertThatThrownBy(() -> new DashboardState(1000, 0)).hasMessageContaining("placements");
+    assertThatThrownBy(() -> new DashboardState(0)).hasMessageContaining("placements");
   }
 }

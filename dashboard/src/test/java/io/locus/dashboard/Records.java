@@ -5,6 +5,8 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatus;
+import io.locus.schemas.NodeStatusType;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.PlacementReason;
 import io.locus.schemas.SchedulerMetrics;
@@ -46,6 +48,13 @@ final class Records {
   static NodeReport register(String pool, String node, long timeMs, int slots, long cacheBytes) {
     return NodeReport.newBuilder().setPool(pool).setNode(node).setType(NodeReportType.REGISTER)
         .setTimeMs(timeMs).setSlots(slots).setCacheCapacityBytes(cacheBytes).build();
+  }
+
+  /** The scheduler's verdict on a node (node-status), for instance {@code instance}. */
+  static NodeStatus verdict(String pool, String node, String instance, NodeStatusType state,
+      long timeMs, int slots) {
+    return NodeStatus.newBuilder().setPool(pool).setNode(node).setInstanceId(instance)
+        .setState(state).setReason("test").setSlots(slots).setTimeMs(timeMs).setEpoch(1).build();
   }
 
   static NodeReport report(String pool, String node, NodeReportType type, long timeMs) {

@@ -36,7 +36,9 @@ class TopicFollowerTest {
              new KafkaProducer<>(ClientConfigs.producer(kafka.bootstrapServers()))) {
       String bootstrap = kafka.bootstrapServers();
       TopicAdmin.ensureTopics(bootstrap, List.of(Topics.NODE_REPORTS, Topics.SCHEDULER_METRICS,
-          Topics.TASK_EVENTS, Topics.DECISIONS)); // dead-letters comes later
+          Topics.TASK_EVENTS, Topics.DECISIONS, Topics.NODE_STATUS)); // dead-letters comes later
+      send(producer, Topics.NODE_STATUS, "p/n1", Records.verdict("p", "n1", "i1",
+          io.locus.schemas.NodeStatusType.REGISTERED, 1_000, 2));
       send(producer, Topics.NODE_REPORTS, "p", Records.register("p", "n1", 1_000, 2, 1 << 30));
       send(producer, Topics.DECISIONS, "n1",
           Records.place("p", "n1", "t1", 1_100, "FA", 10, 0, 0));
@@ -44,12 +46,14 @@ class TopicFollowerTest {
       producer.send(new ProducerRecord<>(Topics.TASK_EVENTS.name(), "p".getBytes(),
           new byte[] {1, 2, 3})).get();
 
-      DashboardState state = new DashboardState(60_000, 100);
+      DashboardState state = new DashboardState(100);
       Properties client = ClientConfigs.base(bootstrap);
       try (TopicFollower follower = new TopicFollower(client, state)) {
         Snapshot s = await(state, x -> x.topics().read().getOrDefault("task-events", 0L) == 2
             && x.totals().placements() == 1);
         assertThat(s.totals().completed()).isEqualTo(1);
+        assertThat(await(state, x -> x.totals().aliveNodes() == 1).nodes())
+            .extracting(Snapshot.Node::node).containsExactly("n1");
         assertThat(s.topics().undecodable()).containsEntry("task-events", 1L);
         assertThat(s.topics().caughtUp()).as("dead-letters does not exist yet").isFalse();
 

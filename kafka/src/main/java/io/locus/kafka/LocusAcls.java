@@ -25,8 +25,9 @@ public final class LocusAcls {
   private LocusAcls() {}
 
   /**
-   * A node agent: WRITE {@code task-events} and {@code node-reports}, READ {@code decisions} (it
-   * assigns partitions itself, so it needs no consumer group). With {@code readsPeerReports},
+   * A node agent: WRITE {@code task-events} and {@code node-reports}, READ {@code decisions} and
+   * {@code node-status} (the scheduler's verdict on its registration; it assigns partitions
+   * itself, so it needs no consumer group). With {@code readsPeerReports},
    * also READ {@code node-reports}: real agents learn their peers' file-server endpoints there.
    * Nothing else: not {@code job-arrivals}, {@code control}, {@code dead-letters}, no topic
    * creation, no group.
@@ -38,6 +39,7 @@ public final class LocusAcls {
     acls.add(allow(principal, topic(Topics.TASK_EVENTS), AclOperation.WRITE));
     acls.add(allow(principal, topic(Topics.NODE_REPORTS), AclOperation.WRITE));
     acls.add(allow(principal, topic(Topics.DECISIONS), AclOperation.READ));
+    acls.add(allow(principal, topic(Topics.NODE_STATUS), AclOperation.READ));
     if (readsPeerReports) {
       acls.add(allow(principal, topic(Topics.NODE_REPORTS), AclOperation.READ));
     }
@@ -47,7 +49,8 @@ public final class LocusAcls {
   /**
    * The scheduler job ({@code locus run}): READ its inputs ({@link Topics#INPUTS}) with consumer
    * group {@code groupId}; WRITE {@code decisions}, {@code scheduler-metrics}, {@code
-   * scale-requests}, {@code dead-letters}, {@code control-acks} and {@code shadow-decisions}; WRITE transactional ids starting with {@code
+   * scale-requests}, {@code dead-letters}, {@code control-acks}, {@code shadow-decisions} and
+   * {@code node-status}; WRITE transactional ids starting with {@code
    * transactionalIdPrefix} (its exactly-once sinks name theirs {@code <prefix>-decisions} and so
    * on). Topics are created by an operator (or {@code --create-topics} with an admin login), so
    * no CREATE.
@@ -65,7 +68,7 @@ public final class LocusAcls {
     }
     for (TopicSpec<?> t : List.of(Topics.DECISIONS, Topics.SCHEDULER_METRICS,
         Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS, Topics.CONTROL_ACKS,
-        Topics.SHADOW_DECISIONS)) {
+        Topics.SHADOW_DECISIONS, Topics.NODE_STATUS)) {
       acls.add(allow(principal, topic(t), AclOperation.WRITE));
     }
     acls.add(allow(principal,

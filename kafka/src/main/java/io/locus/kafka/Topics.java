@@ -59,13 +59,28 @@ public final class Topics {
       new TopicSpec<>("shadow-decisions", 1, "pool", Codecs.SHADOW_DECISION,
           Map.of("retention.ms", DAY_MS));
 
+  /**
+   * The scheduler's verdicts about nodes (registered, draining, left, lost, or an instance
+   * refused), compacted so that a reader starting late still finds every node's latest verdict.
+   * The dashboard, {@code locus status} and the agents take node state from here, not from the raw
+   * node reports, which anyone with write access may have sent. Key {@code pool/node}.
+   */
+  public static final TopicSpec<io.locus.schemas.NodeStatus> NODE_STATUS =
+      new TopicSpec<>("node-status", 1, "pool/node", Codecs.NODE_STATUS,
+          Map.of("cleanup.policy", "compact"));
+
+  /** The key of a node's verdicts on {@link #NODE_STATUS}. */
+  public static String nodeStatusKey(String pool, String node) {
+    return pool + "/" + node;
+  }
+
   /** The topics the scheduler job reads. */
   public static final List<TopicSpec<?>> INPUTS =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL);
 
   public static final List<TopicSpec<?>> ALL =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, CONTROL_ACKS, DECISIONS,
-          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS, SHADOW_DECISIONS);
+          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS, SHADOW_DECISIONS, NODE_STATUS);
 
   private Topics() {}
 

@@ -449,10 +449,18 @@ public final class AgentCli implements Runnable {
           return 1;
         }
         RealAgent agent = host.agent(a.nodeId());
-        System.out.printf("%s real: node %s of pool %s registered with Kafka at %s; peers,"
-            + " /metrics and /health at %s; cache %s, work %s%n", NAME, a.nodeId(), a.pool(),
-            cfg.bootstrapServers(), agent.endpoint(), a.cacheDir(), a.work().dir());
+        // Kafka took the REGISTER; only the scheduler's verdict (node-status) says it registered.
+        System.out.printf("%s real: node %s of pool %s: registration sent to Kafka at %s,"
+            + " waiting for the scheduler; peers, /metrics and /health at %s; cache %s, work %s%n",
+            NAME, a.nodeId(), a.pool(), cfg.bootstrapServers(), agent.endpoint(), a.cacheDir(),
+            a.work().dir());
         System.out.flush();
+        agent.agent().accepted().thenAccept(v -> {
+          System.out.printf("%s real: node %s of pool %s registered by the scheduler (%d slots,"
+              + " agent instance %s)%n", NAME, a.nodeId(), a.pool(), v.getSlots(),
+              v.getInstanceId());
+          System.out.flush();
+        });
         long every = stats.everyMs();
         // A timed wait on the stop signal, not a sleep: it returns at once on shutdown.
         while (!stopped.await(every > 0 ? every : Long.MAX_VALUE, TimeUnit.MILLISECONDS)) {

@@ -89,6 +89,8 @@ public final class AgentHost<A> implements AutoCloseable {
   private final Set<Integer> partitions = new TreeSet<>();
   private final AgentFactory.ReportsListener reports;
   private TopicPartition reportsPartition;
+  /** node-status, where the scheduler's verdicts on the agents' registrations come (or null). */
+  private TopicPartition statusPartition;
 
   private KafkaProducer<byte[], byte[]> producer;
   private KafkaConsumer<byte[], byte[]> consumer;
@@ -126,7 +128,7 @@ public final class AgentHost<A> implements AutoCloseable {
   private void doStart() {
     if (config.ensureTopics()) {
       TopicAdmin.ensureTopics(overridden(ClientConfigs.base(config.bootstrapServers())),
-          List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.NODE_REPORTS));
+          List.of(Topics.DECISIONS, Topics.TASK_EVENTS, Topics.NODE_REPORTS, Topics.NODE_STATUS));
     }
 
     Properties pp = ClientConfigs.producer(config.bootstrapServers());
@@ -238,7 +240,37 @@ public final class AgentHost<A> implements AutoCloseable {
       reportsPartition = new TopicPartition(rt, Topics.partitionOf(pool, ri.size()));
       all.add(reportsPartition);
     }
+    // The scheduler's verdicts: from the end as it is before any agent registers, so only the
+    // verdicts on this start's REGISTER (and later ones) are read, never an older run's (a real
+    // agent keeps its instance id across restarts). A cluster without the topic (made before it
+    // existed) still runs; the agents just cannot hear a refusal.
+    List<PartitionInfo> si = List.of();
+    try {
+      si = consumer.partitionsFor(Topics.NODE_STATUS.name(), KAFKA_TIMEOUT);
+      if (si == null || si.isEmpty()) {
+        LOG.warn("topic {} does not exist on {}: the agents cannot learn whether the scheduler"
+            + " accepted their registration ('locus topics create' creates it)",
+            Topics.NODE_STATUS.name(), config.bootstrapServers());
+        si = List.of();
+      }
+    } catch (org.apache.kafka.common.errors.TopicAuthorizationException e) {
+      // ACLs granted before the agents read node-status (LocusAcls.agent grants it now)
+      LOG.warn("this agent may not read topic {} (ACLs): it cannot learn whether the scheduler"
+          + " accepted its registration; grant READ on it (LocusAcls.agent)",
+          Topics.NODE_STATUS.name());
+    }
+    for (PartitionInfo info : si) {
+      TopicPartition tp = new TopicPartition(info.topic(), info.partition());
+      if (statusPartition == null) {
+        statusPartition = tp; // one partition is declared; a verdict names its node anyway
+      }
+      all.add(tp);
+    }
     consumer.assign(all);
+    if (statusPartition != null) {
+      consumer.seekToEnd(all.stream().filter(tp -> tp.topic().equals(statusPartition.topic()))
+          .toList());
+    }
     if (config.startFrom() == HostConfig.StartFrom.EARLIEST) {
       consumer.seekToBeginning(tps);
     } else {
@@ -292,6 +324,8 @@ public final class AgentHost<A> implements AutoCloseable {
     try {
       if (reportsPartition != null && rec.topic().equals(reportsPartition.topic())) {
         report(rec);
+      } else if (statusPartition != null && rec.topic().equals(statusPartition.topic())) {
+        verdict(rec);
       } else {
         route(rec);
       }
@@ -326,6 +360,24 @@ public final class AgentHost<A> implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.warn("node-reports listener failed on a report of {}", r.getNode(), e);
       }
+    }
+  }
+
+  /** A verdict of the scheduler on a node: to the agent it names, when it is one of ours. */
+  private void verdict(ConsumerRecord<byte[], byte[]> rec) {
+    io.locus.schemas.NodeStatus v;
+    if (rec.value() == null) {
+      return; // a tombstone: nothing to say
+    }
+    try {
+      v = Topics.NODE_STATUS.decode(rec.value());
+    } catch (SchemaException e) {
+      decodeErrors.incrementAndGet();
+      return;
+    }
+    NodeAgent agent = protocols.get(v.getNode().toString());
+    if (agent != null && pool.equals(v.getPool().toString())) {
+      agent.verdict(v);
     }
   }
 

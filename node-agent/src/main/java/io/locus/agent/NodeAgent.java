@@ -122,6 +122,10 @@ public final class NodeAgent implements AutoCloseable {
   private Cancellable heartbeat = Cancellable.NONE;
   private boolean closing;
   private volatile String hostProblem;
+  /** Why the scheduler refused this instance's registration (its REFUSED verdict), or null. */
+  private String refused;
+  /** Completes with the scheduler's first REGISTERED (or DRAINING) verdict on this instance. */
+  private final CompletableFuture<io.locus.schemas.NodeStatus> accepted = new CompletableFuture<>();
 
   /**
    * @param endpoint where peers fetch this node's cache (reported in REGISTER), or null
@@ -521,13 +525,59 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Why this agent is unhealthy, or null: another agent instance holds its node id at the
-   * scheduler (the last {@value #IDENTITY_CONFLICT_AFTER} or more decisions were addressed to it),
-   * or the host's decisions consumer stopped ({@link #hostFailed}).
+   * The scheduler's verdict on this node (node-status). Only a verdict on this instance counts: a
+   * REFUSED one makes the agent say so at once (one ERROR line with the scheduler's reason) and
+   * unhealthy until a REGISTERED one arrives; a verdict on another instance of the node id (the
+   * real owner, when this agent is a copy) is not about this agent.
+   */
+  public void verdict(io.locus.schemas.NodeStatus v) {
+    if (v.getInstanceId() == null || !v.getInstanceId().toString().equals(instanceId())) {
+      return;
+    }
+    synchronized (this) {
+      switch (v.getState()) {
+        case REFUSED -> {
+          String why = v.getReason() + (v.getCode().isEmpty() ? "" : " [" + v.getCode() + "]");
+          if (!why.equals(refused)) {
+            LOG.error("{}: the scheduler REFUSED this agent's registration (instance {}): {}; it"
+                + " gets no work and /health answers 503 until the scheduler registers it",
+                nodeId(), instanceId(), why);
+          }
+          refused = why;
+        }
+        case REGISTERED, DRAINING -> {
+          if (refused != null) {
+            LOG.warn("{}: registered by the scheduler after all (instance {})", nodeId(),
+                instanceId());
+          }
+          refused = null;
+        }
+        default -> { } // LEFT, LOST: the scheduler asks the node to register again when it speaks
+      }
+    }
+    if (v.getState() == io.locus.schemas.NodeStatusType.REGISTERED
+        || v.getState() == io.locus.schemas.NodeStatusType.DRAINING) {
+      accepted.complete(v);
+    }
+  }
+
+  /** Completes with the scheduler's first verdict registering this instance (node-status). */
+  public CompletableFuture<io.locus.schemas.NodeStatus> accepted() {
+    return accepted;
+  }
+
+  /**
+   * Why this agent is unhealthy, or null: the scheduler refused its registration ({@link
+   * #verdict}), another agent instance holds its node id at the scheduler (the last {@value
+   * #IDENTITY_CONFLICT_AFTER} or more decisions were addressed to it), or the host's decisions
+   * consumer stopped ({@link #hostFailed}).
    */
   public synchronized String problem() {
     if (hostProblem != null) {
       return hostProblem;
+    }
+    if (refused != null) {
+      return "registration refused by the scheduler: " + refused;
     }
     return foreignInARow >= IDENTITY_CONFLICT_AFTER ? IDENTITY_CONFLICT : null;
   }

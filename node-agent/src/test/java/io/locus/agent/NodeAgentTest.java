@@ -99,6 +99,39 @@ class NodeAgentTest {
     assertThat(out("n1").reports).hasSize(4);
   }
 
+  /**
+   * Issue 22: an agent whose registration the scheduler refused (a copy of another agent's
+   * configuration) said "registered" and was healthy until decisions reached it. The scheduler's
+   * verdict on its instance makes it unhealthy at once, with the reason; a verdict on another
+   * instance of the node id is not about it; a later REGISTERED verdict makes it healthy.
+   */
+  @Test
+  void aRefusedRegistrationIsAProblemUntilTheSchedulerRegistersThisInstance() {
+    NodeAgent a = started("n1", b -> b.slots(2));
+    String me = a.instanceId();
+    assertThat(a.problem()).isNull();
+    assertThat(a.accepted()).isNotDone();
+    a.verdict(status(me, io.locus.schemas.NodeStatusType.REFUSED,
+        "REGISTER refused: node 'n1' is owned by live agent instance 'real', not '" + me + "'"));
+    assertThat(a.problem()).startsWith("registration refused by the scheduler: REGISTER refused:"
+        + " node 'n1' is owned by live agent instance 'real'").endsWith("[forged]");
+    // the owner's verdict, which follows the refusal on the topic, is about the other instance
+    a.verdict(status("real", io.locus.schemas.NodeStatusType.REGISTERED, "still owned"));
+    assertThat(a.problem()).startsWith("registration refused by the scheduler");
+    assertThat(a.accepted()).isNotDone();
+    a.verdict(status(me, io.locus.schemas.NodeStatusType.REGISTERED, "registered"));
+    assertThat(a.problem()).isNull();
+    assertThat(a.accepted()).isCompleted();
+  }
+
+  private static io.locus.schemas.NodeStatus status(String instance,
+      io.locus.schemas.NodeStatusType state, String reason) {
+    return io.locus.schemas.NodeStatus.newBuilder().setPool(POOL).setNode("n1")
+        .setInstanceId(instance).setState(state).setReason(reason)
+        .setCode(state == io.locus.schemas.NodeStatusType.REFUSED ? "forged" : "")
+        .setSlots(2).setTimeMs(1).setEpoch(1).build();
+  }
+
   @Test
   void aWarmCacheIsAnnouncedByTheSnapshotInRegister() {
     NodeAgent a = agent("n1", b -> b);

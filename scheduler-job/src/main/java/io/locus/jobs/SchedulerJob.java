@@ -12,6 +12,7 @@ import io.locus.schemas.ShadowDecision;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.NodeStatus;
 import io.locus.schemas.Decision;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.internal.RawRecord;
@@ -174,7 +175,8 @@ public final class SchedulerJob {
       Sink<ScaleRequest> scaleRequests,
       Sink<ControlAck> controlAcks,
       Sink<ShadowDecision> shadowDecisions,
-      Sink<DeadLetter> deadLetters) {
+      Sink<DeadLetter> deadLetters,
+      Sink<NodeStatus> nodeStatus) {
 
     public Io {
       Objects.requireNonNull(inputs, "inputs");
@@ -184,6 +186,7 @@ public final class SchedulerJob {
       Objects.requireNonNull(controlAcks, "controlAcks");
       Objects.requireNonNull(shadowDecisions, "shadowDecisions");
       Objects.requireNonNull(deadLetters, "deadLetters");
+      Objects.requireNonNull(nodeStatus, "nodeStatus");
     }
 
     /** The Kafka topics of {@code o}'s cluster, with {@code o}'s delivery guarantee. */
@@ -204,7 +207,12 @@ public final class SchedulerJob {
           LocusSinks.sink(Topics.SHADOW_DECISIONS, ShadowDecision::getPool, o.bootstrap(),
               o.kafkaOverrides(), DeliveryMode.AT_LEAST_ONCE, prefix + "-shadow-decisions"),
           LocusSinks.deadLetters(o.bootstrap(), o.kafkaOverrides(), o.delivery(),
-              prefix + "-dead-letters"));
+              prefix + "-dead-letters"),
+          // Verdicts in the job's delivery mode, so that a replay after a restore never shows a
+          // verdict the restored state did not make (exactly-once: transactional).
+          LocusSinks.sink(Topics.NODE_STATUS,
+              s -> Topics.nodeStatusKey(s.getPool(), s.getNode()), o.bootstrap(),
+              o.kafkaOverrides(), o.delivery(), prefix + "-node-status"));
     }
   }
 
@@ -242,6 +250,9 @@ public final class SchedulerJob {
     decisions.getSideOutput(SchedulerOperator.SHADOW_DECISIONS).sinkTo(io.shadowDecisions())
         .name("shadow-decisions-sink")
         .uid("shadow-decisions-sink");
+    decisions.getSideOutput(SchedulerOperator.NODE_STATUS).sinkTo(io.nodeStatus())
+        .name("node-status-sink")
+        .uid("node-status-sink");
     deadLetters(parsed, decisions).sinkTo(io.deadLetters())
         .name("dead-letters-sink")
         .uid("dead-letters-sink");

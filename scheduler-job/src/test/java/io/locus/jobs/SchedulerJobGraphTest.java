@@ -12,6 +12,7 @@ import io.locus.schemas.ControlAck;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DataUnit;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.NodeStatus;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
@@ -101,6 +102,11 @@ class SchedulerJobGraphTest {
         .singleElement().satisfies(l -> assertThat(l.getReason()).contains("unknown policy 'NOPE'"));
     assertThat(out.controlAcks.received()).singleElement()
         .satisfies(a -> assertThat(a.getPool()).isEqualTo(POOL));
+    // the scheduler's verdicts on the two registrations reach their sink
+    assertThat(out.nodeStatus.received())
+        .extracting(NodeStatus::getNode, s -> s.getState().name())
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("n1", "REGISTERED"),
+            org.assertj.core.groups.Tuple.tuple("n2", "REGISTERED"));
   }
 
   /** The job's sinks, each collecting in this JVM. */
@@ -111,10 +117,11 @@ class SchedulerJobGraphTest {
     final CollectingSink<ControlAck> controlAcks = new CollectingSink<>();
     final CollectingSink<ShadowDecision> shadowDecisions = new CollectingSink<>();
     final CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
+    final CollectingSink<NodeStatus> nodeStatus = new CollectingSink<>();
 
     SchedulerJob.Io io(DataGeneratorSource<RawRecord> inputs) {
       return new SchedulerJob.Io(inputs, decisions, metrics, scaleRequests, controlAcks,
-          shadowDecisions, deadLetters);
+          shadowDecisions, deadLetters, nodeStatus);
     }
   }
 

@@ -245,9 +245,12 @@ final class InputGate {
     NodeRegistry reg = p.registry;
     for (String node : reg.silent(clock, config.nodeTimeoutMs())) {
       long heard = reg.get(node).heardMs();
+      String owner = reg.get(node).owner();
       reg.remove(node);
       if (p.state.node(node) != null) {
         metrics.pool(p.name).nodeLost();
+        out.verdict(NodeVerdicts.lost(p, node, owner, "not heard from since " + heard
+            + " ms (liveness clock " + clock + " ms, timeout " + config.nodeTimeoutMs() + " ms)"));
         LOG.warn("pool {}: node {} lost, not heard from since {} ms (liveness clock {} ms: the "
             + "pool's node reports; timeout {} ms)", p.name, node, heard, clock,
             config.nodeTimeoutMs());

@@ -91,6 +91,14 @@ final class PoolControl {
     boolean applied = problem == null;
     PoolOutput o = applied ? new PoolOutput()
         : PoolOutput.rejected("control rejected: " + problem);
+    if (applied && (type == ControlType.DRAIN_NODE || type == ControlType.RESUME_NODE)) {
+      // the operators' views show a drain from the scheduler's verdict, not from the agent
+      var standing = NodeVerdicts.standing(pool, c.getNode(), type == ControlType.DRAIN_NODE
+          ? "drained by control " + c.getRequestId() : "resumed by control " + c.getRequestId());
+      if (standing != null) {
+        o.verdict(standing);
+      }
+    }
     PoolOutput after = pool.driver.afterControl(meta, applied);
     o.add(after);
     String message;

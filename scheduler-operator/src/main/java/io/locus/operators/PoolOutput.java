@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.schemas.ControlAck;
 import io.locus.schemas.Decision;
+import io.locus.schemas.NodeStatus;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.codec.DeadLetterCodes;
 import java.util.ArrayList;
@@ -10,8 +11,8 @@ import java.util.List;
 /**
  * What one input of a pool produced, for {@link SchedulerOperator} to emit: decisions (to the
  * agents, in order), rejections (why the input, or part of it, was not applied: dead letters) and
- * scale requests (dynamic provisioning, for an external autoscaler) and, for a control record, its
- * acknowledgement.
+ * scale requests (dynamic provisioning, for an external autoscaler), the scheduler's verdicts
+ * about nodes ({@link NodeVerdicts}) and, for a control record, its acknowledgement.
  */
 public final class PoolOutput {
   /** Why an input (or part of it) was not applied: a {@link DeadLetterCodes} code and a reason. */
@@ -22,6 +23,7 @@ public final class PoolOutput {
   private final List<Rejection> discards = new ArrayList<>();
   private final List<ScaleRequest> scaleRequests = new ArrayList<>();
   private final List<ControlAck> acks = new ArrayList<>();
+  private final List<NodeStatus> verdicts = new ArrayList<>();
 
   public static PoolOutput of(List<Decision> decisions) {
     PoolOutput o = new PoolOutput();
@@ -72,6 +74,12 @@ public final class PoolOutput {
     return this;
   }
 
+  /** A verdict about a node (to node-status), in the order they were made. */
+  public PoolOutput verdict(NodeStatus s) {
+    verdicts.add(s);
+    return this;
+  }
+
   /** Appends another output's contents after this one's. */
   public PoolOutput add(PoolOutput o) {
     decisions.addAll(o.decisions);
@@ -79,6 +87,7 @@ public final class PoolOutput {
     discards.addAll(o.discards);
     scaleRequests.addAll(o.scaleRequests);
     acks.addAll(o.acks);
+    verdicts.addAll(o.verdicts);
     return this;
   }
 
@@ -112,6 +121,11 @@ public final class PoolOutput {
 
   public List<ScaleRequest> scaleRequests() {
     return scaleRequests;
+  }
+
+  /** The verdicts about nodes, in order. */
+  public List<NodeStatus> verdicts() {
+    return verdicts;
   }
 
   /** The answers to control records (at most one: an input is at most one control). */

@@ -7,6 +7,8 @@ import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
+import io.locus.schemas.NodeReportType;
+import io.locus.schemas.NodeStatus;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.ShadowDecision;
@@ -59,6 +61,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** Shadow policies' would-be placements with their scores, to shadow-decisions. */
   public static final OutputTag<ShadowDecision> SHADOW_DECISIONS =
       new OutputTag<>("shadow-decisions", new AvroTypeInfo<>(ShadowDecision.class));
+  /** The scheduler's verdicts about nodes ({@link NodeVerdicts}), to node-status. */
+  public static final OutputTag<NodeStatus> NODE_STATUS =
+      new OutputTag<>("node-status", new AvroTypeInfo<>(NodeStatus.class));
   /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
   public static final OutputTag<DeadLetter> REJECTED =
       new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));
@@ -120,13 +125,24 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       reject(ctx, in, name, 0, new PoolOutput.Rejection(DeadLetterCodes.UNKNOWN_POOL, unknown));
       if (in.getEvent() instanceof Control c) {
         ctx.output(CONTROL_ACKS, PoolControl.refusedAtGate(name, c, null, unknown));
+      } else if (in.getEvent() instanceof NodeReport r && r.getType() == NodeReportType.REGISTER) {
+        ctx.output(NODE_STATUS, NodeVerdicts.refused(name, r.getNode(), r.getInstanceId(),
+            DeadLetterCodes.UNKNOWN_POOL, unknown, r.getTimeMs(), 0));
       }
       return;
     }
     ScheduledPool pool = pool(name, ctx);
     Object event = in.getEvent();
+    NodeVerdicts.Before before = event instanceof NodeReport r
+        ? NodeVerdicts.Before.of(pool, r.getNode()) : null;
     PoolOutput o = gate.admit(pool, event, in.getSourceTimestampMs(),
         () -> route(pool, name, event));
+    if (event instanceof NodeReport r) {
+      NodeVerdicts.afterReport(pool, r, before, o);
+    }
+    for (NodeStatus s : o.verdicts()) {
+      ctx.output(NODE_STATUS, s);
+    }
     for (PoolOutput.Rejection r : o.deadLetters()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }

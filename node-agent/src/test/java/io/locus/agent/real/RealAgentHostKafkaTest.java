@@ -283,7 +283,8 @@ class RealAgentHostKafkaTest {
       // One line says what started and where, one that it stopped (issue 14).
       String log = Files.readString(tmp.resolve("agent.log"));
       assertThat(log).contains("locus agent real: node cli of pool " + pool
-          + " registered with Kafka at " + kafka.bootstrapServers())
+          + ": registration sent to Kafka at " + kafka.bootstrapServers()
+          + ", waiting for the scheduler")
           .contains("locus agent real: stopping node cli: draining")
           .contains("locus agent real: node cli stopped");
     } catch (AssertionError e) {

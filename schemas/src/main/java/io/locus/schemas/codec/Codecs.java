@@ -17,6 +17,8 @@ public final class Codecs {
   public static final AvroCodec<NodeReport> NODE_REPORT = new AvroCodec<>(NodeReport.class);
   public static final AvroCodec<Control> CONTROL = new AvroCodec<>(Control.class);
   public static final AvroCodec<ControlAck> CONTROL_ACK = new AvroCodec<>(ControlAck.class);
+  public static final AvroCodec<io.locus.schemas.NodeStatus> NODE_STATUS =
+      new AvroCodec<>(io.locus.schemas.NodeStatus.class);
   public static final AvroCodec<Decision> DECISION = new AvroCodec<>(Decision.class);
   public static final AvroCodec<SchedulerMetrics> SCHEDULER_METRICS =
       new AvroCodec<>(SchedulerMetrics.class);
