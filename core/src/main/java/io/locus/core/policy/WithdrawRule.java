@@ -5,10 +5,15 @@ import io.locus.core.model.Ids;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RunningTask;
+import io.locus.core.model.InputFile;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.PriorityQueue;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * Late binding's withdraw rule (issue 13 protocol), run after every dispatch round of a file
@@ -48,6 +53,10 @@ public final class WithdrawRule {
       return;
     }
     PriorityQueue<Over> from = null;
+    Set<String> relevant = null;
+    // Cache signatures for which the sources hold no candidate, valid until a withdraw changes
+    // the sources: free nodes that hold the same of the attempts' files are the same to the rule.
+    Set<List<String>> fruitless = new HashSet<>();
     for (NodeView b : new ArrayList<>(s.freeSlotPool())) {
       int want = b.freeSlots() - s.withdrawsTo(b.id());
       if (want <= 0) {
@@ -55,12 +64,19 @@ public final class WithdrawRule {
       }
       if (from == null) {
         from = sources(s);
+        relevant = relevantFiles(s);
       }
       while (want > 0 && !from.isEmpty()) {
-        RunningTask t = candidate(s, b, from);
-        if (t == null) {
+        List<String> sig = signature(b, relevant);
+        if (fruitless.contains(sig)) {
           break;
         }
+        RunningTask t = candidate(s, b, from);
+        if (t == null) {
+          fruitless.add(sig);
+          break;
+        }
+        fruitless.clear();
         s.markWithdrawing(t.task().taskId(), b.id());
         d.emit(new Command.Withdraw(t.node(), t.task().taskId(), t.task().attempt(), b.id(),
             "a slot is free on " + b.id()));
@@ -70,6 +86,58 @@ public final class WithdrawRule {
         return;
       }
     }
+  }
+
+  /**
+   * The input files of every attempt the rule could withdraw (placed beyond some node's slots,
+   * not started, not being withdrawn): {@code cached(t, b)} for those attempts depends only on
+   * which of these files b holds. A superset is harmless (it only splits classes further).
+   */
+  private static Set<String> relevantFiles(PoolState s) {
+    Set<String> files = new HashSet<>();
+    for (NodeView a : s.overfull()) {
+      for (RunningTask r : s.placedOn(a.id())) {
+        if (!r.started() && !s.isWithdrawing(r.task().taskId())) {
+          for (InputFile u : r.task().inputs()) {
+            files.add(u.id());
+          }
+        }
+      }
+    }
+    return files;
+  }
+
+  /**
+   * What the rule can see of free node {@code b}: the relevant files it holds (sorted), and its
+   * id when it is itself a source (a source is never its own target). Two free nodes with equal
+   * signatures get the same {@link #candidate} answer from the same sources.
+   *
+   * <p>Issue 22: without this, a round in which many free nodes (holding none of the queued
+   * attempts' data, so no attempt qualifies) met a thousand overfull nodes re-scanned every
+   * source's attempts once per free node: about 800,000 cache lookups per task event, which cut
+   * the demo at 1,000 nodes to ~20 events/s and stalled it.
+   */
+  private static List<String> signature(NodeView b, Set<String> relevant) {
+    List<String> held = new ArrayList<>();
+    Map<String, Long> cache = b.cached();
+    if (cache.size() < relevant.size()) {
+      for (String f : cache.keySet()) {
+        if (relevant.contains(f)) {
+          held.add(f);
+        }
+      }
+    } else {
+      for (String f : relevant) {
+        if (cache.containsKey(f)) {
+          held.add(f);
+        }
+      }
+    }
+    Collections.sort(held);
+    if (b.beyondSlots() > 0) {
+      held.add(0, "\u0000source:" + b.id());
+    }
+    return held;
   }
 
   private static PriorityQueue<Over> sources(PoolState s) {
@@ -117,6 +185,17 @@ public final class WithdrawRule {
     }
     from.addAll(passed);
     return found;
+  }
+
+  /** {@link #sources} for the equivalence test of the skip (LateBindingTest). */
+  static PriorityQueue<?> sourcesForTest(PoolState s) {
+    return sources(s);
+  }
+
+  /** {@link #candidate} for the equivalence test of the skip (LateBindingTest). */
+  @SuppressWarnings("unchecked")
+  static RunningTask candidateForTest(PoolState s, NodeView b, PriorityQueue<?> from) {
+    return candidate(s, b, (PriorityQueue<Over>) from);
   }
 
   /** The attempt to withdraw for a free slot of {@code b}, or null (one-off, for tests). */

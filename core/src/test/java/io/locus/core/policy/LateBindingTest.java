@@ -295,4 +295,89 @@ class LateBindingTest {
     assertThat(s.applyTaskStarted("t2", 0, "queued")).isTrue();
     assertThat(written).containsExactly("t2@queued");
   }
+
+  /**
+   * Issue 22: the withdraw rule skips free nodes that hold the same of the queued attempts' files
+   * as one already found fruitless (what made the 1,000-node demo stall); the withdraws it emits
+   * must be exactly those of the plain scan, free node by free node, on the same state. Random
+   * pools: one-slot nodes with local queues, random caches, MCH placing onto holders' queues,
+   * then some nodes' running attempts completing (free slots) without a dispatch.
+   */
+  @Test
+  void skippingEquivalentFreeNodesEmitsExactlyThePlainScansWithdraws() {
+    int withdrawsSeen = 0;
+    for (int seed = 0; seed < 40; seed++) {
+      Scheduler fast = randomPool(seed);
+      Scheduler plain = randomPool(seed);
+      Dispatch d1 = new Dispatch("p", fast.state(), 1);
+      WithdrawRule.apply(d1);
+      Dispatch d2 = new Dispatch("p", plain.state(), 1);
+      plainScan(d2);
+      assertThat(d1.commands()).as("seed " + seed).isEqualTo(d2.commands());
+      withdrawsSeen += withdraws(d1.commands()).size();
+    }
+    assertThat(withdrawsSeen).as("the scenarios exercise the rule").isGreaterThan(20);
+  }
+
+  private static Scheduler randomPool(long seed) {
+    java.util.Random rnd = new java.util.Random(seed);
+    Scheduler s = scheduler(new MaxCacheHit(100));
+    int nodes = 30 + rnd.nextInt(30);
+    for (int n = 0; n < nodes; n++) {
+      String id = String.format("n%02d", n);
+      s.applyNodeRegistered(id, 1, 3, 10_000, null, 0);
+      Map<String, Long> cache = new java.util.HashMap<>();
+      for (int f = 0; f < 8; f++) {
+        if (rnd.nextInt(4) == 0) {
+          cache.put("f" + f, 100L);
+        }
+      }
+      s.applyCacheSnapshot(id, 1, cache);
+    }
+    for (int t = 0; t < nodes * 3; t++) {
+      s.onJobArrival(Task.of("t" + t, t + 1, 0, 1.0, InputFile.of("f" + rnd.nextInt(8), 100)), 0);
+    }
+    // Some nodes finish the attempt in their slot; the slots stay free until the next round.
+    for (io.locus.core.state.NodeView n : new java.util.ArrayList<>(s.state().nodes())) {
+      if (rnd.nextInt(3) == 0) {
+        for (io.locus.core.state.RunningTask r : s.state().placedOn(n.id())) {
+          s.applyTaskStarted(r.task().taskId(), r.task().attempt(), n.id());
+          s.applyTaskCompleted(r.task().taskId(), r.task().attempt(), n.id(), 0, 0, 100);
+          break;
+        }
+      }
+    }
+    return s;
+  }
+
+  /** The rule before issue 22's skip: every free node scans the sources. */
+  private static void plainScan(Dispatch d) {
+    io.locus.core.state.PoolState s = d.state();
+    if (s.overfull().isEmpty() || s.freeSlotPool().isEmpty()) {
+      return;
+    }
+    java.util.PriorityQueue<?> from = null;
+    for (NodeView b : new java.util.ArrayList<>(s.freeSlotPool())) {
+      int want = b.freeSlots() - s.withdrawsTo(b.id());
+      if (want <= 0) {
+        continue;
+      }
+      if (from == null) {
+        from = WithdrawRule.sourcesForTest(s);
+      }
+      while (want > 0 && !from.isEmpty()) {
+        io.locus.core.state.RunningTask t = WithdrawRule.candidateForTest(s, b, from);
+        if (t == null) {
+          break;
+        }
+        s.markWithdrawing(t.task().taskId(), b.id());
+        d.emit(new Command.Withdraw(t.node(), t.task().taskId(), t.task().attempt(), b.id(),
+            "a slot is free on " + b.id()));
+        want--;
+      }
+      if (from.isEmpty()) {
+        return;
+      }
+    }
+  }
 }
