@@ -79,6 +79,12 @@ public final class ReplayCommand implements Callable<Integer> {
           + " CSV.")
   Path summaryCsv;
 
+  @Option(names = "--priority", paramLabel = "N",
+      description = "Priority of every job that sets none (WfCommons and SWF have no such field;"
+          + " a Locus trace's job may leave it out): an integer in [-1000, 1000], higher first"
+          + " in its pool's queue. Default: 0.")
+  Integer priority;
+
   @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
   boolean quiet;
 
@@ -98,7 +104,14 @@ public final class ReplayCommand implements Callable<Integer> {
     if (poolList.stream().anyMatch(String::isBlank)) {
       throw new IllegalArgumentException("--pools: a pool name is empty");
     }
+    if (priority != null && !io.locus.core.model.Priority.valid(priority)) {
+      throw new IllegalArgumentException("--priority: "
+          + io.locus.core.model.Priority.outOfRange(priority));
+    }
     Workload w = source.open(poolList);
+    if (priority != null) {
+      w = w.withDefaultPriority(priority);
+    }
     String only = poolList.size() == 1 ? poolList.get(0) : null;
     Function<TraceJob, String> poolOf = j -> only != null ? only : j.pool();
     WorkloadScan scan;

@@ -241,7 +241,7 @@ public final class WorkloadSource {
               u.computeSeconds() * k, u.location(), u.checksum())).toList();
           return new TraceJob(j.jobId(), j.pool(), j.arrival() * k, inputs,
               j.computeSeconds() * k, j.stage(), j.attributes(), j.events(), j.parents(),
-              j.outputs(), j.template(), j.args());
+              j.outputs(), j.template(), j.args(), j.priority());
         }
       };
     });

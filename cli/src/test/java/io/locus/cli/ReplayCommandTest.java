@@ -101,6 +101,44 @@ class ReplayCommandTest {
     }
   }
 
+  /**
+   * The replay publishes each job's priority: the trace's where it sets one, else --priority's,
+   * else 0. An out-of-range --priority exits 2 naming the range, before anything is published.
+   */
+  @Test
+  void thePriorityIsPublishedFromTheTraceElseFromTheOption(@TempDir Path dir) throws Exception {
+    Path trace = dir.resolve("prio.jsonl");
+    Files.writeString(trace, String.join("\n",
+        "{\"format\":\"locus-trace\",\"version\":1,\"name\":\"prio\",\"jobs\":2}",
+        "{\"jobId\":\"prio-set\",\"arrival\":0,\"inputs\":[{\"id\":\"a\",\"bytes\":1}],"
+            + "\"computeSeconds\":0,\"priority\":10}",
+        "{\"jobId\":\"prio-unset\",\"arrival\":0,\"inputs\":[{\"id\":\"b\",\"bytes\":1}],"
+            + "\"computeSeconds\":0}", ""));
+    String b = kafka.bootstrapServers();
+    try (KafkaConsumer<byte[], byte[]> c = arrivals()) {
+      Ran bad = runCapturing("replay", "--trace", trace.toString(), "--bootstrap-servers", b,
+          "--pool", "prio", "--priority", "1001", "--no-wait");
+      assertThat(bad.code()).isEqualTo(2);
+      assertThat(bad.err()).contains("--priority: priority 1001 is out of range [-1000, 1000]");
+      assertThat(run("replay", "--trace", trace.toString(), "--bootstrap-servers", b,
+          "--pool", "prio", "--speedup", "0", "--priority", "-5", "--no-wait")).isZero();
+      assertThat(run("replay", "--trace", trace.toString(), "--bootstrap-servers", b,
+          "--pool", "prio2", "--speedup", "0", "--no-wait")).isZero();
+      List<String> got = new ArrayList<>();
+      Await.atMost(Duration.ofSeconds(30)).pollEvery(Duration.ZERO).until(
+          () -> "4 arrivals; got " + got, () -> {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+              JobSubmitted j = Topics.JOB_ARRIVALS.decode(r.value());
+              got.add(j.getPool() + "/" + j.getJobId() + "=" + j.getPriority());
+            }
+            return got.size() >= 4;
+          });
+      // the bad run published nothing: exactly these four
+      assertThat(got).containsExactlyInAnyOrder("prio/prio-set=10", "prio/prio-unset=-5",
+          "prio2/prio-set=10", "prio2/prio-unset=0");
+    }
+  }
+
   /** STAGES18: a stage is published only after every job of the previous one completed. */
   @Test
   void stagedTracesWaitForTheirBarrier() throws Exception {

@@ -213,7 +213,8 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   @Override
   public void released(TraceJob job, double now) {
     Task t = new Task(job.jobId(), job.jobId(), 0, nextSeq++, job.inputs(), job.computeSeconds(),
-        now, null, List.of(), 0, io.locus.workloads.HybridMix.profile(job), job.outputs());
+        now, null, List.of(), job.priorityOr(0), io.locus.workloads.HybridMix.profile(job),
+        job.outputs());
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
     placer.released(t, now);

@@ -55,7 +55,7 @@ final class LocusTraces {
         j.arrival() * scale, units(j.inputs(), prefix, scale), j.computeSeconds() * scale,
         j.stage(), j.attributes(), j.events(),
         j.parents().stream().map(p -> prefix + p).toList(), units(j.outputs(), prefix, scale),
-        j.template(), j.args());
+        j.template(), j.args(), j.priority());
   }
 
   private static List<InputFile> units(List<InputFile> units, String prefix, double scale) {

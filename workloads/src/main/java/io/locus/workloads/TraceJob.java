@@ -1,6 +1,7 @@
 package io.locus.workloads;
 
 import io.locus.core.model.InputFile;
+import io.locus.core.model.Priority;
 import io.locus.core.split.EventSpan;
 import java.util.Collections;
 import java.util.List;
@@ -33,6 +34,9 @@ import java.util.TreeMap;
  *       so children that read them can be placed there. Not staged.
  *   <li>{@code template}, {@code args}: the agent's task template to run and its arguments; null
  *       and empty = the agent's default template.
+ *   <li>{@code priority}: the job's priority in its pool's queue, in [{@link Priority#MIN},
+ *       {@link Priority#MAX}] (higher first; docs/policies.md, "Priority"); null = not set in the
+ *       trace, so the consumer's default applies ({@code --priority}, else 0).
  * </ul>
  */
 public record TraceJob(
@@ -47,7 +51,8 @@ public record TraceJob(
     List<String> parents,
     List<InputFile> outputs,
     String template,
-    List<String> args) {
+    List<String> args,
+    Integer priority) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -64,6 +69,9 @@ public record TraceJob(
     if (stage < 0) {
       throw new IllegalArgumentException("stage of " + jobId + " must be >= 0: " + stage);
     }
+    if (priority != null && !Priority.valid(priority)) {
+      throw new IllegalArgumentException(Priority.outOfRange(priority) + " (job " + jobId + ")");
+    }
     inputs = List.copyOf(inputs);
     parents = parents == null ? List.of() : List.copyOf(parents);
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
@@ -72,6 +80,14 @@ public record TraceJob(
     attributes = attributes == null || attributes.isEmpty()
         ? Map.of()
         : Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+  }
+
+  /** A job without a priority of its own (the consumer's default applies). */
+  public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
+      double computeSeconds, int stage, Map<String, String> attributes, EventSpan events,
+      List<String> parents, List<InputFile> outputs, String template, List<String> args) {
+    this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events, parents,
+        outputs, template, args, null);
   }
 
   /** A job without parents, outputs or template. */
@@ -95,7 +111,18 @@ public record TraceJob(
   /** The same job in another pool. */
   public TraceJob withPool(String newPool) {
     return new TraceJob(jobId, newPool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args);
+        parents, outputs, template, args, priority);
+  }
+
+  /** The same job with {@code newPriority} (null: not set). */
+  public TraceJob withPriority(Integer newPriority) {
+    return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
+        parents, outputs, template, args, newPriority);
+  }
+
+  /** The job's priority, or {@code fallback} when the trace set none. */
+  public int priorityOr(int fallback) {
+    return priority != null ? priority : fallback;
   }
 
   /** True for a splittable job over an event segment. */

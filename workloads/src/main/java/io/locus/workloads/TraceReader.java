@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.core.model.InputFile;
+import io.locus.core.model.Priority;
 import io.locus.core.split.EventSpan;
 import io.locus.schemas.limits.FileIds;
 import io.locus.schemas.limits.Limits;
@@ -49,7 +50,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       Set.of("format", "version", "name", "jobs", "description");
   private static final Set<String> JOB_FIELDS =
       Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes",
-          "events", "parents", "outputs", "template", "args");
+          "events", "parents", "outputs", "template", "args", "priority");
   private static final Set<String> UNIT_FIELDS =
       Set.of("id", "bytes", "computeSeconds", "location", "checksum");
 
@@ -282,6 +283,18 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
         attrs.put(e.getKey(), e.getValue().asText());
       }
     }
+    Integer priority = null;
+    JsonNode pr = n.get("priority");
+    if (pr != null && !pr.isNull()) {
+      if (!pr.isIntegralNumber() || !pr.canConvertToLong()) {
+        throw error("job field 'priority' must be an integer in [" + Priority.MIN + ", "
+            + Priority.MAX + "], got " + pr);
+      }
+      if (pr.asLong() < Priority.MIN || pr.asLong() > Priority.MAX) {
+        throw error("job field 'priority': " + Priority.outOfRange(pr.asLong()));
+      }
+      priority = pr.asInt();
+    }
     EventSpan events = null;
     JsonNode ev = n.get("events");
     if (ev != null && !ev.isNull()) {
@@ -300,7 +313,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     try {
       return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events, parents,
-          outputs, template, args);
+          outputs, template, args, priority);
     } catch (IllegalArgumentException e) {
       throw error(e.getMessage());
     }

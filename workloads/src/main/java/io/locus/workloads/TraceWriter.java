@@ -112,6 +112,9 @@ public final class TraceWriter implements Closeable {
       out.writeStringField("template", job.template());
     }
     writeStrings("args", job.args());
+    if (job.priority() != null) {
+      out.writeNumberField("priority", job.priority()); // only when set, as the fields above
+    }
     out.writeEndObject();
     written++;
   }

@@ -58,6 +58,35 @@ public final class Workload implements Iterable<TraceJob> {
     return w;
   }
 
+  /**
+   * This workload with {@code priority} for every job that has none of its own (WfCommons and SWF
+   * have no such field; a Locus trace's job may leave it out); jobs that set one keep it. The
+   * commands' {@code --priority}.
+   *
+   * @throws IllegalArgumentException when {@code priority} is outside the range of {@link
+   *     io.locus.core.model.Priority}
+   */
+  public Workload withDefaultPriority(int priority) {
+    io.locus.core.model.Priority.check(priority);
+    Workload w = new Workload(name, description, size, () -> {
+      Iterator<TraceJob> in = source.get();
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return in.hasNext();
+        }
+
+        @Override
+        public TraceJob next() {
+          TraceJob j = in.next();
+          return j.priority() != null ? j : j.withPriority(priority);
+        }
+      };
+    });
+    w.warnings = warnings;
+    return w;
+  }
+
   /** What the reader found wrong but ignored, each naming its file and place; often empty. */
   public List<String> warnings() {
     return warnings;

@@ -43,7 +43,8 @@ class TraceFormatTest {
         0.1 + 0.2, 0, Map.of("z", "last", "a", "first")));
     jobs.add(new TraceJob("dag-child", null, 0.0, List.of(InputFile.of("out-a", 10)), 2.5, 0,
         Map.of(), null, List.of("odd"), List.of(InputFile.of("out-b", 5),
-            new InputFile("out-c", 7, 0.25, null, "sha256:cd")), "merge", List.of("--fast", "x y")));
+            new InputFile("out-c", 7, 0.25, null, "sha256:cd")), "merge", List.of("--fast", "x y"))
+        .withPriority(-7));
     jobs.addAll(Stages18.workload().toList().subList(0, 5));
     jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
     // after the t = 0 jobs above, so the list stays sorted by arrival
@@ -81,9 +82,9 @@ class TraceFormatTest {
         + "[{\"id\":\"out-a\",\"bytes\":10}],\"computeSeconds\":2.5,\"stage\":0,"
         + "\"parents\":[\"odd\"],\"outputs\":[{\"id\":\"out-b\",\"bytes\":5},{\"id\":\"out-c\","
         + "\"bytes\":7,\"computeSeconds\":0.25,\"checksum\":\"sha256:cd\"}],\"template\":\"merge\","
-        + "\"args\":[\"--fast\",\"x y\"]}");
-    // a job without the issue-15 fields is written exactly as before they existed
-    assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args");
+        + "\"args\":[\"--fast\",\"x y\"],\"priority\":-7}");
+    // a job without the issue-15 and -23 fields is written exactly as before they existed
+    assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args", "priority");
   }
 
   @Test
@@ -251,6 +252,33 @@ class TraceFormatTest {
     assertThat(j.attributes().keySet()).containsExactly("a", "b", "c");
     assertThat(j.totalBytes()).isEqualTo(7);
     assertThat(j.totalComputeSeconds()).isEqualTo(1.5);
+  }
+
+  @Test
+  void priorityIsReadBoundedAndDefaultedOnlyWhereUnset() throws IOException {
+    Path p = dir.resolve("prio.jsonl");
+    Files.writeString(p, String.format(HEADER, 2) + "\n"
+        + "{\"jobId\":\"hi\",\"arrival\":0,\"inputs\":[],\"computeSeconds\":0,\"priority\":10}\n"
+        + String.format(JOB, "plain", "1.0") + "\n", StandardCharsets.UTF_8);
+    assertThat(TraceReader.readAll(p).stream().map(TraceJob::priority).toList())
+        .containsExactly(10, null);
+    // --priority: only the job that sets none takes it
+    Workload w = TraceFiles.open(List.of(p), TraceFiles.Format.LOCUS, TraceFiles.Options.defaults())
+        .withDefaultPriority(-3);
+    assertThat(w.stream().map(TraceJob::priority).toList()).containsExactly(10, -3);
+    assertThatThrownBy(() -> Workload.of("w", "", List.of()).withDefaultPriority(1001))
+        .hasMessageContaining("priority 1001 is out of range [-1000, 1000]");
+
+    String h = String.format(HEADER, 2) + "\n" + String.format(JOB, "a", "0") + "\n";
+    String job = "{\"jobId\":\"b\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,\"priority\":%s}";
+    expect(h + String.format(job, "1001"), 3, "priority 1001 is out of range [-1000, 1000]");
+    expect(h + String.format(job, "-1001"), 3, "priority -1001 is out of range");
+    expect(h + String.format(job, "99999999999"), 3, "priority 99999999999 is out of range");
+    expect(h + String.format(job, "2.5"), 3, "job field 'priority' must be an integer");
+    expect(h + String.format(job, "\"high\""), 3, "job field 'priority' must be an integer");
+    // the records' bound (connectors' validation) and the core's are one range
+    assertThat(Limits.MIN_PRIORITY).isEqualTo(io.locus.core.model.Priority.MIN);
+    assertThat(Limits.MAX_PRIORITY).isEqualTo(io.locus.core.model.Priority.MAX);
   }
 
   private void expect(String content, long line, String message) {

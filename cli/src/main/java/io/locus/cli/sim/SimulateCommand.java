@@ -138,6 +138,12 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--eviction", defaultValue = "lru", description = "Cache eviction policy. Default: ${DEFAULT-VALUE}.")
   String eviction;
 
+  @Option(names = "--priority", paramLabel = "N",
+      description = "Priority of every job that sets none (WfCommons and SWF have no such field;"
+          + " a Locus trace's job may leave it out): an integer in [-1000, 1000], higher first"
+          + " in its pool's queue. Default: 0.")
+  Integer priority;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the workload and the model. Default: ${DEFAULT-VALUE}.")
   long seed;
 
@@ -374,16 +380,24 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   public Workload workload() throws IOException {
-    if (!traces.isEmpty()) {
-      return traceWorkload(spec, traces, TraceFiles.Format.parse(format),
-          new TraceFiles.Options(timeScale, List.of(), swfFileModel, seed));
-    }
-    try {
-      return Workloads.create(workload, workloadParams, seed);
-    } catch (IllegalArgumentException e) {
+    if (priority != null && !io.locus.core.model.Priority.valid(priority)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--workload-param: " + e.getMessage());
+          "--priority: " + io.locus.core.model.Priority.outOfRange(priority));
     }
+    Workload w;
+    if (!traces.isEmpty()) {
+      w = traceWorkload(spec, traces, TraceFiles.Format.parse(format),
+          new TraceFiles.Options(timeScale, List.of(), swfFileModel, seed));
+    } else {
+      try {
+        w = Workloads.create(workload, workloadParams, seed);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--workload-param: " + e.getMessage());
+      }
+    }
+    // jobs that set a priority keep theirs; without --priority they stay unset (0)
+    return priority == null ? w : w.withDefaultPriority(priority);
   }
 
   /**

@@ -89,6 +89,7 @@ public final class Validation {
         () -> events != null && job.getInputs().isEmpty() ? null : inputs(job.getInputs()),
         () -> outputs(job.getOutputs()),
         () -> computeSeconds("computeSeconds", job.getComputeSeconds()),
+        () -> priority(job.getPriority()),
         () -> profile(job.getProfile()),
         () -> job.getTemplate() == null ? null : id("template", job.getTemplate()),
         () -> args(job.getArgs()));
@@ -251,6 +252,18 @@ public final class Validation {
   /** A URL (endpoint, location): at most {@link Limits#MAX_URL_CHARS}, no control chars. */
   static Violation url(String what, String value) {
     return identifier(what, value, MAX_URL_CHARS);
+  }
+
+  /**
+   * A job's priority: in [{@link Limits#MIN_PRIORITY}, {@link Limits#MAX_PRIORITY}]; beyond it the
+   * core's queue order (priority before arrival, one long) is undefined, and such a value is
+   * almost always a mistake (a Kubernetes class value of 10^9).
+   */
+  static Violation priority(int value) {
+    return value < Limits.MIN_PRIORITY || value > Limits.MAX_PRIORITY
+        ? invalid("priority " + value + " is out of range [" + Limits.MIN_PRIORITY + ", "
+            + Limits.MAX_PRIORITY + "]")
+        : null;
   }
 
   /** A record time: in [0, 2^42] ms (until the year 2109). */

@@ -112,6 +112,16 @@ class ValidationTest {
     }
 
     @Test
+    void priorityMustBeInRange() {
+      assertThat(check(job(POOL, "j-1").setPriority(1000))).isEmpty();
+      assertThat(check(job(POOL, "j-1").setPriority(-1000))).isEmpty();
+      assertViolation(check(job(POOL, "j-1").setPriority(1001)),
+          "priority 1001 is out of range [-1000, 1000]");
+      assertViolation(check(job(POOL, "j-1").setPriority(Integer.MIN_VALUE)),
+          "priority -2147483648 is out of range");
+    }
+
+    @Test
     void jobIdMustBeAnId() {
       assertViolation(check(job(POOL, " ")), "jobId is blank");
       assertViolation(check(job(POOL, "j\u0007")), "jobId contains a control character");

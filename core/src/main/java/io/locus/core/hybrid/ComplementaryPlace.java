@@ -54,8 +54,9 @@ import java.util.Map;
  *       D_rack; it needs a driver that dispatches on a clock (the streaming job's heartbeats).
  *   <li>An idle node takes any one task whose memory fits (the cold start "runs alone").
  *   <li>D14 aging: a task that waited more than {@code aging} seconds heads every list.
- *   <li>Only the first {@code window} queued tasks (oldest first) are listed, as in MCU, so a
- *       dispatch costs O(W log W), not O(queue).
+ *   <li>Only the first {@code window} queued tasks (queue order: highest priority first, oldest
+ *       first within one) are listed, as in MCU, so a dispatch costs O(W log W), not O(queue).
+ *   <li>Priority (docs/policies.md, "Priority") is the first key of every list, before D14 aging.
  * </ul>
  * The pointer is the policy's only memory besides the pool state ({@link StatefulPolicy}).
  */
@@ -260,11 +261,17 @@ public final class ComplementaryPlace implements StatefulPolicy {
     }
   }
 
-  /** Aged tasks first (by submission), then demand of r descending, then submission order. */
+  /**
+   * Higher priority first; within a priority, aged tasks first (by submission), then demand of r
+   * descending, then queue order. Priority heads every list, so a list's head is of lower priority
+   * only once every higher-priority window task is placed: a deferred higher-priority task (no
+   * node with its locality) holds its lists, and the round ends after |R| misses, as before.
+   */
   private Comparator<Task> listOrder(Resource r, double now) {
-    return Comparator.comparing((Task t) -> now - t.submitTime() > p.aging() ? 0 : 1)
+    return Comparator.comparingInt((Task t) -> -t.priority())
+        .thenComparing((Task t) -> now - t.submitTime() > p.aging() ? 0 : 1)
         .thenComparingDouble(t -> now - t.submitTime() > p.aging() ? 0 : -demand(t).get(r))
-        .thenComparingLong(Task::seq);
+        .thenComparingLong(Task::queueRank);
   }
 
   /** k* for t, or null to defer it. */

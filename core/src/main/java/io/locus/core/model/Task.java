@@ -10,6 +10,8 @@ import java.util.List;
  * {@code outputs} are the files the task creates (a workflow task's outputs): policies ignore them;
  * they travel to the agent that runs the task, which caches and reports them, so the task's
  * dependents can then be placed where they are.
+ * {@code priority} orders the pool's queue before {@code seq} ({@link Priority}: higher first,
+ * {@link #queueRank()}); it is in [{@link Priority#MIN}, {@link Priority#MAX}].
  */
 public record Task(
     String taskId,
@@ -44,6 +46,11 @@ public record Task(
       double computeSeconds, double submitTime, String template, List<String> args, int priority) {
     this(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template, args, priority,
         null);
+  }
+
+  /** The task's place in its pool's queue: priority first, then seq ({@link Priority#rank}). */
+  public long queueRank() {
+    return Priority.rank(priority, seq);
   }
 
   public long totalBytes() {

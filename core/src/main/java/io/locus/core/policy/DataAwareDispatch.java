@@ -13,6 +13,13 @@ import java.util.List;
  * The window-based dispatch shared by MCU, MCH and GCC (data-diffusion spec §2.2): part 1 picks the
  * executor to notify from the task side, part 2 picks that executor's tasks from the window.
  *
+ * <p>Priority (docs/policies.md, "Priority"): the queue, hence the window, is in priority order
+ * (higher first, arrival within a level). Part 1's "first task that can go" is the highest-priority
+ * one; part 2 ranks by priority before the hit fraction. So under MCH a lower-priority task may
+ * start while a higher one waits only on a node that is not a best holder of the higher one (one it
+ * would not take anyway): it never delays the higher one's start beyond its data wait. Under MCU
+ * the head (highest priority) is served first, as the head was before.
+ *
  * <p>Both parts decide exactly as the spec's scan of the first W queued tasks, but find their
  * candidates in the pool's {@link DispatchIndex} (queued tasks by the nodes holding their data), so
  * a decision costs about the candidates visited (plus a logarithm of the free nodes), not W. The
@@ -68,7 +75,7 @@ final class DataAwareDispatch {
     // the earliest of: the first uncached task, the first without bytes, and the first best task
     // of any free node (kept ordered by the index, so the free pool is not walked)
     Task first = earlier(earlier(ix.firstUncached(), ix.firstZeroBytes()), ix.firstBestOfFree());
-    if (first == null || first.seq() > ix.windowLast(window)) {
+    if (first == null || first.queueRank() > ix.windowLast(window)) {
       return null; // every window task's best holders are busy: all deferred (spec D6)
     }
     long max = s.maxCached(first);
@@ -84,7 +91,7 @@ final class DataAwareDispatch {
   }
 
   private static Task earlier(Task a, Task b) {
-    return a == null || (b != null && b.seq() < a.seq()) ? b : a;
+    return a == null || (b != null && b.queueRank() < a.queueRank()) ? b : a;
   }
 
   /**
@@ -120,12 +127,17 @@ final class DataAwareDispatch {
   /**
    * Part 2: the m window tasks with the highest local hit fraction on e, ties in queue order (a
    * stable sort by hit, descending). MCH considers only tasks for which e is a best holder.
+   * Priority comes before the hit: the sort is by (priority descending, hit descending, queue
+   * order), so a task of higher priority is never passed over on e for a lower one with more of
+   * its data there; at one priority it is the spec's rule unchanged.
    *
    * <p>The candidates come from the index, in queue order, instead of the whole window. A window
    * task left out has hit 0 on e and comes after m candidates with hit ≥ 0, so it could not be
    * among the m chosen: under MCU, the tasks e holds nothing of beyond the first m of the window;
    * under MCH, the uncached tasks beyond the first m uncached ones. The rest are all visited: the
    * tasks e holds data of (MCH: those e is a best holder of), and the tasks without bytes (hit 1).
+   * The argument holds with priorities: the candidates come in queue order, which is priority
+   * first, so a task left out comes after m candidates of at least its priority.
    */
   static List<Task> selectTasks(PoolState s, NodeView e, Mode mode, int m, int window) {
     DispatchIndex ix = s.dispatchIndex();
@@ -147,9 +159,11 @@ final class DataAwareDispatch {
       }
       long bytes = t.totalBytes();
       double hit = bytes == 0 ? 1.0 : (double) cached / bytes;
-      // insert after every task with a hit ≥ this one (keeps queue order among equals)
+      // insert after every task of higher priority, and of equal priority with a hit ≥ this
+      // one's (keeps queue order among equals)
       int pos = top.size();
-      while (pos > 0 && topHit.get(pos - 1) < hit) {
+      while (pos > 0 && (top.get(pos - 1).priority() < t.priority()
+          || (top.get(pos - 1).priority() == t.priority() && topHit.get(pos - 1) < hit))) {
         pos--;
       }
       if (pos < m) {
@@ -205,13 +219,13 @@ final class DataAwareDispatch {
     private void advance(int i) {
       Iterator<Task> it = its.get(i);
       Task h = it.hasNext() ? it.next() : null;
-      heads[i] = h != null && h.seq() <= last ? h : null;
+      heads[i] = h != null && h.queueRank() <= last ? h : null;
     }
 
     private int min() {
       int best = -1;
       for (int i = 0; i < heads.length; i++) {
-        if (heads[i] != null && (best < 0 || heads[i].seq() < heads[best].seq())) {
+        if (heads[i] != null && (best < 0 || heads[i].queueRank() < heads[best].queueRank())) {
           best = i;
         }
       }
@@ -225,7 +239,7 @@ final class DataAwareDispatch {
         if (i < 0) {
           return false;
         }
-        if (!started || heads[i].seq() != prev) {
+        if (!started || heads[i].queueRank() != prev) {
           return true;
         }
         advance(i); // the same task from another source
@@ -239,7 +253,7 @@ final class DataAwareDispatch {
       }
       int i = min();
       Task t = heads[i];
-      prev = t.seq();
+      prev = t.queueRank();
       started = true;
       advance(i);
       return t;

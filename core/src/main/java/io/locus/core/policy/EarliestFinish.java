@@ -52,6 +52,15 @@ import java.util.function.Predicate;
  * only: a staging state left from an earlier picture of the pool does not decide it, so a pool
  * rebuilt from its journal (which may not have one) decides the same. Deterministic: only the
  * event time and the pool state enter a decision.
+ *
+ * <p>Priority (docs/policies.md, "Priority"): the queue is in priority order, so the head is the
+ * highest-priority task. Agent caches: the MCH step places the highest-priority task that has a
+ * free best holder, and on each holder higher priority before more hits; a lower-priority task may
+ * take a free node while a higher-priority head waits for its holders, but once the head's wait is
+ * over (deadline passed, or no holder forecast in time) the head takes the free node first. Staged
+ * caches: arrivals are mapped in queue order, and an idle node starts the min-ECT job among the
+ * highest-priority jobs of its queue (the commit order across idle nodes is priority first, then
+ * ECT), as MET, MCT and SA do.
  */
 public final class EarliestFinish extends GanttStaging {
   /** Data-diffusion spec §1 table: 1 Gb/s NIC per node. */
@@ -224,6 +233,16 @@ public final class EarliestFinish extends GanttStaging {
         if (batch.isEmpty()) {
           throw new IllegalStateException("no task selected for notified node " + holder.id());
         }
+        Task head = s.queue().iterator().next();
+        if (batch.get(0).priority() < head.priority()) {
+          // a lower-priority task would take a slot while the head waits for its holders: once
+          // the head's wait is over it goes first (at one priority this never applies)
+          NodeView e = DataAwareDispatch.notifyTarget(s, DataAwareDispatch.Mode.MCU, window);
+          if (!headWaits(d, s, head, e)) {
+            d.place(head, e, name() + "/FAR", true);
+            continue;
+          }
+        }
         for (Task t : batch) {
           d.place(t, holder, name(), true);
         }
@@ -232,12 +251,20 @@ public final class EarliestFinish extends GanttStaging {
       // every window task's best holders are busy: only the head may give up its locality
       Task head = s.queue().iterator().next();
       NodeView e = DataAwareDispatch.notifyTarget(s, DataAwareDispatch.Mode.MCU, window);
-      double deadline = head.submitTime() + localityWait(s, head, e);
-      if (d.now() < deadline && holderFreeAt(s, head, d.now()) < deadline) {
+      if (headWaits(d, s, head, e)) {
         return; // a holder's completion (or a later event) dispatches again
       }
       d.place(head, e, name() + "/FAR", true);
     }
+  }
+
+  /**
+   * Whether the queue head keeps waiting for a best holder rather than go to {@code e} now: its
+   * deadline (submission + D) is ahead and a best holder is forecast to have a slot before it.
+   */
+  private boolean headWaits(Dispatch d, PoolState s, Task head, NodeView e) {
+    double deadline = head.submitTime() + localityWait(s, head, e);
+    return d.now() < deadline && holderFreeAt(s, head, d.now()) < deadline;
   }
 
   /**

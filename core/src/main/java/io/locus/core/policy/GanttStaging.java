@@ -15,6 +15,7 @@ import io.locus.core.state.StagedCache;
 import io.locus.core.state.StagingState;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +27,12 @@ import java.util.Set;
  * idle node start the min-ECT job of its queue with its transfers reserved on the storage nodes'
  * Gantt charts, exactly as Online-HPS's stage 2 (§2.2 DISPATCH_IDLE_NODES and COMMIT, D11, D17).
  * VALUE eviction at commit, for all bytes to fetch (D14).
+ *
+ * <p>Priority (docs/policies.md, "Priority"): arrivals are mapped in queue order (priority, then
+ * arrival); an idle node starts the min-ECT job among the highest-priority jobs of its queue, and
+ * across idle nodes the job of higher priority commits (reserves its transfers) first. A job never
+ * waits for a lower-priority one of its own node; mapping is for good, so a job of another node's
+ * queue is not taken.
  */
 abstract class GanttStaging implements Policy {
   /** Relative rounding allowance when comparing an ECT lower bound with an ECT. */
@@ -85,7 +92,7 @@ abstract class GanttStaging implements Policy {
         StagedCache c = st.cache(n.id());
         // ECT(j) ≥ now + Exec_k(j) (the ingress takes one file at a time), so visiting jobs by that
         // bound and stopping once it exceeds the best ECT found gives the same argmin, cheaply.
-        List<Task> queue = new ArrayList<>(st.queue(n.id()));
+        List<Task> queue = topPriority(st.queue(n.id()));
         double[] bound = new double[queue.size()];
         Integer[] order = new Integer[queue.size()];
         for (int i = 0; i < order.length; i++) {
@@ -107,7 +114,8 @@ abstract class GanttStaging implements Policy {
             ek = e;
           }
         }
-        if (best == null || ek.completion() < best.completion()) {
+        if (best == null || jk.priority() > bestJob.priority()
+            || (jk.priority() == bestJob.priority() && ek.completion() < best.completion())) {
           bestNode = n;
           bestJob = jk;
           best = ek;
@@ -116,6 +124,21 @@ abstract class GanttStaging implements Policy {
       commit(d, st, bestNode, bestJob, best);
       idle.remove(bestNode);
     }
+  }
+
+  /**
+   * The jobs of a node's queue (in queue order, priority first) that have the highest priority
+   * among them: the only candidates its next start is chosen from.
+   */
+  static List<Task> topPriority(Collection<Task> queue) {
+    List<Task> top = new ArrayList<>(queue.size());
+    for (Task t : queue) {
+      if (!top.isEmpty() && t.priority() < top.get(0).priority()) {
+        break; // queue order is priority first: the rest are lower
+      }
+      top.add(t);
+    }
+    return top;
   }
 
   /** COMMIT (§2.2): evict, reserve and stage, count accesses, start the job. */

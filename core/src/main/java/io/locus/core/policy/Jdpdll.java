@@ -97,7 +97,11 @@ public final class Jdpdll implements Policy {
     return best;
   }
 
-  /** START_NEXT(k): the head of k's FIFO queue starts; its missing files are issued by id. */
+  /**
+   * START_NEXT(k): the head of k's FIFO queue starts; its missing files are issued by id. The
+   * queue is in priority order, arrival within a level (docs/policies.md, "Priority"), so the head
+   * is the earliest job of the highest priority mapped to k.
+   */
   private void startNext(Dispatch d, StagingState st, NodeView n, List<NodeView> nodes) {
     Task j = st.queue(n.id()).iterator().next();
     String k = n.id();

@@ -37,6 +37,10 @@ import java.util.TreeMap;
  * The entries are {@link SingleEntry} and {@link MultiEntry}; the invariant that an entry is in
  * exactly the sets its holder figures say is kept here, and {@code DispatchIndexIncrementalTest}
  * checks it after every step.
+ *
+ * <p>Every key here ("queue position", {@code seq} of an entry) is the task's queue rank
+ * ({@link Task#queueRank()}): priority first, then arrival, so "in queue order" and "the first
+ * task" mean the highest-priority one, earliest among equals; at priority 0 the rank is the seq.
  */
 public final class DispatchIndex {
 
@@ -96,9 +100,9 @@ public final class DispatchIndex {
   // ---------------------------------------------------------------- queries
 
   /**
-   * Queue position (seq) of the last task in a window of {@code w} tasks from the head of the
-   * queue; {@link Long#MAX_VALUE} when fewer than w are queued. A task is in the window iff its seq
-   * is at most this.
+   * Queue rank ({@link Task#queueRank()}: priority, then seq) of the last task in a window of
+   * {@code w} tasks from the head of the queue; {@link Long#MAX_VALUE} when fewer than w are
+   * queued. A task is in the window iff its queue rank is at most this.
    */
   public long windowLast(int w) {
     if (w < 1) {

@@ -8,11 +8,12 @@ import io.locus.core.model.Task;
  */
 abstract class IndexEntry {
   final Task task;
+  /** The task's queue rank ({@link Task#queueRank()}: priority, then seq), its key everywhere. */
   final long seq;
 
   IndexEntry(Task task) {
     this.task = task;
-    this.seq = task.seq();
+    this.seq = task.queueRank();
   }
 
   abstract int fileCount();

@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * Everything a pool's scheduler knows: registered nodes and their load, the cache index (file →
- * holders, node → files, both hints from agent reports), the FIFO wait queue, running tasks, and
+ * holders, node → files, both hints from agent reports), the wait queue (priority, then FIFO),
+ * running tasks, and
  * counters. Policies read it; the {@code Dispatch} context and the drivers change it. Every change
  * is told to the {@link StateJournal}. Iteration orders that decisions depend on (queue, free pool)
  * are explicit (sequence numbers), so a state rebuilt from durable storage decides identically.
@@ -36,7 +37,12 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   public static final int DEFAULT_MAX_RETRIES = 3;
 
   private final Map<String, NodeView> nodes = new LinkedHashMap<>();
+  /**
+   * The wait queue by {@link Task#queueRank()}: priority first (higher first), then arrival order
+   * (seq). At priority 0 the rank is the seq, so a pool without priorities keeps its FIFO order.
+   */
   private final TreeMap<Long, Task> queue = new TreeMap<>();
+  /** Queued task id → its queue rank. */
   private final Map<String, Long> queuedSeq = new HashMap<>();
   private final Map<String, RunningTask> running = new HashMap<>();
   /**
@@ -428,11 +434,12 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     if (queuedSeq.containsKey(t.taskId()) || running.containsKey(t.taskId())) {
       return false;
     }
-    if (queue.containsKey(t.seq())) {
+    long rank = t.queueRank();
+    if (queue.containsKey(rank)) {
       throw new IllegalStateException("queue position " + t.seq() + " already taken");
     }
-    queue.put(t.seq(), t);
-    queuedSeq.put(t.taskId(), t.seq());
+    queue.put(rank, t);
+    queuedSeq.put(t.taskId(), rank);
     if (index != null) {
       index.added(t);
     }
@@ -544,9 +551,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   /** Takes a queued task off the queue (and its indexes), without a journal removal. */
   private void dequeue(Task t) {
     queuedSeq.remove(t.taskId());
-    queue.remove(t.seq());
+    queue.remove(t.queueRank());
     if (index != null) {
-      index.removed(t.seq());
+      index.removed(t.queueRank());
     }
     if (staging != null) {
       staging.taskStarted(t);
@@ -687,8 +694,8 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
 
   public void restoreQueued(Task t) {
     index = null;
-    queue.put(t.seq(), t);
-    queuedSeq.put(t.taskId(), t.seq());
+    queue.put(t.queueRank(), t);
+    queuedSeq.put(t.taskId(), t.queueRank());
     if (staging != null) {
       staging.taskQueued(t);
     }

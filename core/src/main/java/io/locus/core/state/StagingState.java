@@ -100,12 +100,15 @@ public final class StagingState {
     return Collections.unmodifiableNavigableMap(charts);
   }
 
-  /** Pending tasks not yet mapped to a node, in arrival (seq) order. */
+  /**
+   * Pending tasks not yet mapped to a node, in queue order (priority, then seq: {@link
+   * Task#queueRank()}).
+   */
   public Collection<Task> unmapped() {
     return Collections.unmodifiableCollection(unmapped.values());
   }
 
-  /** queue[k]: pending tasks mapped to node k, in arrival (seq) order. */
+  /** queue[k]: pending tasks mapped to node k, in queue order (priority, then seq). */
   public Collection<Task> queue(String node) {
     TreeMap<Long, Task> q = queues.get(node);
     return q == null ? List.of() : Collections.unmodifiableCollection(q.values());
@@ -145,10 +148,10 @@ public final class StagingState {
 
   /** Maps a pending task to a node; the mapping is final (§2.3–2.7). */
   public void map(Task t, String node) {
-    if (unmapped.remove(t.seq()) == null) {
+    if (unmapped.remove(t.queueRank()) == null) {
       throw new IllegalStateException("task " + t.taskId() + " is not pending and unmapped");
     }
-    queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.seq(), t);
+    queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.queueRank(), t);
     mapping.put(t.taskId(), node);
     journal.taskMapped(t.taskId(), node);
   }
@@ -164,16 +167,16 @@ public final class StagingState {
     }
     if (old != null) {
       TreeMap<Long, Task> q = queues.get(old);
-      if (q == null || q.remove(t.seq()) == null) {
+      if (q == null || q.remove(t.queueRank()) == null) {
         throw new IllegalStateException("task " + t.taskId() + " is not in the queue of " + old);
       }
       if (q.isEmpty()) {
         queues.remove(old);
       }
-    } else if (unmapped.remove(t.seq()) == null) {
+    } else if (unmapped.remove(t.queueRank()) == null) {
       throw new IllegalStateException("task " + t.taskId() + " is not pending");
     }
-    queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.seq(), t);
+    queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.queueRank(), t);
     mapping.put(t.taskId(), node);
     journal.taskMapped(t.taskId(), node);
   }
@@ -188,7 +191,7 @@ public final class StagingState {
     for (TreeMap<Long, Task> q : queues.values()) {
       for (Task t : q.values()) {
         mapping.remove(t.taskId());
-        unmapped.put(t.seq(), t);
+        unmapped.put(t.queueRank(), t);
         journal.taskMapped(t.taskId(), null);
         n++;
       }
@@ -289,20 +292,20 @@ public final class StagingState {
   void taskQueued(Task t) {
     String node = mapping.get(t.taskId());
     if (node == null) {
-      unmapped.put(t.seq(), t);
+      unmapped.put(t.queueRank(), t);
     } else {
-      queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.seq(), t);
+      queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.queueRank(), t);
     }
   }
 
   /** Started (or dropped): no longer pending, so no longer mapped. */
   void taskStarted(Task t) {
-    unmapped.remove(t.seq());
+    unmapped.remove(t.queueRank());
     String node = mapping.remove(t.taskId());
     if (node != null) {
       TreeMap<Long, Task> q = queues.get(node);
       if (q != null) {
-        q.remove(t.seq());
+        q.remove(t.queueRank());
       }
       journal.taskMapped(t.taskId(), null);
     }
@@ -337,7 +340,7 @@ public final class StagingState {
     if (q != null) {
       for (Task t : q.values()) {
         mapping.remove(t.taskId());
-        unmapped.put(t.seq(), t);
+        unmapped.put(t.queueRank(), t);
         journal.taskMapped(t.taskId(), null);
       }
     }
@@ -397,7 +400,7 @@ public final class StagingState {
       Task t = it.next();
       String node = mapping.get(t.taskId());
       if (node != null) {
-        queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.seq(), t);
+        queues.computeIfAbsent(node, n -> new TreeMap<>()).put(t.queueRank(), t);
         it.remove();
       }
     }

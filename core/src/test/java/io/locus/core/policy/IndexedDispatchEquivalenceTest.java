@@ -35,15 +35,21 @@ class IndexedDispatchEquivalenceTest {
   private static final int FILES = 24;
   private static final int STEPS = 1600;
 
-  record Case(String policy, int window, double theta, int cacheFiles) {
+  /** {@code priorities}: tasks draw a priority in [-2, 2] (else all 0, the FIFO queue). */
+  record Case(String policy, int window, double theta, int cacheFiles, boolean priorities) {
+    Case(String policy, int window, double theta, int cacheFiles) {
+      this(policy, window, theta, cacheFiles, false);
+    }
+
     long seed() {
-      return 31L * policy.hashCode() + 1009L * window + 7919L * cacheFiles + (long) (theta * 100);
+      return 31L * policy.hashCode() + 1009L * window + 7919L * cacheFiles + (long) (theta * 100)
+          + (priorities ? 17 : 0);
     }
 
     @Override
     public String toString() {
       return policy + (policy.equals("GCC") ? " θ=" + theta : "") + " W=" + window + " cache="
-          + cacheFiles + " files";
+          + cacheFiles + " files" + (priorities ? ", priorities" : "");
     }
   }
 
@@ -59,6 +65,14 @@ class IndexedDispatchEquivalenceTest {
         out.add(new Case("GCC", w, 0.9, cache));
       }
     }
+    // priorities: the index is keyed by queue rank (priority, then seq) and part 2 ranks by
+    // priority before the hit; the reference scans the queue, which is in that order
+    for (int w : new int[] {1, 5, 30}) {
+      out.add(new Case("MCU", w, 0, 3, true));
+      out.add(new Case("MCH", w, 0, 3, true));
+      out.add(new Case("GCC", w, 0.5, 3, true));
+    }
+    out.add(new Case("FA", 1, 0, 3, true));
     return out.stream();
   }
 
@@ -121,7 +135,7 @@ class IndexedDispatchEquivalenceTest {
       running.sort(Comparator.comparingLong(x -> x.task().seq()));
       if (r < (rush ? 35 : 5)) {
         for (int k = 1 + rnd.nextInt(4); k > 0; k--) {
-          Task t = task(++seq, step, rnd);
+          Task t = task(++seq, step, rnd, c.priorities());
           ref.applyJobArrival(t);
           idx.applyJobArrival(t);
         }
@@ -163,7 +177,7 @@ class IndexedDispatchEquivalenceTest {
         .containsExactlyElementsOf(ref.state().queue().stream().map(Task::taskId).toList());
   }
 
-  private static Task task(long seq, double now, Random rnd) {
+  private static Task task(long seq, double now, Random rnd, boolean priorities) {
     int n = rnd.nextInt(20) == 0 ? 0 : 1 + rnd.nextInt(3);
     List<InputFile> in = new ArrayList<>();
     for (int k = 0; k < n; k++) {
@@ -171,8 +185,9 @@ class IndexedDispatchEquivalenceTest {
       int f = (int) (FILES * x * x); // a few hot files
       in.add(InputFile.of("f" + f, f < 2 ? 0 : f % 3 == 0 ? 1_000_000L : 10_000_000L));
     }
+    int priority = priorities ? rnd.nextInt(5) - 2 : 0;
     return new Task("t" + seq, "t" + seq, 0, seq, in.stream().distinct().toList(), 1.0, now, null,
-        List.of(), 0);
+        List.of(), priority);
   }
 
   private static List<String> describe(List<Command> cmds) {

@@ -109,6 +109,8 @@ final class ReferenceWindowScan implements Policy {
   /**
    * Part 2: the m window tasks with the highest local hit fraction on e, ties in queue order (a
    * stable sort by hit, descending). MCH considers only tasks for which e is a best holder.
+   * Priority first: a stable sort by (priority, hit), both descending (docs/policies.md,
+   * "Priority"); the queue itself is in priority order.
    */
   static List<Task> selectTasks(PoolState s, NodeView e, DataAwareDispatch.Mode mode, int m,
       int window) {
@@ -126,9 +128,11 @@ final class ReferenceWindowScan implements Policy {
       }
       long bytes = t.totalBytes();
       double hit = bytes == 0 ? 1.0 : (double) cached / bytes;
-      // insert after every task with a hit ≥ this one (keeps queue order among equals)
+      // insert after every task of higher priority or of equal priority and a hit ≥ this one
+      // (keeps queue order among equals)
       int pos = top.size();
-      while (pos > 0 && topHit.get(pos - 1) < hit) {
+      while (pos > 0 && (top.get(pos - 1).priority() < t.priority()
+          || (top.get(pos - 1).priority() == t.priority() && topHit.get(pos - 1) < hit))) {
         pos--;
       }
       if (pos < m) {

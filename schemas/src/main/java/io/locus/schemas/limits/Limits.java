@@ -52,6 +52,13 @@ public final class Limits {
   public static final int MAX_QUEUE_DEPTH = 4096;
   /** Record times (ms since the epoch): [0, 2^42], i.e. until the year 2109. */
   public static final long MAX_TIME_MS = 1L << 42;
+  /**
+   * A job's priority (JobSubmitted.priority): [-1000, 1000], higher first in its pool's queue.
+   * The core's {@code io.locus.core.model.Priority} has the same bounds (a workloads test checks
+   * they agree); docs/policies.md, "Priority", says why this range.
+   */
+  public static final int MIN_PRIORITY = -1000;
+  public static final int MAX_PRIORITY = 1000;
   /** Event indices of a range: 2^53, exactly representable in the policies' double arithmetic. */
   public static final long MAX_EVENT_INDEX = 1L << 53;
   /** A signature is lowercase hex HMAC-SHA256 (RecordSigner). */

@@ -124,7 +124,7 @@ public final class KhannaSimulation implements Model<KhannaSimulation.Metrics> {
     long seq = 0;
     for (TraceJob j : jobs) {
       Task t = new Task(j.jobId(), j.jobId(), 0, ++seq, j.inputs(), 0.0, j.arrival(), null,
-          List.of(), 0);
+          List.of(), j.priorityOr(0));
       arrival.put(t.taskId(), j.arrival());
       events.schedule(j.arrival(), () -> timed(() -> sched.applyJobArrival(t)));
     }
