@@ -239,7 +239,9 @@ public final class DeliveryChecker implements AutoCloseable {
   }
 
   /**
-   * Waits until every expected task has an effective completion, catching up all the time;
+   * Waits until every expected task has an effective completion (or the scheduler's metrics say
+   * that it counts every task completed, with nothing queued or running: a task still missing
+   * then will not come), catching up all the time;
    * then, so that a late duplicate is seen too, until the pool's metrics (published after the last
    * completion) show an empty queue, nothing running and every task completed, and reads once
    * more. Returns the verdict at that point or at the deadline (with what is lost).
@@ -251,16 +253,14 @@ public final class DeliveryChecker implements AutoCloseable {
     do {
       catchUp(Duration.ofSeconds(5));
       v = verdict(pool, expected);
-      if (v.lost().isEmpty()) {
-        break;
+      if (v.lost().isEmpty() || allDone(pool, expected.size())) {
+        break; // all there, or the scheduler counts every task done: what is missing stays so
       }
       LockSupport.parkNanos(200_000_000L); // waiting for more records (deadline-bounded)
     } while (System.nanoTime() < deadline);
     long quiet = Math.min(deadline, System.nanoTime() + Duration.ofSeconds(20).toNanos());
     while (System.nanoTime() < quiet) {
-      SchedulerMetrics m = metrics(pool);
-      if (m != null && m.getQueueLength() == 0 && m.getRunningTasks() == 0
-          && m.getCompletions() >= expected.size()) {
+      if (allDone(pool, expected.size())) {
         break;
       }
       catchUp(Duration.ofSeconds(2));
@@ -268,6 +268,13 @@ public final class DeliveryChecker implements AutoCloseable {
     }
     catchUp(Duration.ofSeconds(5));
     return verdict(pool, expected);
+  }
+
+  /** The pool's latest metrics show an empty queue, nothing running and every task completed. */
+  private boolean allDone(String pool, int expected) {
+    SchedulerMetrics m = metrics(pool);
+    return m != null && m.getQueueLength() == 0 && m.getRunningTasks() == 0
+        && m.getCompletions() >= expected;
   }
 
   /**
