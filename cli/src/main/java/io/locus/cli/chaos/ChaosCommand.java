@@ -41,7 +41,7 @@ public final class ChaosCommand implements Callable<Integer> {
   int tasks;
 
   @Option(names = "--failures", defaultValue = "10",
-      description = "Failures injected per delivery mode, spread over 10-85 % of the tasks' "
+      description = "Failures injected per delivery mode, spread over 10-85 %% of the tasks' "
           + "completions. Default: ${DEFAULT-VALUE}.")
   int failures;
 
@@ -233,7 +233,8 @@ public final class ChaosCommand implements Callable<Integer> {
     json.put("passed", results.stream().allMatch(ChaosRun.Result::passed));
     json.put("wallSeconds", wall);
     json.put("modes", results);
-    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.resolve("summary.json").toFile(), json);
+    new ObjectMapper().writerWithDefaultPrettyPrinter()
+        .writeValue(out.resolve("summary.json").toFile(), json);
     StringBuilder csv = new StringBuilder("delivery,passed,tasks,placed,completed,lost,"
         + "effective_duplicates,executed_twice,dead_lettered_completions,cancels,"
         + "scheduler_completions,failures,wall_seconds\n");

@@ -402,7 +402,7 @@ final class ChaosRun {
         + "); " + restored(line);
   }
 
-  /** "starting from latest … /chk-N" of locus run's start line (without the settings after it). */
+  /** "starting from latest … /chk-N" of locus run's start line (the settings after it cut). */
   private static String restored(String line) {
     String s = line.substring(Math.max(0, line.indexOf("starting from")));
     int bar = s.indexOf(" | ");

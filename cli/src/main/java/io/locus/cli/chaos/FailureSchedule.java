@@ -10,8 +10,9 @@ import java.util.SplittableRandom;
  * repeated. Each kind is used in turn (in an order shuffled by the seed) until {@code count}
  * failures are planned, so every kind given occurs when {@code count >= kinds}; the failures are
  * spread evenly over 10 %..85 % of the run's progress (the fraction of tasks completed when each
- * is injected), each moved by up to a quarter of the spacing or 5 points, whichever is less. Progress rather than wall time: a
- * run's speed depends on the machine, its position in the work should not.
+ * is injected), each moved by up to a quarter of the spacing or 5 points, whichever is less.
+ * Progress rather than wall time: a run's speed depends on the machine, its position in the work
+ * should not.
  */
 public final class FailureSchedule {
   static final double FIRST = 0.10;
