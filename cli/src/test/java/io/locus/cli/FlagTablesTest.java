@@ -24,7 +24,8 @@ class FlagTablesTest {
   /** The repository root: tests run in the module's directory. */
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   static final List<Path> DOCS = List.of(ROOT.resolve("README.md"),
-      ROOT.resolve("docs/operations.md"), ROOT.resolve("node-agent/README.md"));
+      ROOT.resolve("docs/operations.md"), ROOT.resolve("node-agent/README.md"),
+      ROOT.resolve("docs/reliability.md"));
 
   @Test
   void everyFlagTableIsWhatTheGeneratorWrites() throws IOException {
@@ -55,7 +56,7 @@ class FlagTablesTest {
     }
     // A marker renamed or deleted would drop its table from the check silently.
     assertThat(all).contains("run", "agent real", "agent sim", "agent node-key", "broker",
-        "topics create", "topics list", "status", "replay", "storage create", "dashboard");
+        "topics create", "topics list", "status", "replay", "storage create", "dashboard", "chaos");
   }
 
   @Test

@@ -2,6 +2,10 @@ package io.locus.e2e.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locus.cli.chaos.ChildJvm;
+import io.locus.cli.chaos.Cluster;
+import io.locus.cli.chaos.DeliveryChecker;
+import io.locus.cli.chaos.JobFeed;
 import io.locus.connectors.DeliveryMode;
 import io.locus.jobs.SchedulerJob;
 import io.locus.cli.LocusCli;

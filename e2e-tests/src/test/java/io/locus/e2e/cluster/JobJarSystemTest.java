@@ -10,7 +10,7 @@ import io.locus.agent.NodeAgent;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.cli.demo.DemoWorkload;
 import io.locus.connectors.DeliveryMode;
-import io.locus.e2e.chaos.DeliveryChecker;
+import io.locus.cli.chaos.DeliveryChecker;
 import io.locus.jobs.SchedulerJobMain;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.TopicAdmin;

@@ -9,7 +9,7 @@ import io.locus.agent.HostConfig;
 import io.locus.agent.NodeAgent;
 import io.locus.agent.sim.SimulatedAgents;
 import io.locus.connectors.DeliveryMode;
-import io.locus.e2e.chaos.DeliveryChecker;
+import io.locus.cli.chaos.DeliveryChecker;
 import io.locus.cli.LocusCli;
 import io.locus.cli.demo.DemoWorkload;
 import io.locus.kafka.ClientConfigs;

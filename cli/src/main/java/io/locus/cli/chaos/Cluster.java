@@ -1,4 +1,4 @@
-package io.locus.e2e.chaos;
+package io.locus.cli.chaos;
 
 import io.locus.connectors.DeliveryMode;
 import java.io.IOException;
@@ -8,8 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The command lines the failure tests run as child processes: `locus run` and simulated agents. */
-final class Cluster {
+/**
+ * The command lines that the failure tests and {@code locus chaos} run as child processes:
+ * {@code locus run} and simulated agents.
+ */
+public final class Cluster {
   private Cluster() {}
 
   /**
@@ -17,7 +20,7 @@ final class Cluster {
    * a fixed transactional-id prefix (so a restart aborts the killed run's open transactions);
    * {@code extra} flags (e.g. {@code --node-timeout}) are appended.
    */
-  static List<String> runArgs(String bootstrap, Path stateDir, DeliveryMode mode, int parallelism,
+  public static List<String> runArgs(String bootstrap, Path stateDir, DeliveryMode mode, int parallelism,
       int restPort, String... extra) {
     List<String> a = new ArrayList<>(List.of("run",
         "--bootstrap-servers", bootstrap,
@@ -34,7 +37,7 @@ final class Cluster {
     return a;
   }
 
-  static ChildJvm scheduler(List<String> runArgs) {
+  public static ChildJvm scheduler(List<String> runArgs) {
     return ChildJvm.start("locus-run", 700, "io.locus.cli.LocusCli", runArgs);
   }
 
@@ -43,13 +46,24 @@ final class Cluster {
    * node keeps its instance id and epochs in {@code stateDir}, so a restarted process is the same
    * agent instance to the scheduler (its REGISTER is accepted at once).
    */
-  static ChildJvm agents(String bootstrap, String pool, List<String> nodes, Path stateDir) {
+  public static ChildJvm agents(String bootstrap, String pool, List<String> nodes,
+      Path stateDir) {
+    return ChildJvm.start("agents-" + pool + "-" + nodes.get(0), 256, "io.locus.agent.AgentCli",
+        agentArgs(bootstrap, pool, nodes, stateDir, 2, 0.01));
+  }
+
+  /**
+   * The arguments of {@code locus agent sim} (without "agent") for {@code nodes} of {@code pool}
+   * with {@code slots} each and modelled time {@code timeScale}; {@code extra} appended.
+   */
+  public static List<String> agentArgs(String bootstrap, String pool, List<String> nodes,
+      Path stateDir, int slots, double timeScale, String... extra) {
     List<String> a = new ArrayList<>(List.of("sim",
         "--state-dir", stateDir.toString(),
         "--bootstrap-servers", bootstrap,
         "--pool", pool,
-        "--slots", "2",
-        "--time-scale", "0.01",
+        "--slots", Integer.toString(slots),
+        "--time-scale", Double.toString(timeScale),
         "--heartbeat-ms", "500",
         "--isolation", "read_committed",
         "--from", "latest",
@@ -59,11 +73,11 @@ final class Cluster {
       a.add("--node");
       a.add(n);
     }
-    return ChildJvm.start("agents-" + pool + "-" + nodes.get(0), 256,
-        "io.locus.agent.AgentCli", a);
+    a.addAll(List.of(extra));
+    return a;
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     } catch (IOException e) {

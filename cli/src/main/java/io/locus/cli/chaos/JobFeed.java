@@ -1,4 +1,4 @@
-package io.locus.e2e.chaos;
+package io.locus.cli.chaos;
 
 import io.locus.cli.demo.DemoWorkload;
 import io.locus.kafka.ClientConfigs;
@@ -15,25 +15,29 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * thread, so failures can be injected while jobs keep arriving. The producer is idempotent with
  * acks=all: a broker restart delays publishing, it neither loses nor doubles a job.
  */
-final class JobFeed implements AutoCloseable {
+public final class JobFeed implements AutoCloseable {
   private final List<JobSubmitted> jobs;
+  private final List<String> taskIds;
   private final AtomicInteger published = new AtomicInteger();
   private final Thread thread;
   private volatile boolean stop;
   private volatile Throwable failure;
 
-  JobFeed(String bootstrap, String pool, int tasks, long seed, double perSecond) {
+  public JobFeed(String bootstrap, String pool, int tasks, long seed, double perSecond) {
     jobs = DemoWorkload.generate(pool, DemoWorkload.Spec.demo(tasks, Math.max(20, tasks / 4), seed));
+    taskIds = jobs.stream().map(JobSubmitted::getJobId).toList();
     thread = new Thread(() -> publish(bootstrap, pool, perSecond), "job-feed-" + pool);
     thread.setDaemon(true);
     thread.start();
   }
 
-  List<String> taskIds() {
-    return jobs.stream().map(JobSubmitted::getJobId).toList();
+  /** The ids of every task of the feed (published or not yet). */
+  public List<String> taskIds() {
+    return taskIds;
   }
 
-  int published() {
+  /** How many jobs were handed to the producer so far. */
+  public int published() {
     if (failure != null) {
       throw new IllegalStateException("job feed failed", failure);
     }
@@ -53,12 +57,18 @@ final class JobFeed implements AutoCloseable {
         j.setSubmitTimeMs(System.currentTimeMillis());
         producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
             Topics.JOB_ARRIVALS.key(pool), Topics.JOB_ARRIVALS.value(j)));
+        jobs.set(i, null); // sent: a run of 100,000 jobs need not keep them all
         published.incrementAndGet();
       }
       producer.flush();
     } catch (Throwable t) {
       failure = t;
     }
+  }
+
+  /** True once every job was handed to the producer and flushed. */
+  public boolean done() {
+    return !thread.isAlive() && failure == null && published.get() == jobs.size();
   }
 
   @Override

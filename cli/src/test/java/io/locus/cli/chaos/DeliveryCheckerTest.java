@@ -1,4 +1,4 @@
-package io.locus.e2e.chaos;
+package io.locus.cli.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -197,5 +197,48 @@ class DeliveryCheckerTest {
     DeliveryChecker.Verdict v = verdict("a");
     assertThat(v.effectivelyOnce()).as(v.summary()).isFalse();
     assertThat(v.summary()).contains("scheduler completions 0");
+  }
+
+  /**
+   * A record injected on purpose (locus chaos's forged completion) is not the system's work: the
+   * tally leaves it out, whether it was read before or after the real completion, and a dead
+   * letter read before its event still counts against that event.
+   */
+  @Test
+  void anIgnoredEventIsLeftOutAndDeadLettersMayComeFirst() {
+    DeliveryChecker.Tally t = new DeliveryChecker.Tally();
+    place("a", 0, "n1");
+    place("b", 0, "n1");
+    decisions.forEach(t::decision);
+    TaskEvent forged = new TaskEvent();
+    forged.setPool("p");
+    forged.setTaskId("a");
+    forged.setJobId("a");
+    forged.setAttempt(0);
+    forged.setNode("n2");
+    forged.setType(TaskEventType.COMPLETED);
+    forged.setDecisionId("p/a/0");
+    t.ignore(0, 7);
+    t.event(forged, 0, 7);
+    assertThat(t.openPlacements("p")).extracting(DeliveryChecker.Placement::taskId)
+        .containsExactly("a", "b");
+    t.deadLetter(DeadLetter.newBuilder().setSourceTopic(Topics.TASK_EVENTS.name())
+        .setPartition(0).setOffset(9).setReason("late").setTimeMs(0).setCode("unknown-task")
+        .build());
+    event("a", 0, "n1", TaskEventType.STARTED);
+    event("a", 0, "n1", TaskEventType.COMPLETED);
+    event("b", 0, "n1", TaskEventType.STARTED);
+    events.forEach(e -> t.event(e.event(), 0, e.offset()));
+    TaskEvent late = events.get(1).event(); // a's completion, sent again by n3: dead-lettered
+    late.setNode("n3");
+    t.event(late, 0, 9);
+    DeliveryChecker.Verdict v = t.verdict("p", List.of("a"), -1);
+    assertThat(v.effectivelyOnce()).as(v.summary()).isTrue();
+    assertThat(v.deadLettered()).isEqualTo(1);
+    assertThat(v.executedTwice().get("a")).as("the forged n2 completion is not one of them")
+        .containsExactly("attempt 0 on n1 (p/a/0)", "attempt 0 on n3 (p/a/0)");
+    assertThat(t.completedAny("p")).isEqualTo(1);
+    assertThat(t.openPlacements("p")).extracting(DeliveryChecker.Placement::taskId)
+        .containsExactly("b");
   }
 }
