@@ -25,12 +25,9 @@ import picocli.CommandLine;
 @Tag("integration")
 @Timeout(600)
 class ChaosCommandTest {
-  // Without "forge" until proof of placement (branch i22-proof) is merged: until then the
-  // scheduler accepts a completion signed by another node for a running attempt (issue 22,
-  // finding 2), and the forge kind reports it as a failed check (the run exits 1). Add it here
-  // with that merge.
+  /** Every kind the command injects (TaskManager loss is out of its reach: see its help). */
   private static final String KINDS =
-      "scheduler-kill,agent-kill,broker-kill,node-lost,rescale,clock-skew";
+      "scheduler-kill,agent-kill,broker-kill,node-lost,rescale,clock-skew,forge";
 
   private static int run(StringWriter out, StringWriter err, String... args) {
     CommandLine cl = LocusCli.commandLine();
@@ -40,10 +37,10 @@ class ChaosCommandTest {
   }
 
   @Test
-  void aShortRunInBothModesInjectsSixKindsAndLosesNothing(@TempDir Path dir) throws Exception {
+  void aShortRunInBothModesInjectsSevenKindsAndLosesNothing(@TempDir Path dir) throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int rc = run(out, err, "chaos", "--tasks", "300", "--failures", "6", "--kinds", KINDS,
+    int rc = run(out, err, "chaos", "--tasks", "300", "--failures", "7", "--kinds", KINDS,
         "--delivery", "both", "--nodes", "8", "--agent-processes", "3", "--rate", "40",
         "--node-timeout", "PT10S", "--seed", "5", "--out", dir.toString());
     String text = out + "\n" + err;
@@ -69,7 +66,7 @@ class ChaosCommandTest {
         assertThat(m.get("executedTwice").asInt()).isZero();
       }
     }
-    assertThat(Files.readAllLines(dir.resolve("failures.csv"))).hasSize(1 + 12);
+    assertThat(Files.readAllLines(dir.resolve("failures.csv"))).hasSize(1 + 14);
     assertThat(Files.readAllLines(dir.resolve("summary.csv"))).hasSize(3);
   }
 }
