@@ -107,7 +107,8 @@ import org.slf4j.LoggerFactory;
  * {@code unknown-task} naming both ranges): each event is credited by exactly one subjob, so a
  * job's accepted completions tile its range, and the re-split events run again (at-least-once
  * only). When it comes from the node the core runs that attempt on and answers a placement of an
- * earlier epoch (the agent answered the replayed placement, which kept its decision id, as a
+ * earlier epoch, with a range that reaches past the subjob's end or starts elsewhere (the agent
+ * answered the replayed placement, which kept its decision id, as a
  * duplicate of the one it ran), the attempt is over: the subjob ends there with nothing credited
  * and its range is queued again as a new subjob.
  *
@@ -306,15 +307,16 @@ public final class SplitPoolDriver implements PoolDriver {
         }
         long upTo;
         if (e.getEvents() != null) {
-          if (e.getEvents().getStart() != info.range().start()) {
+          boolean otherStart = e.getEvents().getStart() != info.range().start();
+          if (e.getEpoch() < meta.getEpoch() && (otherStart
+              || (e.getEvents().getEnd() > info.range().end() && !info.stopPending()))) {
+            return ranAnotherRange(e, info, meta, now);
+          }
+          if (otherStart) {
             return reject(meta, e.getType() + " of " + id + " reports events from "
                 + e.getEvents().getStart() + " but the subjob starts at " + info.range().start());
           }
           upTo = e.getEvents().getEnd();
-          if (upTo > info.range().end() && !info.stopPending()
-              && e.getEpoch() < meta.getEpoch()) {
-            return beyondItsRange(e, info, meta, now);
-          }
         } else {
           // A completion without its range: the whole (acknowledged) range; a failure: nothing.
           upTo = e.getType() == io.locus.schemas.TaskEventType.COMPLETED ? info.range().end()
@@ -512,22 +514,25 @@ public final class SplitPoolDriver implements PoolDriver {
 
   /**
    * A COMPLETED or FAILED of the attempt the core has on that node, answering a placement of an
-   * earlier epoch, whose range reaches past the subjob's end: the node ran the attempt's
-   * placement from before a restore, when the subjob was longer (the replayed placement kept its
-   * decision id, so the agent answered it as a duplicate and will not run it). The attempt is over
-   * but its range is not the subjob's: nothing is credited, the subjob's range goes back to the
-   * queue as a new piece, and the event is dead-lettered. (Of the current epoch, such a range is
-   * a bad record: the core refuses it and the state is rolled back, {@link #guarded}.)
+   * earlier epoch, whose range starts elsewhere than the subjob or reaches past its end: the node
+   * ran the attempt's placement from before a restore, when the subjob was cut otherwise (the
+   * replayed placement kept its decision id, so the agent answered it as a duplicate and will not
+   * run it). The attempt is over but its range is not the subjob's: nothing is credited, the
+   * subjob's range goes back to the queue as a new piece, and the event is dead-lettered. (Of the
+   * current epoch, such a range is a bad record: rejected as before, or refused by the core and
+   * the state rolled back, {@link #guarded}.)
    */
-  private Step beyondItsRange(TaskEvent e, SplitPolicy.SubjobInfo info, PoolMeta meta,
+  private Step ranAnotherRange(TaskEvent e, SplitPolicy.SubjobInfo info, PoolMeta meta,
       double now) {
     List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(e.getNode(), e.getTaskId(),
         info.range().start(), now));
     Step o = finish(cmds, meta, now);
     return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
-        + e.getAttempt() + " from node " + e.getNode() + " rejected: " + rangeProblem(
-            e.getEvents().getStart(), e.getEvents().getEnd(), info.range()) + "; the subjob is "
-        + "placed again", o.finished(), DeadLetterCodes.UNKNOWN_TASK);
+        + e.getAttempt() + " from node " + e.getNode() + " rejected: it reports events ["
+        + e.getEvents().getStart() + "," + e.getEvents().getEnd() + ") of a placement of epoch "
+        + e.getEpoch() + " but the subjob holds " + info.range() + " now (cut otherwise since): "
+        + "the attempt is over with nothing credited, the subjob is placed again", o.finished(),
+        DeadLetterCodes.UNKNOWN_TASK);
   }
 
   private Decision cancel(PoolMeta meta, String node, String subjob, int attempt, String why) {

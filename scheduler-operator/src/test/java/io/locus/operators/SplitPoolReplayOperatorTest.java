@@ -362,7 +362,7 @@ class SplitPoolReplayOperatorTest {
     send(answer(TaskEventType.COMPLETED, before, "n1", new long[] {0, 150}, T0 + 1000));
     assertThat(rejected()).singleElement().satisfies(r -> {
       assertThat(r.getCode()).isEqualTo(DeadLetterCodes.UNKNOWN_TASK);
-      assertThat(r.getReason()).contains("[0,150)", "placed again");
+      assertThat(r.getReason()).contains("[0,150)", "nothing credited", "placed again");
     });
     // the attempt is over: its range is a new subjob, placed at once on the free node
     Decision again = placements(drain()).get(0);
@@ -370,6 +370,35 @@ class SplitPoolReplayOperatorTest {
     assertThat(p.getTaskId()).isNotEqualTo(((PlaceTask) d.getAction()).getTaskId());
     assertThat(p.getEvents().getStart()).isZero();
     assertThat(p.getEvents().getEnd()).isEqualTo(100);
+    send(done(again, T0 + 2000));
+    assertThat(rejected()).isEmpty();
+    SchedulerMetrics m = metrics(60_000);
+    assertThat(m.getRunningTasks()).isZero();
+    assertThat(m.getQueueLength()).isZero();
+  }
+
+  @Test
+  void aCompletionOfARangeStartingElsewhereFromBeforeTheRestoreEndsTheAttemptAndTheRangeRunsAgain()
+      throws Exception {
+    // Seen in the split scheduler-kill test: the subjob's replayed placement (same decision id)
+    // starts earlier than the one the agent ran; the agent answers with the range it ran. The
+    // attempt was left "running" on a node that had finished it, and its job never ended.
+    open("FARM", FARM, null);
+    send(register("n1", T0));
+    OperatorSubtaskState chk = checkpoint(1);
+    send(job("j1", 0, 100, T0));
+    Decision before = drain().get(0);
+    restore(chk);
+    send(job("j1", 0, 100, T0));
+    Decision d = drain().get(0);
+    send(answer(TaskEventType.COMPLETED, before, "n1", new long[] {40, 100}, T0 + 1000));
+    assertThat(rejected()).singleElement().satisfies(r -> {
+      assertThat(r.getCode()).isEqualTo(DeadLetterCodes.UNKNOWN_TASK);
+      assertThat(r.getReason()).contains("[40,100)", "nothing credited");
+    });
+    Decision again = placements(drain()).get(0);
+    assertThat(((PlaceTask) again.getAction()).getTaskId())
+        .isNotEqualTo(((PlaceTask) d.getAction()).getTaskId());
     send(done(again, T0 + 2000));
     assertThat(rejected()).isEmpty();
     SchedulerMetrics m = metrics(60_000);

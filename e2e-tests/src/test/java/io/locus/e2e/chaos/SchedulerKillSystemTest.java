@@ -152,8 +152,8 @@ class SchedulerKillSystemTest {
           SplitVerdict v = records.awaitCompletion(pool, jobs, Duration.ofSeconds(150));
           System.out.println("split pool, scheduler kill -9 (" + mode + ", killed at "
               + publishedAtKill + " of " + jobs.size() + " jobs published): " + v.summary());
-          assertThat(v.keeps(mode)).as(v.summary() + "\nscheduler:\n" + scheduler.tailText())
-              .isTrue();
+          assertThat(v.keeps(mode)).as(v.summary() + "\n" + records.story(pool, v)
+              + "\nscheduler:\n" + scheduler.tailText()).isTrue();
         }
       }
     }
@@ -290,6 +290,7 @@ class SchedulerKillSystemTest {
     private final List<Decision> decisions = new ArrayList<>();
     private final List<Seen> events = new ArrayList<>();
     private final Map<String, List<String>> deadCodes = new HashMap<>();
+    private final List<String> deadReasons = new ArrayList<>();
     private final Map<String, SchedulerMetrics> metrics = new HashMap<>();
 
     SplitRecords(String bootstrap, boolean readCommitted) {
@@ -322,6 +323,7 @@ class SchedulerKillSystemTest {
                 r.partition(), r.offset()));
           } else if (r.topic().equals(Topics.DEAD_LETTERS.name())) {
             DeadLetter d = Topics.DEAD_LETTERS.decode(r.value());
+            deadReasons.add(d.getCode() + ": " + d.getReason());
             if (Topics.TASK_EVENTS.name().equals(d.getSourceTopic())) {
               deadCodes.computeIfAbsent(d.getPartition() + "@" + d.getOffset(),
                   k -> new ArrayList<>()).add(d.getCode());
@@ -457,6 +459,47 @@ class SchedulerKillSystemTest {
       }
       return new SplitVerdict(pool, jobs.size(), completed, lost, twice, executedTwice,
           neverPlaced, neverStarted, accepted, kept, refused, cancels, metrics.get(pool));
+    }
+
+    /**
+     * What the topics say about the jobs a verdict names (lost, credited twice), in order: their
+     * decisions, task events (with their dead-letter codes) and the dead letters' reasons.
+     */
+    String story(String pool, SplitVerdict v) {
+      Set<String> jobs = new TreeSet<>(v.lost().keySet());
+      jobs.addAll(v.creditedTwice().keySet());
+      StringBuilder b = new StringBuilder();
+      for (String job : jobs) {
+        b.append("job ").append(job).append(":\n");
+        for (Decision d : decisions) {
+          String text = String.valueOf(d.getAction());
+          if (pool.equals(d.getPool()) && text.contains(job + "/")) {
+            b.append("  decision ").append(d.getDecisionId()).append(" epoch ")
+                .append(d.getEpoch()).append(" to ").append(d.getNode()).append(": ")
+                .append(d.getAction().getClass().getSimpleName()).append(' ')
+                .append(d.getAction() instanceof PlaceTask p ? String.valueOf(p.getEvents())
+                    : text).append('\n');
+          }
+        }
+        for (Seen s : events) {
+          TaskEvent e = s.event();
+          if (pool.equals(e.getPool()) && job.equals(e.getJobId())) {
+            b.append("  event ").append(e.getType()).append(' ').append(e.getTaskId())
+                .append('#').append(e.getAttempt()).append(" on ").append(e.getNode())
+                .append(" (").append(e.getDecisionId()).append(", epoch ").append(e.getEpoch())
+                .append(") ").append(e.getEvents() == null ? "" : "[" + e.getEvents().getStart()
+                    + "," + e.getEvents().getEnd() + ")").append(e.getStopAt() == null ? ""
+                    : " stopAt " + e.getStopAt()).append(" dead: ")
+                .append(deadCodes.get(s.partition() + "@" + s.offset())).append('\n');
+          }
+        }
+        for (String r : deadReasons) {
+          if (r.contains(job + "/")) {
+            b.append("  dead letter: ").append(r).append('\n');
+          }
+        }
+      }
+      return b.toString();
     }
 
     /** The first event (and how many) whose count matches, or null. */
