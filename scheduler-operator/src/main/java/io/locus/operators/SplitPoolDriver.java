@@ -99,7 +99,14 @@ import org.slf4j.LoggerFactory;
  *       placement goes out. Kept reports expire after {@link EarlyCompletions#RETENTION_MS} of
  *       record clock.</li>
  * </ul>
- * <b>Ranges.</b> A subjob's completion covers the event range it reports. It counts only if that
+ * <b>Stops.</b> Shrink and suspend decisions are numbered ({@code pool/suspend/N}), so a replay
+ * makes their ids again, possibly for another subjob, and an agent that saw the id before drops
+ * the new one as a duplicate. A SUSPENDED of the attempt the core has on that node, answering a
+ * stop of an earlier epoch that is not the pending one, says the attempt runs no more: it ends
+ * the attempt at its {@code stopAt} (acknowledging any stop pending for it) instead of leaving it
+ * waiting for an answer that never comes.
+ *
+ * <p><b>Ranges.</b> A subjob's completion covers the event range it reports. It counts only if that
  * range starts at the subjob's start and ends within the subjob's range as the core has it now:
  * a queued subjob can be re-split between the placement an agent ran and the one replayed
  * (OUT_OF_ORDER cuts queued work for idle nodes; a replay in another order cuts differently), and
@@ -352,6 +359,21 @@ public final class SplitPoolDriver implements PoolDriver {
           return reject(meta, e.getType() + " of " + id + " has no stopAt");
         }
         if (!e.getDecisionId().equals(run.stop())) {
+          if (e.getType() == TaskEventType.SUSPENDED && e.getEpoch() < meta.getEpoch()
+              && (e.getDecisionId().startsWith(pool + "/suspend/")
+                  || e.getDecisionId().startsWith(pool + "/shrink/"))) {
+            // The agent suspended this attempt for a stop sent before a restore: it runs no
+            // more, and no answer to the stop of this epoch will come (stop decision ids are
+            // sequence numbers, made again after a restore: the agent may have taken this
+            // epoch's for a duplicate). So the attempt ends where it stopped, which also
+            // acknowledges any stop pending for it.
+            LOG.info("pool {}: {} attempt {} suspended at {} on {} for a stop of epoch {}; "
+                + "ended there", pool, id, e.getAttempt(), e.getStopAt(), e.getNode(),
+                e.getEpoch());
+            state.acknowledgements++;
+            cmds.addAll(core.onSubjobEnd(e.getNode(), id, e.getStopAt(), now));
+            return finish(cmds, meta, now);
+          }
           // Not the answer to the pending stop (a duplicate of an earlier one, or forged): the
           // current stop, if any, waits for its own.
           state.staleEvents++;

@@ -134,6 +134,34 @@ class SplitPoolReliabilityTest {
   }
 
   @Test
+  void aSuspendedAnsweringAStopOfAnEarlierEpochEndsTheAttemptWhereItStopped() throws Exception {
+    // Seen in the split scheduler-kill test: before the restore the agent suspended the attempt
+    // for cern/suspend/3; the replay does not suspend it (or suspends it under an id the agent
+    // takes for a duplicate), so no other answer comes: the attempt ends at its stopAt.
+    Decision first = onePlacement();
+    PoolOutput o = d.onTaskEvent(TaskEvent.newBuilder().setPool(POOL)
+        .setTaskId(placed(first).getTaskId()).setJobId("j1").setAttempt(0).setNode("n1")
+        .setType(TaskEventType.SUSPENDED).setStopAt(500L).setEvents(new EventRange("ds", 0L, 500L))
+        .setDecisionId(POOL + "/suspend/3").setEpoch(0).setTimeMs(3000).build(), meta);
+    assertThat(o.rejections()).isEmpty();
+    // [0,500) is credited; the rest is a new subjob, placed on the free node
+    assertThat(o.decisions()).singleElement().satisfies(p -> {
+      assertThat(placed(p).getTaskId()).isNotEqualTo(placed(first).getTaskId());
+      assertThat(placed(p).getEvents().getStart()).isEqualTo(500);
+      assertThat(placed(p).getEvents().getEnd()).isEqualTo(1000);
+    });
+    // of the current epoch, the same answer is a stale one: refused
+    Decision rest = o.decisions().get(0);
+    PoolOutput stale = d.onTaskEvent(TaskEvent.newBuilder().setPool(POOL)
+        .setTaskId(placed(rest).getTaskId()).setJobId("j1").setAttempt(0).setNode("n1")
+        .setType(TaskEventType.SUSPENDED).setStopAt(600L).setDecisionId(POOL + "/suspend/4")
+        .setEpoch(1).setTimeMs(4000).build(), meta);
+    assertThat(stale.rejections()).extracting(PoolOutput.Rejection::code)
+        .containsExactly(DeadLetterCodes.UNKNOWN_TASK);
+    assertThat(d.running()).isEqualTo(1);
+  }
+
+  @Test
   void aForgedCompletedWithoutDecisionIdDoesNotFinishTheSubjob() throws Exception {
     Decision first = onePlacement();
     PoolOutput o = event(TaskEventType.COMPLETED, placed(first), "n1", null, 3000);

@@ -237,8 +237,9 @@ class SchedulerKillSystemTest {
 
   /**
    * What the topics say about a split pool's jobs. A <em>report</em> is a distinct task event that
-   * ends an attempt with a processed range (COMPLETED, FAILED or SUSPENDED with {@code events};
-   * the same event written twice is one report). It is <em>accepted</em> when one of its records
+   * ends an attempt with a processed range (COMPLETED, FAILED or SUSPENDED with {@code events},
+   * or a SHRUNK answering a suspend: [the placement's start, stopAt); the same event written
+   * twice is one report). It is <em>accepted</em> when one of its records
    * has no dead letter: the scheduler credited its range; <em>kept</em> when its only dead letters
    * are {@code early-completion}: the scheduler credits it when the subjob is placed, or drops it
    * and the subjob runs again. Per job: {@code lost} events are covered by no accepted or kept
@@ -376,6 +377,15 @@ class SchedulerKillSystemTest {
           cancels++;
         }
       }
+      // task#attempt -> where its latest placement starts (a SHRUNK answering a suspend credits
+      // [that start, stopAt): the agent had stopped the attempt already)
+      Map<String, Long> placedStart = new HashMap<>();
+      for (Decision d : decisions) {
+        if (pool.equals(d.getPool()) && d.getAction() instanceof PlaceTask p
+            && p.getEvents() != null) {
+          placedStart.put(p.getTaskId() + "#" + p.getAttempt(), p.getEvents().getStart());
+        }
+      }
       Set<String> started = new TreeSet<>();
       // job -> report key -> [start, end, accepted?, kept?]
       Map<String, Map<String, long[]>> reports = new TreeMap<>();
@@ -390,15 +400,26 @@ class SchedulerKillSystemTest {
         }
         boolean endsRange = e.getType() == TaskEventType.COMPLETED
             || e.getType() == TaskEventType.FAILED || e.getType() == TaskEventType.SUSPENDED;
-        if (!endsRange || e.getEvents() == null
-            || e.getEvents().getEnd() <= e.getEvents().getStart()) {
+        long from;
+        long to;
+        if (endsRange && e.getEvents() != null) {
+          from = e.getEvents().getStart();
+          to = e.getEvents().getEnd();
+        } else if (e.getType() == TaskEventType.SHRUNK && e.getStopAt() != null
+            && e.getDecisionId() != null && e.getDecisionId().startsWith(pool + "/suspend/")
+            && placedStart.containsKey(e.getTaskId() + "#" + e.getAttempt())) {
+          from = placedStart.get(e.getTaskId() + "#" + e.getAttempt());
+          to = e.getStopAt();
+        } else {
+          continue;
+        }
+        if (to <= from) {
           continue;
         }
         String key = e.getType() + " " + e.getTaskId() + "#" + e.getAttempt() + " on "
-            + e.getNode() + " [" + e.getEvents().getStart() + "," + e.getEvents().getEnd() + ")";
+            + e.getNode() + " [" + from + "," + to + ")";
         long[] r = reports.computeIfAbsent(e.getJobId(), k -> new LinkedHashMap<>())
-            .computeIfAbsent(key, k -> new long[] {e.getEvents().getStart(),
-                e.getEvents().getEnd(), 0, 0});
+            .computeIfAbsent(key, k -> new long[] {from, to, 0, 0});
         List<String> codes = deadCodes.get(s.partition() + "@" + s.offset());
         if (codes == null) {
           r[2] = 1;
