@@ -6,6 +6,7 @@ import io.locus.core.split.SplitEntries;
 import io.locus.core.split.SplitJob;
 import io.locus.core.split.SplitPolicies;
 import io.locus.core.split.SplitPolicy;
+import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
 import io.locus.schemas.JobSubmitted;
@@ -14,6 +15,7 @@ import io.locus.schemas.PlaceTask;
 import io.locus.schemas.ShrinkTask;
 import io.locus.schemas.SuspendTask;
 import io.locus.schemas.TaskEvent;
+import io.locus.schemas.TaskEventType;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.state.PoolMeta;
 import java.util.ArrayList;
@@ -53,13 +55,69 @@ import org.slf4j.LoggerFactory;
  *       the decision it answers (the placement; for SHRUNK / SUSPENDED the pending stop; for
  *       REFUSED either); anything else (a duplicate, an older attempt, an agent's answer to a
  *       decision of a dead attempt, a forged event) is rejected, dead letter {@code unknown-task}
- *       with the reason. A STARTED that is stale is only counted.</li>
+ *       with the reason, unless it is one a replay explains (see "Reconciliation"). A STARTED
+ *       that is stale is only counted.</li>
  *   <li>RUN → {@code PlaceTask} (task id = subjob id, attempt = how often that subjob was placed
  *       before, decision id {@code pool/subjob/attempt}); a RUN the core holds ({@code awaitsAckOf})
  *       is not emitted: the acknowledgement returns its replacement. SHRINK → {@code ShrinkTask}
  *       ({@code pool/shrink/seq}), SUSPEND → {@code SuspendTask} ({@code pool/suspend/seq}), seq
  *       from {@link PoolMeta#getDecisionSeq()}.</li>
  * </ul>
+ *
+ * <h2>Reconciliation (PROTOCOL-12, "At-least-once safety")</h2>
+ * After a restore in at-least-once mode the placements made since the checkpoint are made again
+ * (same decision id {@code pool/subjob/attempt} when the replay splits alike) while their nodes'
+ * STARTED and COMPLETED come back in another order; and a node that is lost or registers again
+ * has its subjob re-queued while its last events may still be on their way. As file pools ({@code
+ * FilePoolDriver}), a split pool reconciles these instead of running the work again. Only
+ * STARTED and COMPLETED naming the placement of their attempt, from a node of the pool, of a
+ * subjob whose range and position are settled (not held, no stop pending, not derived from an
+ * unacknowledged stop) are reconciled:
+ * <ul>
+ *   <li><b>Placed twice.</b> The attempt runs on another node in the core: a STARTED gets a
+ *       CancelTask to its node (the pool's placement wins); a COMPLETED counts (the subjob ends
+ *       on the core's node with the reported range) and the core's node gets the CancelTask.</li>
+ *   <li><b>Spared attempt.</b> A COMPLETED of an older attempt of the subjob counts: a subjob is
+ *       placed again under the same id only after its node was lost, left or registered again,
+ *       never after a failure (a failed or partial run's remainder is a new subjob). If the
+ *       subjob runs again, it ends there and that run is cancelled; if it is queued, see
+ *       below.</li>
+ *   <li><b>Queued subjob.</b> The core places subjobs only through its policy (each policy keeps
+ *       its own queues), so a queued subjob is not moved onto the reporting node at once: a
+ *       STARTED or COMPLETED of the attempt it will be placed at next (answering a placement of
+ *       an earlier epoch), or a COMPLETED of a spared attempt, is kept ({@link
+ *       SplitDriverState.Report}, state {@code split-replay-reports}) and judged when the policy
+ *       places the subjob: a kept COMPLETED counts there (the subjob ends on the node it is
+ *       placed on, the placement is not sent); a kept STARTED of another node gets that node a
+ *       CancelTask and the placement goes out. A kept COMPLETED is dead-lettered {@code
+ *       early-completion} when it is read (it acts later).</li>
+ *   <li><b>Early completion.</b> A COMPLETED of a subjob the core does not know (its job's
+ *       arrival not replayed yet, or not cut into that subjob yet), answering a placement of an
+ *       earlier epoch, of a job not finished, is kept likewise (dead letter {@code
+ *       early-completion}) and counts only if the subjob is placed on that node at that attempt;
+ *       otherwise it is dropped (dead letter {@code early-completion}, "dropped") and the
+ *       placement goes out. Kept reports expire after {@link EarlyCompletions#RETENTION_MS} of
+ *       record clock.</li>
+ * </ul>
+ * <b>Stops.</b> Shrink and suspend decisions are numbered ({@code pool/suspend/N}), so a replay
+ * makes their ids again, possibly for another subjob, and an agent that saw the id before drops
+ * the new one as a duplicate. A SUSPENDED of the attempt the core has on that node, answering a
+ * stop of an earlier epoch that is not the pending one, says the attempt runs no more: it ends
+ * the attempt at its {@code stopAt} (acknowledging any stop pending for it) instead of leaving it
+ * waiting for an answer that never comes.
+ *
+ * <p><b>Ranges.</b> A subjob's completion covers the event range it reports. It counts only if that
+ * range starts at the subjob's start and ends within the subjob's range as the core has it now:
+ * a queued subjob can be re-split between the placement an agent ran and the one replayed
+ * (OUT_OF_ORDER cuts queued work for idle nodes; a replay in another order cuts differently), and
+ * the events past its end then belong to other subjobs. Such a completion is refused (dead letter
+ * {@code unknown-task} naming both ranges): each event is credited by exactly one subjob, so a
+ * job's accepted completions tile its range, and the re-split events run again (at-least-once
+ * only). When it comes from the node the core runs that attempt on and answers a placement of an
+ * earlier epoch, with a range that reaches past the subjob's end or starts elsewhere (the agent
+ * answered the replayed placement, which kept its decision id, as a
+ * duplicate of the one it ran), the attempt is over: the subjob ends there with nothing credited
+ * and its range is queued again as a new subjob.
  *
  * <h2>Time</h2>
  * The core's clock is the pool clock (largest event time seen), counted from the first event the
@@ -90,6 +148,8 @@ public final class SplitPoolDriver implements PoolDriver {
   private final double timeScale;
   /** The pool's parameters as given (the core's, dataset and timeScale), for a rollback. */
   private Map<String, String> params = Map.of();
+  /** Kept reports this input dropped ({@link #settle}), dead letters of the input's output. */
+  private final List<PoolOutput.Rejection> discarded = new ArrayList<>();
 
   /**
    * What one core input produced.
@@ -222,6 +282,10 @@ public final class SplitPoolDriver implements PoolDriver {
     SplitPolicy.SubjobInfo info = core.subjob(id);
     String stale = staleness(e, run, info);
     if (stale != null) {
+      Step reconciled = reconcile(e, run, info, meta, now);
+      if (reconciled != null) {
+        return reconciled;
+      }
       state.staleEvents++;
       LOG.debug("pool {}: {} of {}#{} on {} ignored: {}", pool, e.getType(), id, e.getAttempt(),
           e.getNode(), stale);
@@ -250,7 +314,12 @@ public final class SplitPoolDriver implements PoolDriver {
         }
         long upTo;
         if (e.getEvents() != null) {
-          if (e.getEvents().getStart() != info.range().start()) {
+          boolean otherStart = e.getEvents().getStart() != info.range().start();
+          if (e.getEpoch() < meta.getEpoch() && (otherStart
+              || (e.getEvents().getEnd() > info.range().end() && !info.stopPending()))) {
+            return ranAnotherRange(e, info, meta, now);
+          }
+          if (otherStart) {
             return reject(meta, e.getType() + " of " + id + " reports events from "
                 + e.getEvents().getStart() + " but the subjob starts at " + info.range().start());
           }
@@ -290,6 +359,21 @@ public final class SplitPoolDriver implements PoolDriver {
           return reject(meta, e.getType() + " of " + id + " has no stopAt");
         }
         if (!e.getDecisionId().equals(run.stop())) {
+          if (e.getType() == TaskEventType.SUSPENDED && e.getEpoch() < meta.getEpoch()
+              && (e.getDecisionId().startsWith(pool + "/suspend/")
+                  || e.getDecisionId().startsWith(pool + "/shrink/"))) {
+            // The agent suspended this attempt for a stop sent before a restore: it runs no
+            // more, and no answer to the stop of this epoch will come (stop decision ids are
+            // sequence numbers, made again after a restore: the agent may have taken this
+            // epoch's for a duplicate). So the attempt ends where it stopped, which also
+            // acknowledges any stop pending for it.
+            LOG.info("pool {}: {} attempt {} suspended at {} on {} for a stop of epoch {}; "
+                + "ended there", pool, id, e.getAttempt(), e.getStopAt(), e.getNode(),
+                e.getEpoch());
+            state.acknowledgements++;
+            cmds.addAll(core.onSubjobEnd(e.getNode(), id, e.getStopAt(), now));
+            return finish(cmds, meta, now);
+          }
           // Not the answer to the pending stop (a duplicate of an earlier one, or forged): the
           // current stop, if any, waits for its own.
           state.staleEvents++;
@@ -302,6 +386,231 @@ public final class SplitPoolDriver implements PoolDriver {
       default -> throw new IllegalArgumentException("unexpected task event type " + e.getType());
     }
     return finish(cmds, meta, now);
+  }
+
+  // ===================================================================== reconciliation
+
+  /**
+   * A task event that is not about the attempt the core has on that node, but is one a replay
+   * after a restore (or a node's re-registration read before its last events) explains; the step
+   * it makes, or null when it is none of these (it is then rejected as before). See the class
+   * comment, "Reconciliation".
+   */
+  private Step reconcile(TaskEvent e, SplitDriverState.RunInfo run, SplitPolicy.SubjobInfo info,
+      PoolMeta meta, double now) {
+    TaskEventType type = e.getType();
+    String id = e.getTaskId();
+    int attempt = e.getAttempt();
+    String node = e.getNode();
+    if ((type != TaskEventType.STARTED && type != TaskEventType.COMPLETED)
+        || !Decisions.placementId(pool, id, attempt).equals(e.getDecisionId())
+        || !core.nodeIds().contains(node)) {
+      return null;
+    }
+    boolean completed = type == TaskEventType.COMPLETED;
+    if (info == null) {
+      return completed ? early(e, meta, now) : null;
+    }
+    if (info.held() || info.stopPending() || info.awaitsAck() != null) {
+      return null; // its range or position is not settled: only its own answers count
+    }
+    int current = run == null ? -1 : run.attempt();
+    if (info.node() != null) {
+      if (attempt == current && !node.equals(info.node())) {
+        // The same attempt placed twice (the replay sent it to another node): it runs where the
+        // pool has it; the other run goes, unless it finished first.
+        if (!completed) {
+          List<Decision> cancel = List.of(cancel(meta, node, id, attempt, "attempt runs on "
+              + info.node()));
+          return withFirst(cancel, finish(new ArrayList<>(), meta, now));
+        }
+        return endElsewhere(e, info, current, meta, now);
+      }
+      if (attempt < current && completed) {
+        return endElsewhere(e, info, current, meta, now); // spared, and placed again already
+      }
+      return null;
+    }
+    if (attempt == current + 1) {
+      if (e.getEpoch() >= meta.getEpoch()) {
+        return null; // not placed before a restore: this scheduler never placed that attempt
+      }
+      SplitDriverState.Report had = state.report(id);
+      if (completed || had == null || !had.completed()) {
+        state.putReport(id, report(SplitDriverState.Rule.QUEUED, e, meta));
+      }
+      if (!completed) {
+        return finish(new ArrayList<>(), meta, now);
+      }
+      return kept(e, meta, now, "the subjob is queued at that attempt (placed before the "
+          + "scheduler's restore); kept until the subjob is placed, where it counts");
+    }
+    if (attempt <= current && completed) {
+      state.putReport(id, report(SplitDriverState.Rule.SPARED, e, meta));
+      return kept(e, meta, now, "attempt " + attempt + " was superseded only because its node "
+          + "was lost or registered again; kept until the subjob is placed, where it counts");
+    }
+    return null;
+  }
+
+  private static SplitDriverState.Report report(SplitDriverState.Rule rule, TaskEvent e,
+      PoolMeta meta) {
+    EventRange ev = e.getEvents();
+    return new SplitDriverState.Report(rule, e.getType() == TaskEventType.COMPLETED,
+        e.getAttempt(), e.getNode(), ev == null ? -1 : ev.getStart(), ev == null ? -1
+            : ev.getEnd(), meta.getClockMs());
+  }
+
+  /** A COMPLETED of a subjob the core does not know: kept when it may precede its job's replay. */
+  private Step early(TaskEvent e, PoolMeta meta, double now) {
+    String id = e.getTaskId();
+    try {
+      if (store.finished(jobOf(id))) {
+        return null; // a late duplicate: its job is done
+      }
+    } catch (Exception x) {
+      throw new IllegalStateException("cannot read the finished jobs of pool " + pool, x);
+    }
+    if (e.getEpoch() >= meta.getEpoch()) {
+      return unknownTask(meta, e, "the pool does not know the subjob; the completion answers a "
+          + "placement of epoch " + e.getEpoch() + ", not one made before this scheduler's "
+          + "restore (epoch " + meta.getEpoch() + "): not remembered");
+    }
+    state.putReport(id, report(SplitDriverState.Rule.EARLY, e, meta));
+    return kept(e, meta, now, "the pool does not know the subjob (its job's arrival not replayed "
+        + "yet, or not split that way yet); remembered for " + EarlyCompletions.RETENTION_MS
+        / 3_600_000 + " h of record clock: it counts only if the subjob is then placed on node "
+        + e.getNode() + " at attempt " + e.getAttempt());
+  }
+
+  /** A kept event's dead letter ({@code early-completion}): it acts when the subjob is placed. */
+  private Step kept(TaskEvent e, PoolMeta meta, double now, String why) {
+    Step o = finish(new ArrayList<>(), meta, now);
+    return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
+        + e.getAttempt() + " from node " + e.getNode() + " kept: " + why, o.finished(),
+        DeadLetterCodes.EARLY_COMPLETION);
+  }
+
+  /**
+   * A COMPLETED of the subjob from another node, or of an older (spared) attempt, while the core
+   * runs it on {@code info.node()} at {@code current}: the work is done, so it counts there
+   * (checked against the subjob's range, {@link #processedUpTo}) and that run is cancelled.
+   */
+  private Step endElsewhere(TaskEvent e, SplitPolicy.SubjobInfo info, int current,
+      PoolMeta meta, double now) {
+    String id = e.getTaskId();
+    EventRange ev = e.getEvents();
+    long start = ev == null ? -1 : ev.getStart();
+    long end = ev == null ? -1 : ev.getEnd();
+    String problem = rangeProblem(start, end, info.range());
+    if (problem != null) {
+      return unknownTask(meta, e, problem);
+    }
+    List<Decision> cancel = List.of(cancel(meta, info.node(), id, current, "attempt "
+        + e.getAttempt() + " completed on " + e.getNode()));
+    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(info.node(), id,
+        end < 0 ? info.range().end() : end, now));
+    meta.setCompletions(meta.getCompletions() + 1);
+    LOG.info("pool {}: {} attempt {} completed on {} while attempt {} runs on {}; counted, that "
+        + "run cancelled", pool, id, e.getAttempt(), e.getNode(), current, info.node());
+    return withFirst(cancel, finish(cmds, meta, now));
+  }
+
+  /**
+   * Why a reported range [start, end) cannot count for a subjob of {@code range} (-1: no range,
+   * the whole subjob); null when it can. A completion covers its reported range; one that starts
+   * elsewhere, or reaches past the subjob's end (the rest was re-split into other subjobs since
+   * that attempt was placed), is refused: each event is credited by one subjob only.
+   */
+  private static String rangeProblem(long start, long end, io.locus.core.split.EventSpan range) {
+    if (start < 0) {
+      return null;
+    }
+    if (start != range.start() || end > range.end() || end < start) {
+      return "it reports events [" + start + "," + end + ") but the subjob holds " + range
+          + " now (re-split since that attempt was placed): a completion counts only for events "
+          + "its subjob still holds";
+    }
+    return null;
+  }
+
+  /**
+   * A COMPLETED or FAILED of the attempt the core has on that node, answering a placement of an
+   * earlier epoch, whose range starts elsewhere than the subjob or reaches past its end: the node
+   * ran the attempt's placement from before a restore, when the subjob was cut otherwise (the
+   * replayed placement kept its decision id, so the agent answered it as a duplicate and will not
+   * run it). The attempt is over but its range is not the subjob's: nothing is credited, the
+   * subjob's range goes back to the queue as a new piece, and the event is dead-lettered. (Of the
+   * current epoch, such a range is a bad record: rejected as before, or refused by the core and
+   * the state rolled back, {@link #guarded}.)
+   */
+  private Step ranAnotherRange(TaskEvent e, SplitPolicy.SubjobInfo info, PoolMeta meta,
+      double now) {
+    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(e.getNode(), e.getTaskId(),
+        info.range().start(), now));
+    Step o = finish(cmds, meta, now);
+    return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
+        + e.getAttempt() + " from node " + e.getNode() + " rejected: it reports events ["
+        + e.getEvents().getStart() + "," + e.getEvents().getEnd() + ") of a placement of epoch "
+        + e.getEpoch() + " but the subjob holds " + info.range() + " now (cut otherwise since): "
+        + "the attempt is over with nothing credited, the subjob is placed again", o.finished(),
+        DeadLetterCodes.UNKNOWN_TASK);
+  }
+
+  private Decision cancel(PoolMeta meta, String node, String subjob, int attempt, String why) {
+    LOG.info("pool {}: cancelling {} attempt {} on {}: {}", pool, subjob, attempt, node, why);
+    return Decisions.sequenced(pool, meta, "cancel", node, CancelTask.newBuilder()
+        .setTaskId(subjob).setAttempt(attempt).setReason(why).build());
+  }
+
+  private static Step withFirst(List<Decision> first, Step o) {
+    List<Decision> all = new ArrayList<>(first);
+    all.addAll(o.decisions());
+    return new Step(all, o.rejection(), o.finished(), o.code());
+  }
+
+  /**
+   * The RUN of a subjob with a kept report ({@link #reconcile}), about to be placed at {@code
+   * attempt}: true when the report settles it (a completion that counts: the subjob ended on
+   * that node, the placement is not sent); false when the placement goes out (a STARTED kept on
+   * another node: that run is cancelled; a report that does not match: dropped, dead letter).
+   */
+  private boolean settle(SplitCommand.Run r, SplitDriverState.Report rep, int attempt,
+      PoolMeta meta, List<SplitCommand> cmds, List<Decision> out, double now) {
+    String id = r.subjobId();
+    boolean matches = switch (rep.rule()) {
+      case EARLY -> rep.attempt() == attempt && rep.node().equals(r.node());
+      case QUEUED -> rep.attempt() == attempt;
+      case SPARED -> rep.attempt() < attempt;
+    };
+    String problem = matches ? null : "the subjob is placed on node " + r.node() + " at attempt "
+        + attempt + (rep.rule() == SplitDriverState.Rule.EARLY ? ", and a completion kept before "
+        + "its subjob existed counts only from the node given that attempt" : "");
+    if (problem == null && rep.completed()) {
+      problem = rangeProblem(rep.start(), rep.upTo(), r.range());
+    }
+    if (problem != null) {
+      if (rep.completed()) {
+        discarded.add(new PoolOutput.Rejection(DeadLetterCodes.EARLY_COMPLETION, "COMPLETED of "
+            + "subjob " + id + " attempt " + rep.attempt() + " from node " + rep.node()
+            + ", kept at pool clock " + rep.clockMs() + " ms, dropped: " + problem));
+      }
+      return false;
+    }
+    if (!rep.completed()) {
+      if (!rep.node().equals(r.node())) {
+        // Started on rep.node() before the restore, placed on r.node() now: the pool's wins.
+        out.add(cancel(meta, rep.node(), id, attempt, "attempt placed again on " + r.node()));
+      }
+      return false;
+    }
+    LOG.info("pool {}: {} attempt {} completed on {} before the restore; counted, not placed "
+        + "again", pool, id, rep.attempt(), rep.node());
+    state.putRun(id, new SplitDriverState.RunInfo(r.node(), attempt, null));
+    cmds.addAll(core.onSubjobEnd(r.node(), id, rep.upTo() < 0 ? r.range().end() : rep.upTo(),
+        now));
+    meta.setCompletions(meta.getCompletions() + 1);
+    return true;
   }
 
   /** Why the event is not about the attempt the core has on that node; null when it is. */
@@ -463,6 +772,7 @@ public final class SplitPoolDriver implements PoolDriver {
       LOG.warn("pool {}: split policy {} could not apply {}; state rolled back to the stored "
           + "one", pool, policy(), input, e);
       String policy = policy();
+      discarded.clear();
       rollBack();
       return PoolOutput.rejected("split pool " + pool + " (" + policy
           + ") could not apply the record: " + e.getMessage());
@@ -475,6 +785,10 @@ public final class SplitPoolDriver implements PoolDriver {
     if (o.rejection() != null) {
       out.reject(o.code(), o.rejection());
     }
+    for (PoolOutput.Rejection d : discarded) {
+      out.discard(d.code(), d.reason());
+    }
+    discarded.clear();
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
     }
@@ -575,18 +889,19 @@ public final class SplitPoolDriver implements PoolDriver {
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */
   private Step finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
-    int rounds = 0;
-    while (core.nextTimerAt() <= now) {
-      if (++rounds > MAX_TIMER_ROUNDS) {
-        throw new IllegalStateException("policy " + core.name() + " keeps its timer at "
-            + core.nextTimerAt() + " <= " + now + " after " + MAX_TIMER_ROUNDS + " rounds");
-      }
-      cmds.addAll(core.onTimer(now));
-    }
+    fireTimers(cmds, now);
+    state.purgeReports(meta.getClockMs());
     List<Decision> out = new ArrayList<>(cmds.size());
-    for (SplitCommand c : cmds) {
+    for (int i = 0; i < cmds.size(); i++) {
+      SplitCommand c = cmds.get(i);
       if (c instanceof SplitCommand.Run r) {
         if (!r.held()) {
+          SplitDriverState.Report rep = state.takeReport(r.subjobId(), meta.getClockMs());
+          if (rep != null && settle(r, rep, nextAttempt(r.subjobId()), meta, cmds, out, now)) {
+            // the settled subjob's end may have made a timer due
+            fireTimers(cmds, now);
+            continue;
+          }
           out.add(place(r, meta));
         }
       } else if (c instanceof SplitCommand.Shrink s) {
@@ -621,6 +936,24 @@ public final class SplitPoolDriver implements PoolDriver {
     return new Step(out, null, finished);
   }
 
+  /** Fires due timers, their commands appended to {@code cmds}. */
+  private void fireTimers(List<SplitCommand> cmds, double now) {
+    int rounds = 0;
+    while (core.nextTimerAt() <= now) {
+      if (++rounds > MAX_TIMER_ROUNDS) {
+        throw new IllegalStateException("policy " + core.name() + " keeps its timer at "
+            + core.nextTimerAt() + " <= " + now + " after " + MAX_TIMER_ROUNDS + " rounds");
+      }
+      cmds.addAll(core.onTimer(now));
+    }
+  }
+
+  /** The attempt number the subjob's next placement gets. */
+  private int nextAttempt(String subjob) {
+    SplitDriverState.RunInfo prev = state.run(subjob);
+    return prev == null ? 0 : prev.attempt() + 1;
+  }
+
   private SplitDriverState.RunInfo placed(String node, String subjob) {
     SplitDriverState.RunInfo ri = state.run(subjob);
     if (ri == null || !ri.node().equals(node)) {
@@ -636,8 +969,7 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   private Decision place(SplitCommand.Run r, PoolMeta meta) {
-    SplitDriverState.RunInfo prev = state.run(r.subjobId());
-    int attempt = prev == null ? 0 : prev.attempt() + 1;
+    int attempt = nextAttempt(r.subjobId());
     state.putRun(r.subjobId(), new SplitDriverState.RunInfo(r.node(), attempt, null));
     meta.setPlacements(meta.getPlacements() + 1);
     PlaceTask p = SplitPlacement.of(r, attempt, state.job(r.jobId()), state.dataset, core.name(),

@@ -71,6 +71,12 @@ final class SplitStore {
   final Table<SplitPolicyEntry> memory;
   /** Finished job → pool clock (ms) at its end ({@code split-finished-jobs}). */
   final Table<Long> finished;
+  /**
+   * Subjob → a task event replayed after a restore (or read after its node re-registered) that
+   * is judged when the subjob is next placed ({@code split-replay-reports}; {@link
+   * SplitDriverState.Report}, as a string).
+   */
+  final Table<String> reports;
 
   // Two tables of the file family live here too: this is the pool's open-ended set of keyed
   // tables (PoolStore, which keeps the file family's, is outside the drivers' files). Neither
@@ -101,6 +107,7 @@ final class SplitStore {
     subjobs = t.table("split-core-subjobs", avro(SplitSubjobEntry.class));
     memory = t.table("split-core-memory", avro(SplitPolicyEntry.class));
     finished = t.table("split-finished-jobs", Types.LONG);
+    reports = t.table("split-replay-reports", Types.STRING);
     spared = t.table("task-spared-attempts", Types.INT);
     early = t.table("early-completions", Types.STRING);
   }
@@ -139,7 +146,8 @@ final class SplitStore {
 
   /** The pool's split state goes (finished ids stay, for duplicates). */
   void clear() throws Exception {
-    for (Table<?> t : List.of(driver, jobInfo, runs, pool, nodes, cache, jobs, subjobs, memory)) {
+    for (Table<?> t : List.of(driver, jobInfo, runs, pool, nodes, cache, jobs, subjobs, memory,
+        reports)) {
       t.clear();
     }
   }

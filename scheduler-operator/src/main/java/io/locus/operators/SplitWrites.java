@@ -57,6 +57,7 @@ final class SplitWrites implements SplitJournal {
   private final Pending<SplitJobEntry> jobs;
   private final Pending<SplitSubjobEntry> subjobs;
   private final Pending<SplitPolicyEntry> memory;
+  private final Pending<String> reports;
 
   SplitWrites(SplitStore store) {
     driver = add(new Pending<>(store.driver));
@@ -68,6 +69,7 @@ final class SplitWrites implements SplitJournal {
     jobs = add(new Pending<>(store.jobs));
     subjobs = add(new Pending<>(store.subjobs));
     memory = add(new Pending<>(store.memory));
+    reports = add(new Pending<>(store.reports));
   }
 
   private <V> Pending<V> add(Pending<V> p) {
@@ -101,6 +103,11 @@ final class SplitWrites implements SplitJournal {
   /** A subjob's placed attempt; null when the core forgot the subjob. */
   void run(String subjobId, SplitRunInfo run) {
     runs.writes.put(subjobId, run);
+  }
+
+  /** A subjob's replayed report (encoded); null when it is gone. */
+  void report(String subjobId, String report) {
+    reports.writes.put(subjobId, report);
   }
 
   // ------------------------------------------------------------------ the core's entries
