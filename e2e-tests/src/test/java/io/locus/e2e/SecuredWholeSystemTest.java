@@ -236,7 +236,7 @@ class SecuredWholeSystemTest {
         children.add(agent);
       }
       for (Child agent : children.subList(1, children.size())) {
-        agent.awaitLine("registered with Kafka", WAIT);
+        agent.awaitLine("registered by the scheduler", WAIT);
       }
       // The dashboard, as the monitor; it follows the topics while the workflow runs.
       int dashboardPort = freePort();
