@@ -342,7 +342,7 @@ class SecuredWholeSystemTest {
               props.get("monitor").toString(), "--pool", POOL, "--metrics-interval", "PT0.5S",
               "--checkpoint-interval", "PT1S").out,
           s -> s.contains(all.size() + " completed"));
-      assertThat(status).contains("pool " + POOL).contains("2 alive");
+      assertThat(status).contains("pool " + POOL).contains("nodes: 2 registered");
 
       step.accept("status read");
       // ... and so does its dashboard, from every record of the run.
