@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -226,24 +225,12 @@ public final class WorkloadSource {
 
   /** A generated workload with every time multiplied by {@code k}. */
   static Workload scaled(Workload w, double k) {
-    return new Workload(w.name(), w.description(), w.size(), () -> {
-      Iterator<TraceJob> in = w.iterator();
-      return new Iterator<>() {
-        @Override
-        public boolean hasNext() {
-          return in.hasNext();
-        }
-
-        @Override
-        public TraceJob next() {
-          TraceJob j = in.next();
-          List<InputFile> inputs = j.inputs().stream().map(u -> new InputFile(u.id(), u.bytes(),
-              u.computeSeconds() * k, u.location(), u.checksum())).toList();
-          return new TraceJob(j.jobId(), j.pool(), j.arrival() * k, inputs,
-              j.computeSeconds() * k, j.stage(), j.attributes(), j.events(), j.parents(),
-              j.outputs(), j.template(), j.args(), j.priority());
-        }
-      };
+    return w.map(j -> {
+      List<InputFile> inputs = j.inputs().stream().map(u -> new InputFile(u.id(), u.bytes(),
+          u.computeSeconds() * k, u.location(), u.checksum())).toList();
+      return new TraceJob(j.jobId(), j.pool(), j.arrival() * k, inputs,
+          j.computeSeconds() * k, j.stage(), j.attributes(), j.events(), j.parents(),
+          j.outputs(), j.template(), j.args(), j.priority());
     });
   }
 }

@@ -182,30 +182,8 @@ class AgentDistributionSystemTest {
 
   /** The agent's config, as node-agent/README.md describes it (see agent.example.yaml). */
   private static String yaml(Path data, Path storage, String bootstrap) {
-    return String.join("\n",
-        "pool: " + POOL,
-        "node-id: " + NODE,
-        "slots: 2",
-        "heartbeat: 500ms",
-        "data-dir: " + data.toAbsolutePath(),
-        "cache:",
-        "  quota: 100MB",
-        "storage:",
-        "  root: " + storage.toAbsolutePath().toUri(),
-        "kafka:",
-        "  bootstrap-servers: " + bootstrap,
-        "  read-committed: false",
-        "  start-from: earliest",
-        "  create-topics: false",
-        "http:",
-        "  bind: 127.0.0.1",
-        "  port: 0",
-        "templates:",
-        "  checksum:",
-        "    command: [sha256sum, \"{inputs}\"]",
-        "    max-args: 0",
-        "default-template: checksum",
-        "");
+    return RealAgentYaml.of(POOL, NODE, data, storage, bootstrap, false, "earliest",
+        java.util.List.of("sha256sum", "{inputs}"));
   }
 
   /** Waits for {@code done} (polled) with a deadline; fails at once if the agent exits. */

@@ -171,29 +171,8 @@ class NodeVerdictsSystemTest {
 
   /** The agent's config (node-agent/README.md); heartbeats every 500 ms. */
   private static String yaml(Path data, Path storage, String bootstrap) {
-    return String.join("\n",
-        "pool: " + POOL,
-        "node-id: " + REAL,
-        "slots: 2",
-        "heartbeat: 500ms",
-        "data-dir: " + data.toAbsolutePath(),
-        "cache:",
-        "  quota: 100MB",
-        "storage:",
-        "  root: " + storage.toAbsolutePath().toUri(),
-        "kafka:",
-        "  bootstrap-servers: " + bootstrap,
-        "  read-committed: true",
-        "  create-topics: false",
-        "http:",
-        "  bind: 127.0.0.1",
-        "  port: 0",
-        "templates:",
-        "  checksum:",
-        "    command: [sha256sum, \"{inputs}\"]",
-        "    max-args: 0",
-        "default-template: checksum",
-        "");
+    return RealAgentYaml.of(POOL, REAL, data, storage, bootstrap, true, null,
+        java.util.List.of("sha256sum", "{inputs}"));
   }
 
   private static void awaitLine(Process p, Path log, String line) {

@@ -133,37 +133,8 @@ class WfCommonsRealAgentsSystemTest {
 
   /** A real agent's config with the chart's default template (node-agent/README.md). */
   private static String yaml(String node, Path data, Path storage, String bootstrap) {
-    List<String> command = TaskTemplate.CHECKSUM_COMMAND;
-    StringBuilder cmd = new StringBuilder();
-    for (String c : command) {
-      // single-quoted YAML: a quote is doubled, nothing else is special
-      cmd.append("      - '").append(c.replace("'", "''")).append("'\n");
-    }
-    return String.join("\n",
-        "pool: " + POOL,
-        "node-id: " + node,
-        "slots: 2",
-        "heartbeat: 500ms",
-        "data-dir: " + data.toAbsolutePath(),
-        "cache:",
-        "  quota: 100MB",
-        "storage:",
-        "  root: " + storage.toAbsolutePath().toUri(),
-        "kafka:",
-        "  bootstrap-servers: " + bootstrap,
-        "  read-committed: false",
-        "  start-from: earliest",
-        "  create-topics: false",
-        "http:",
-        "  bind: 127.0.0.1",
-        "  port: 0",
-        "templates:",
-        "  checksum:",
-        "    command:",
-        cmd.toString().stripTrailing(),
-        "    max-args: 0",
-        "default-template: checksum",
-        "");
+    return RealAgentYaml.of(POOL, node, data, storage, bootstrap, false, "earliest",
+        TaskTemplate.CHECKSUM_COMMAND);
   }
 
   private static String tails(List<Path> logs) {

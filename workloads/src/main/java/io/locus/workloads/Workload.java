@@ -68,6 +68,14 @@ public final class Workload implements Iterable<TraceJob> {
    */
   public Workload withDefaultPriority(int priority) {
     io.locus.core.model.Priority.check(priority);
+    return map(j -> j.priority() != null ? j : j.withPriority(priority));
+  }
+
+  /**
+   * This workload with every job passed through {@code f} (same name, description, size and
+   * warnings); {@code f} must keep the arrival order.
+   */
+  public Workload map(java.util.function.UnaryOperator<TraceJob> f) {
     Workload w = new Workload(name, description, size, () -> {
       Iterator<TraceJob> in = source.get();
       return new Iterator<>() {
@@ -78,8 +86,7 @@ public final class Workload implements Iterable<TraceJob> {
 
         @Override
         public TraceJob next() {
-          TraceJob j = in.next();
-          return j.priority() != null ? j : j.withPriority(priority);
+          return f.apply(in.next());
         }
       };
     });
