@@ -49,8 +49,10 @@ public final class LocusAcls {
   /**
    * The scheduler job ({@code locus run}): READ its inputs ({@link Topics#INPUTS}) with consumer
    * group {@code groupId}; WRITE {@code decisions}, {@code scheduler-metrics}, {@code
-   * scale-requests}, {@code dead-letters}, {@code control-acks}, {@code shadow-decisions} and
-   * {@code node-status}; WRITE transactional ids starting with {@code
+   * scale-requests}, {@code dead-letters}, {@code control-acks}, {@code shadow-decisions}, {@code
+   * node-status}, {@code job-status} and {@code workflow-status}; READ {@code workflows} and
+   * {@code job-status} and WRITE {@code job-arrivals} (its workflow runner releases a workflow's
+   * jobs there); WRITE transactional ids starting with {@code
    * transactionalIdPrefix} (its exactly-once sinks name theirs {@code <prefix>-decisions} and so
    * on). Topics are created by an operator (or {@code --create-topics} with an admin login), so
    * no CREATE.
@@ -66,9 +68,14 @@ public final class LocusAcls {
     for (TopicSpec<?> t : Topics.INPUTS) {
       acls.add(allow(principal, topic(t), AclOperation.READ));
     }
+    // the workflow runner: reads submissions and the jobs' transitions, releases jobs
+    for (TopicSpec<?> t : List.of(Topics.WORKFLOWS, Topics.JOB_STATUS)) {
+      acls.add(allow(principal, topic(t), AclOperation.READ));
+    }
     for (TopicSpec<?> t : List.of(Topics.DECISIONS, Topics.SCHEDULER_METRICS,
         Topics.SCALE_REQUESTS, Topics.DEAD_LETTERS, Topics.CONTROL_ACKS,
-        Topics.SHADOW_DECISIONS, Topics.NODE_STATUS)) {
+        Topics.SHADOW_DECISIONS, Topics.NODE_STATUS, Topics.JOB_STATUS,
+        Topics.WORKFLOW_STATUS, Topics.JOB_ARRIVALS)) {
       acls.add(allow(principal, topic(t), AclOperation.WRITE));
     }
     acls.add(allow(principal,
@@ -88,12 +95,20 @@ public final class LocusAcls {
   }
 
   /**
-   * A job submitter ({@code locus replay}, a workflow system): WRITE {@code job-arrivals}, and
-   * READ {@code task-events} (assigned partitions, no consumer group): a replay that waits for
-   * completions, or releases a workflow's tasks after their parents, follows them there.
+   * A job submitter ({@code locus replay}, {@code locus job}, a workflow system): WRITE {@code
+   * job-arrivals}, {@code workflows} and {@code job-commands} (cancel); READ (assigned
+   * partitions, no consumer group) {@code job-status}, {@code workflow-status} and {@code
+   * task-events} to follow its jobs, and {@code dead-letters} to fail fast on a refused
+   * submission. Any submitter may cancel any job: Kafka's principal does not reach the records,
+   * so per-user ownership is not enforced (docs/operations.md, "Jobs and workflows").
    */
   public static List<AclBinding> submitter(String principal) {
     return List.of(allow(principal, topic(Topics.JOB_ARRIVALS), AclOperation.WRITE),
+        allow(principal, topic(Topics.WORKFLOWS), AclOperation.WRITE),
+        allow(principal, topic(Topics.JOB_COMMANDS), AclOperation.WRITE),
+        allow(principal, topic(Topics.JOB_STATUS), AclOperation.READ),
+        allow(principal, topic(Topics.WORKFLOW_STATUS), AclOperation.READ),
+        allow(principal, topic(Topics.DEAD_LETTERS), AclOperation.READ),
         allow(principal, topic(Topics.TASK_EVENTS), AclOperation.READ));
   }
 

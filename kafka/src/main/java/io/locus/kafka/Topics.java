@@ -74,13 +74,47 @@ public final class Topics {
     return pool + "/" + node;
   }
 
+  /**
+   * Users' commands about their jobs (cancel). Keyed by pool, like the jobs, so a command is
+   * ordered after nothing else of the pool's inputs: a cancel that overtakes its job is refused.
+   */
+  public static final TopicSpec<io.locus.schemas.JobCommand> JOB_COMMANDS =
+      new TopicSpec<>("job-commands", 8, "pool", Codecs.JOB_COMMAND,
+          Map.of("retention.ms", WEEK_MS));
+
+  /**
+   * Every transition of every job (queued, placed, running, completed, failed, cancelled, ...)
+   * with its reason, attempt, node and times. Compacted, so the latest record of a key is the
+   * job's state; deleted after a week like the inputs, so finished jobs do not accumulate. Key
+   * {@code pool/jobId} ({@link #jobStatusKey}).
+   */
+  public static final TopicSpec<io.locus.schemas.JobStatus> JOB_STATUS =
+      new TopicSpec<>("job-status", 8, "pool/jobId", Codecs.JOB_STATUS,
+          Map.of("cleanup.policy", "compact,delete", "retention.ms", WEEK_MS));
+
+  /** Workflow submissions (a DAG of jobs, in parts), run by the scheduler job. Key workflowId. */
+  public static final TopicSpec<io.locus.schemas.WorkflowSubmitted> WORKFLOWS =
+      new TopicSpec<>("workflows", 8, "workflowId", Codecs.WORKFLOW_SUBMITTED,
+          Map.of("retention.ms", WEEK_MS));
+
+  /** Each workflow's progress and end (compacted, deleted after a week). Key workflowId. */
+  public static final TopicSpec<io.locus.schemas.WorkflowStatus> WORKFLOW_STATUS =
+      new TopicSpec<>("workflow-status", 8, "workflowId", Codecs.WORKFLOW_STATUS,
+          Map.of("cleanup.policy", "compact,delete", "retention.ms", WEEK_MS));
+
+  /** The key of a job's transitions on {@link #JOB_STATUS}. */
+  public static String jobStatusKey(String pool, String jobId) {
+    return pool + "/" + jobId;
+  }
+
   /** The topics the scheduler job reads. */
   public static final List<TopicSpec<?>> INPUTS =
-      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL);
+      List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, JOB_COMMANDS);
 
   public static final List<TopicSpec<?>> ALL =
       List.of(JOB_ARRIVALS, TASK_EVENTS, NODE_REPORTS, CONTROL, CONTROL_ACKS, DECISIONS,
-          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS, SHADOW_DECISIONS, NODE_STATUS);
+          SCHEDULER_METRICS, SCALE_REQUESTS, DEAD_LETTERS, SHADOW_DECISIONS, NODE_STATUS,
+          JOB_COMMANDS, JOB_STATUS, WORKFLOWS, WORKFLOW_STATUS);
 
   private Topics() {}
 

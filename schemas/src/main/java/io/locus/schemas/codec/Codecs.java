@@ -27,5 +27,14 @@ public final class Codecs {
   public static final AvroCodec<io.locus.schemas.ShadowDecision> SHADOW_DECISION =
       new AvroCodec<>(io.locus.schemas.ShadowDecision.class);
 
+  public static final AvroCodec<io.locus.schemas.JobCommand> JOB_COMMAND =
+      new AvroCodec<>(io.locus.schemas.JobCommand.class);
+  public static final AvroCodec<io.locus.schemas.JobStatus> JOB_STATUS =
+      new AvroCodec<>(io.locus.schemas.JobStatus.class);
+  public static final AvroCodec<io.locus.schemas.WorkflowSubmitted> WORKFLOW_SUBMITTED =
+      new AvroCodec<>(io.locus.schemas.WorkflowSubmitted.class);
+  public static final AvroCodec<io.locus.schemas.WorkflowStatus> WORKFLOW_STATUS =
+      new AvroCodec<>(io.locus.schemas.WorkflowStatus.class);
+
   private Codecs() {}
 }

@@ -40,6 +40,19 @@ public final class DeadLetterCodes {
   public static final String NO_PROOF = "no-proof";
   /** A job id seen within the retention window. */
   public static final String DUPLICATE_JOB = "duplicate-job";
+  /**
+   * A job command (cancel) for a job the pool does not know: never submitted, or its id has left
+   * the retention window. (A cancel sent before its job's submission reaches the scheduler is
+   * refused too: commands are not remembered, so send it again.)
+   */
+  public static final String UNKNOWN_JOB = "unknown-job";
+  /** A job command (cancel) for a job that has already completed, failed for good or been cancelled. */
+  public static final String JOB_FINISHED = "job-finished";
+  /**
+   * A workflow submission that cannot run: a cycle, a parent not in the workflow, a job id used
+   * twice, parts that disagree, or a workflow id seen before. Nothing of it is released.
+   */
+  public static final String INVALID_WORKFLOW = "invalid-workflow";
   /** The scheduler cannot act on it now (e.g. a control for a busy pool, an unknown policy). */
   public static final String REJECTED = "rejected";
   /** An output record the sink could not write (e.g. larger than the broker accepts). */
@@ -48,7 +61,8 @@ public final class DeadLetterCodes {
   public static final String INTERNAL = "internal";
 
   public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, CLOCK,
-      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, NO_PROOF, DUPLICATE_JOB, REJECTED, UNWRITABLE, INTERNAL);
+      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, NO_PROOF, DUPLICATE_JOB, UNKNOWN_JOB,
+      JOB_FINISHED, INVALID_WORKFLOW, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}
 }

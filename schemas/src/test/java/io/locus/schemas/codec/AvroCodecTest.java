@@ -217,7 +217,8 @@ class AvroCodecTest {
   void currentSchemasCanReadEveryHistoricVersion() {
     for (AvroCodec<?> codec : List.of(Codecs.JOB_SUBMITTED, Codecs.TASK_EVENT, Codecs.NODE_REPORT,
         Codecs.CONTROL, Codecs.DECISION, Codecs.SCHEDULER_METRICS, Codecs.SCALE_REQUEST,
-        Codecs.DEAD_LETTER)) {
+        Codecs.DEAD_LETTER, Codecs.JOB_COMMAND, Codecs.JOB_STATUS, Codecs.WORKFLOW_SUBMITTED,
+        Codecs.WORKFLOW_STATUS)) {
       for (Schema old : AvroCodec.SchemaHistory.versionsOf(codec.schema().getName())) {
         var result = SchemaCompatibility.checkReaderWriterCompatibility(codec.schema(), old);
         assertThat(result.getType())
@@ -226,7 +227,8 @@ class AvroCodecTest {
             .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
       }
     }
-    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(3);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(4);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("SchedulerMetrics")).hasSize(2);
     assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(3);
     assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(4);
     assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
