@@ -164,9 +164,23 @@ public final class BenchCommand implements Callable<Integer> {
   List<Integer> tasks;
 
   @Option(names = "--template", defaultValue = "true",
-      description = "--real-agents: true (/bin/true, inputs cached on every node) or sha256 "
-          + "(sha256sum over inputs staged from a generated storage). Default: ${DEFAULT-VALUE}.")
+      description = "--real-agents: true (/bin/true, inputs cached on every node), sha256 "
+          + "(sha256sum over inputs staged from a generated storage) or sleep (sleep "
+          + "--task-seconds; the table then shows the slots' busy share). Default: "
+          + "${DEFAULT-VALUE}.")
   String template;
+
+  @Option(names = "--task-seconds", defaultValue = "1", paramLabel = "S",
+      description = "--real-agents --template sleep: how long each task sleeps. Default: "
+          + "${DEFAULT-VALUE}.")
+  double taskSeconds;
+
+  @Option(names = "--product-defaults",
+      description = "--real-agents: the agents' queue depth and the scheduler's checkpoint "
+          + "interval are those of locus agent real and locus run with no flags (instead of "
+          + "the bench's: queue depth 4, checkpoints every 0.5 s exactly-once, 5 s "
+          + "at-least-once); --queue-depth still overrides the depth.")
+  boolean productDefaults;
 
   @Option(names = "--timeout", defaultValue = "PT5M",
       description = "--real-agents: give up on a run after this long. Default: ${DEFAULT-VALUE}.")
@@ -209,10 +223,14 @@ public final class BenchCommand implements Callable<Integer> {
   RealAgentsBench.Config realConfig() {
     var parsed = spec.commandLine().getParseResult();
     boolean depthGiven = parsed != null && parsed.hasMatchedOption("--queue-depth");
+    DeliveryMode mode = DeliveryMode.parse(deliveries.get(0));
     // Without a local queue every slot waits a scheduler round trip for its next task.
-    return new RealAgentsBench.Config(policies.get(0).toUpperCase(Locale.ROOT),
-        DeliveryMode.parse(deliveries.get(0)), tasks, template, REAL_AGENTS, REAL_SLOTS,
-        depthGiven ? queueDepth : REAL_SLOTS, seed, timeout);
+    Integer depth = depthGiven ? Integer.valueOf(queueDepth)
+        : productDefaults ? null : Integer.valueOf(REAL_SLOTS);
+    return new RealAgentsBench.Config(policies.get(0).toUpperCase(Locale.ROOT), mode, tasks,
+        template, REAL_AGENTS, REAL_SLOTS, depth, seed, timeout,
+        productDefaults ? io.locus.jobs.run.RunCommand.defaultCheckpointInterval(mode) : null,
+        taskSeconds);
   }
 
   /** Every argument checked at once; the configurations to run, in order. */
@@ -325,7 +343,8 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     if (!realAgents) {
-      for (String o : List.of("--tasks", "--template", "--timeout")) {
+      for (String o : List.of("--tasks", "--template", "--timeout", "--task-seconds",
+          "--product-defaults")) {
         if (parsed != null && parsed.hasMatchedOption(o)) {
           problems.add(o + " applies to --real-agents only");
         }
@@ -340,8 +359,14 @@ public final class BenchCommand implements Callable<Integer> {
         problems.add("--queue-depth must be at most " + io.locus.agent.AgentConfig.MAX_QUEUE_DEPTH
             + " with --real-agents (tasks.queue-depth)");
       }
-      if (!template.equals("true") && !template.equals("sha256")) {
-        problems.add("--template must be true or sha256, not '" + template + "'");
+      if (!List.of("true", "sha256", "sleep").contains(template)) {
+        problems.add("--template must be true, sha256 or sleep, not '" + template + "'");
+      }
+      if (!(taskSeconds > 0 && taskSeconds <= 3600)) {
+        problems.add("--task-seconds must be > 0 and at most 3600, got " + taskSeconds);
+      } else if (!template.equals("sleep") && parsed != null
+          && parsed.hasMatchedOption("--task-seconds")) {
+        problems.add("--task-seconds applies to --template sleep only");
       }
       if (canon.size() > 1 || modes.size() > 1) {
         problems.add("--real-agents runs one --policy and one --delivery at a time");

@@ -75,8 +75,29 @@ class BenchCommandTest {
         .contains("--template applies to --real-agents only");
     Run t = run("--real-agents", "--template", "md5", "--tasks", "0");
     assertThat(t.code()).isEqualTo(2);
-    assertThat(t.err()).contains("--template must be true or sha256, not 'md5'")
+    assertThat(t.err()).contains("--template must be true, sha256 or sleep, not 'md5'")
         .contains("--tasks: 0 is not between 1 and 1000000");
+    Run s = run("--real-agents", "--task-seconds", "2");
+    assertThat(s.code()).isEqualTo(2);
+    assertThat(s.err()).contains("--task-seconds applies to --template sleep only");
+    Run z = run("--real-agents", "--template", "sleep", "--task-seconds", "0");
+    assertThat(z.code()).isEqualTo(2);
+    assertThat(z.err()).contains("--task-seconds must be > 0 and at most 3600, got 0.0");
+  }
+
+  /** --product-defaults measures what a user gets: the agent's depth, locus run's interval. */
+  @Test
+  void productDefaultsTakeTheAgentsDepthAndRunsInterval() {
+    CommandLine cl = LocusCli.commandLine();
+    cl.parseArgs("bench", "--real-agents", "--product-defaults", "--delivery", "exactly-once");
+    BenchCommand b = cl.getSubcommands().get("bench").getCommand();
+    assertThat(b.realConfig().queueDepth()).isNull();
+    assertThat(b.realConfig().checkpoint()).isEqualTo(io.locus.jobs.run.RunCommand
+        .defaultCheckpointInterval(io.locus.connectors.DeliveryMode.EXACTLY_ONCE));
+    CommandLine c2 = LocusCli.commandLine();
+    c2.parseArgs("bench", "--real-agents");
+    BenchCommand own = c2.getSubcommands().get("bench").getCommand();
+    assertThat(own.realConfig().checkpoint()).isNull();
   }
 
   @Test

@@ -78,7 +78,7 @@ class ChartTemplateTest {
     assertThat(conf.path("state.backend.type").asText()).isEqualTo("rocksdb");
     assertThat(conf.path("execution.checkpointing.dir").asText()).isEqualTo("s3://locus-state/locus/checkpoints");
     assertThat(conf.path("execution.checkpointing.savepoint-dir").asText()).isEqualTo("s3://locus-state/locus/savepoints");
-    assertThat(conf.path("execution.checkpointing.interval").asText()).isEqualTo("5 s");
+    assertThat(conf.path("execution.checkpointing.interval").asText()).isEqualTo("1 s");
     assertThat(conf.path("metrics.reporter.prom.factory.class").asText())
         .isEqualTo("org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
     assertThat(conf.path("metrics.reporter.prom.port").asText()).isEqualTo("9249");

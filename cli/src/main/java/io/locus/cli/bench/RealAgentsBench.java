@@ -37,13 +37,19 @@ public final class RealAgentsBench {
   private static final int TRUE_FILES = 16;
   private static final int SHA_FILES = 100;
 
+  /**
+   * One bench setup. {@code queueDepth} null: the agent's own default (no {@code
+   * tasks.queue-depth} in its config); {@code checkpoint} null: the bench's own interval (0.5 s
+   * exactly-once, 5 s at-least-once). {@code taskSeconds}: template {@code sleep} only.
+   */
   public record Config(String policy, DeliveryMode delivery, List<Integer> tasks,
-      String template, int agents, int slots, int queueDepth, long seed, Duration timeout) {}
+      String template, int agents, int slots, Integer queueDepth, long seed, Duration timeout,
+      Duration checkpoint, double taskSeconds) {}
 
   /** One run's figures. */
   public record Row(String policy, String delivery, String template, int tasks, long completed,
       double seconds, double tasksPerSecond, double placeP50Ms, double placeP99Ms,
-      double doneP50Ms, double doneP99Ms, double doneMaxMs) {}
+      double doneP50Ms, double doneP99Ms, double doneMaxMs, double slotUse) {}
 
   private RealAgentsBench() {}
 
@@ -63,23 +69,27 @@ public final class RealAgentsBench {
     }
     o.println();
     o.println("== locus bench --real-agents: " + cfg.agents() + " agents x " + cfg.slots()
-        + " slots, queue depth " + cfg.queueDepth() + " ==");
-    o.printf(Locale.ROOT, "%-6s %-14s %-8s %7s %9s %8s %9s %11s %11s %10s %10s %10s%n", "policy",
-        "delivery", "template", "tasks", "completed", "wall s", "tasks/s", "place p50", "place p99",
-        "done p50", "done p99", "done max");
+        + " slots, queue depth " + depthLabel(cfg) + ", checkpoints every "
+        + checkpoint(cfg) + " ==");
+    o.printf(Locale.ROOT, "%-6s %-14s %-8s %7s %9s %8s %9s %11s %11s %10s %10s %10s %9s%n",
+        "policy", "delivery", "template", "tasks", "completed", "wall s", "tasks/s", "place p50",
+        "place p99", "done p50", "done p99", "done max", "slot use");
     List<String> csv = new ArrayList<>();
-    csv.add("policy,delivery,template,agents,slots,queue_depth,tasks,completed,seconds,"
-        + "tasks_per_s,place_p50_ms,place_p99_ms,done_p50_ms,done_p99_ms,done_max_ms");
+    csv.add("policy,delivery,template,agents,slots,queue_depth,checkpoint_ms,tasks,completed,"
+        + "seconds,tasks_per_s,place_p50_ms,place_p99_ms,done_p50_ms,done_p99_ms,done_max_ms,"
+        + "slot_use");
     for (Row r : rows) {
       o.printf(Locale.ROOT, "%-6s %-14s %-8s %7d %9d %8.2f %9.1f %9.1fms %9.1fms %8.1fms "
-              + "%8.1fms %8.1fms%n", r.policy(), r.delivery(), r.template(), r.tasks(),
+              + "%8.1fms %8.1fms %9s%n", r.policy(), r.delivery(), r.template(), r.tasks(),
           r.completed(), r.seconds(), r.tasksPerSecond(), r.placeP50Ms(), r.placeP99Ms(),
-          r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs());
+          r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs(), Double.isNaN(r.slotUse()) ? "-"
+              : String.format(Locale.ROOT, "%.1f %%", 100 * r.slotUse()));
       csv.add(String.format(Locale.ROOT,
-          "%s,%s,%s,%d,%d,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f", r.policy(), r.delivery(),
-          r.template(), cfg.agents(), cfg.slots(), cfg.queueDepth(), r.tasks(),
-          r.completed(), r.seconds(), r.tasksPerSecond(), r.placeP50Ms(), r.placeP99Ms(),
-          r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs()));
+          "%s,%s,%s,%d,%d,%s,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f", r.policy(),
+          r.delivery(), r.template(), cfg.agents(), cfg.slots(), depthLabel(cfg),
+          checkpoint(cfg).toMillis(), r.tasks(), r.completed(), r.seconds(), r.tasksPerSecond(),
+          r.placeP50Ms(), r.placeP99Ms(), r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs(),
+          r.slotUse()));
     }
     Files.write(out.resolve("real.csv"), csv);
     o.println("Wrote " + out.resolve("real.csv"));
@@ -90,8 +100,13 @@ public final class RealAgentsBench {
       throws Exception {
     String pool = "bench-real-" + cfg.policy().toLowerCase(Locale.ROOT);
     boolean sha = cfg.template().equals("sha256");
+    String template = switch (cfg.template()) {
+      case "sha256" -> "checksum";
+      case "sleep" -> "sleep";
+      default -> "noop";
+    };
     Path storage = dir.resolve("storage");
-    List<JobSubmitted> jobs = jobs(pool, n, sha, cfg.seed());
+    List<JobSubmitted> jobs = jobs(pool, n, sha, template, cfg.seed());
     if (sha) {
       DemoWorkload.writeStorage(storage, DemoWorkload.Spec.real(n, SHA_FILES, cfg.seed()));
     } else {
@@ -100,10 +115,11 @@ public final class RealAgentsBench {
     SchedulerConfig.PolicySpec spec = new SchedulerConfig.PolicySpec(cfg.policy(), Map.of());
     SchedulerConfig sc = new SchedulerConfig(spec, Map.of(pool, spec), 1000, 3);
     boolean eo = cfg.delivery() == DeliveryMode.EXACTLY_ONCE;
-    Duration cp = eo ? Duration.ofMillis(500) : Duration.ofSeconds(5);
+    Duration cp = checkpoint(cfg);
     o.printf(Locale.ROOT, "%n== real agents: %s %s, %d tasks of template %s, %d agents x %d "
-        + "slots, queue depth %d ==%n", cfg.policy(), cfg.delivery().cliName(), n, cfg.template(),
-        cfg.agents(), cfg.slots(), cfg.queueDepth());
+        + "slots, queue depth %s, checkpoints every %s ==%n", cfg.policy(),
+        cfg.delivery().cliName(), n, cfg.template(), cfg.agents(), cfg.slots(), depthLabel(cfg),
+        cp);
     List<AgentProcess> agents = new ArrayList<>();
     try (EmbeddedLocus locus = EmbeddedLocus.start(sc, cfg.delivery(), cp);
         PlacementWatcher watcher = new PlacementWatcher(locus.bootstrapServers(), Set.of(pool),
@@ -117,7 +133,7 @@ public final class RealAgentsBench {
           }
           Path yaml = dir.resolve(node + ".yaml");
           Files.writeString(yaml, yaml(pool, node, cfg.slots(), cfg.queueDepth(), data, storage,
-              locus.bootstrapServers(), eo));
+              locus.bootstrapServers(), eo, cfg.taskSeconds()));
           agents.add(AgentProcess.start("real agent " + node, List.of("-Xmx512m"),
               List.of("real", "--config", yaml.toString(), "--stats-interval", "PT0S"),
               logDir.resolve("real-" + node + "-" + n + ".log")));
@@ -163,10 +179,14 @@ public final class RealAgentsBench {
         long[] miss = new long[1];
         long[] place = watcher.latencies(0, n, miss);
         long[] done = watcher.completionLatencies(0, n, miss);
+        // Only sleep tasks have a known length: their busy slot-seconds over the run's.
+        double slotUse = template.equals("sleep") && completed > 0
+            ? completed * cfg.taskSeconds() / ((double) cfg.agents() * cfg.slots() * secs)
+            : Double.NaN;
         Row r = new Row(cfg.policy(), cfg.delivery().cliName(), cfg.template(), n, completed,
             secs, completed / secs, StepResult.quantileMs(place, 0.5),
             StepResult.quantileMs(place, 0.99), StepResult.quantileMs(done, 0.5),
-            StepResult.quantileMs(done, 0.99), StepResult.quantileMs(done, 1.0));
+            StepResult.quantileMs(done, 0.99), StepResult.quantileMs(done, 1.0), slotUse);
         o.printf(Locale.ROOT, "   %d of %d completed in %.2f s: %.1f tasks/s%n", completed, n,
             secs, r.tasksPerSecond());
         return r;
@@ -178,8 +198,21 @@ public final class RealAgentsBench {
     }
   }
 
+  /** The checkpoint interval of a run: the configured one, else the bench's own. */
+  static Duration checkpoint(Config cfg) {
+    if (cfg.checkpoint() != null) {
+      return cfg.checkpoint();
+    }
+    return cfg.delivery() == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500)
+        : Duration.ofSeconds(5);
+  }
+
+  private static String depthLabel(Config cfg) {
+    return cfg.queueDepth() == null ? "(agent default)" : Integer.toString(cfg.queueDepth());
+  }
+
   /** The run's jobs, ids ending in -j<seq>. */
-  static List<JobSubmitted> jobs(String pool, int n, boolean sha, long seed) {
+  static List<JobSubmitted> jobs(String pool, int n, boolean sha, String template, long seed) {
     List<JobSubmitted> out = new ArrayList<>(n);
     if (sha) {
       List<JobSubmitted> demo = DemoWorkload.generate(pool, DemoWorkload.Spec.real(n, SHA_FILES,
@@ -195,7 +228,7 @@ public final class RealAgentsBench {
           .setInputs(List.of(DataUnit.newBuilder().setId(trueInput(s % TRUE_FILES))
               .setBytes(1024).build()))
           .setComputeSeconds(0)
-          .setTemplate("noop")
+          .setTemplate(template)
           .build());
     }
     return out;
@@ -214,9 +247,12 @@ public final class RealAgentsBench {
     }
   }
 
-  /** One agent's config file; {@code queueDepth} becomes {@code tasks.queue-depth}. */
-  static String yaml(String pool, String node, int slots, int queueDepth, Path data, Path storage,
-      String bootstrap, boolean readCommitted) {
+  /**
+   * One agent's config file; {@code queueDepth} becomes {@code tasks.queue-depth} (null: left
+   * out, the agent's default); template {@code sleep} sleeps {@code taskSeconds}.
+   */
+  static String yaml(String pool, String node, int slots, Integer queueDepth, Path data,
+      Path storage, String bootstrap, boolean readCommitted, double taskSeconds) {
     return String.join("\n",
         "pool: " + pool,
         "node-id: " + node,
@@ -234,11 +270,14 @@ public final class RealAgentsBench {
         "http:",
         "  bind: 127.0.0.1",
         "  port: 0",
-        "tasks:",
-        "  queue-depth: " + queueDepth,
+        queueDepth == null ? "" : "tasks:",
+        queueDepth == null ? "" : "  queue-depth: " + queueDepth,
         "templates:",
         "  noop:",
         "    command: [/bin/true]",
+        "    max-args: 0",
+        "  sleep:",
+        "    command: [sleep, \"" + String.format(Locale.ROOT, "%.3f", taskSeconds) + "\"]",
         "    max-args: 0",
         "  checksum:",
         "    command: [sha256sum, \"{inputs}\"]",

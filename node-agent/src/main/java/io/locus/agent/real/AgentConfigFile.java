@@ -258,9 +258,11 @@ public final class AgentConfigFile {
             : cacheDir.toAbsolutePath().normalize().resolveSibling("work"));
       }
       TaskSettings t = Setting.orDefault(tasks, TaskSettings.DEFAULTS);
+      int nodeSlots = Setting.atLeast("slots", Setting.orDefault(slots, AgentConfig.DEFAULT_SLOTS),
+          1);
       AgentConfig agent = AgentConfig.builder(pool, node)
-          .queueDepth(t.queueDepth())
-          .slots(Setting.atLeast("slots", Setting.orDefault(slots, AgentConfig.DEFAULT_SLOTS), 1))
+          .queueDepth(t.queueDepthFor(nodeSlots))
+          .slots(nodeSlots)
           .heartbeatMs(Math.max(1, Setting.positive("heartbeat", Setting.orDefault(heartbeat,
               Duration.ofMillis(AgentConfig.DEFAULT_HEARTBEAT_MS))).toMillis()))
           .evictionPolicy(evictionPolicy(Setting.orDefault(eviction, "LRU")))

@@ -22,8 +22,12 @@ import java.util.Map;
  *     runs once per batch; a suspend loses the batch in progress, a shrink lets it finish
  *     (default 1000)
  * @param queueDepth [tasks.queue-depth] placements held beyond the slots in a local queue and
- *     started as slots free (late binding); 0 (default): a placement finding every slot busy is
- *     refused
+ *     started as slots free (late binding); 0: a placement finding every slot busy is refused;
+ *     null (default): as many as the node has slots ({@link #queueDepthFor}). Why a queue by
+ *     default: with exactly-once delivery a decision reaches the agent only when the
+ *     scheduler's checkpoint commits, so a slot without a queued task idles for about a
+ *     checkpoint interval between tasks (20 % busy with 1-s tasks and 5-s checkpoints, measured:
+ *     docs/performance.md "Keeping real slots busy")
  */
 public record TaskSettings(Duration timeout, Duration killGrace, ByteSize stderrTailBytes,
     Boolean inheritEnv, Map<String, String> env, Integer eventBatch, Integer queueDepth) {
@@ -44,8 +48,14 @@ public record TaskSettings(Duration timeout, Duration killGrace, ByteSize stderr
     env = Setting.values("env", env);
     eventBatch = Setting.atLeast("event-batch", Setting.orDefault(eventBatch, DEFAULT_EVENT_BATCH),
         1);
-    queueDepth = Setting.between("queue-depth", Setting.orDefault(queueDepth, 0), 0,
-        AgentConfig.MAX_QUEUE_DEPTH);
+    // null: as many as the node has slots, decided where the slots are known (AgentConfigFile)
+    queueDepth = queueDepth == null ? null
+        : Setting.between("queue-depth", queueDepth, 0, AgentConfig.MAX_QUEUE_DEPTH);
+  }
+
+  /** The local queue depth of a node with {@code slots} slots: the one set, else its slots. */
+  public int queueDepthFor(int slots) {
+    return queueDepth != null ? queueDepth : Math.min(slots, AgentConfig.MAX_QUEUE_DEPTH);
   }
 
   public TaskSettings withKillGrace(Duration d) {

@@ -119,7 +119,10 @@ class AgentConfigStrictnessTest {
     refused("tasks: {queue-depth: 5000}\n")
         .hasMessage("line 4: tasks.queue-depth: must be 0..1024, got 5000");
     assertThat(parse("tasks: {queue-depth: 3}\n").agent().agent().queueDepth()).isEqualTo(3);
-    assertThat(parse("slots: 2\n").agent().agent().queueDepth()).isZero();
+    // not set: as deep as the node has slots (issue 23 item 6: slots stay busy exactly-once)
+    assertThat(parse("slots: 2\n").agent().agent().queueDepth()).isEqualTo(2);
+    assertThat(parse("slots: 2\ntasks: {queue-depth: 0}\n").agent().agent().queueDepth())
+        .isZero();
     refused("work: {keep: -3}\n").hasMessage("line 4: work.keep: must be >= 0, got -3");
     refused("http:\n  bind: 0.0.0.0\n  port: 70000\n")
         .hasMessage("line 6: http.port: must be 0..65535, got 70000");

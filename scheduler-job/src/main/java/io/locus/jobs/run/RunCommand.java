@@ -81,9 +81,30 @@ public final class RunCommand implements Callable<Integer> {
       description = "Decision delivery: exactly-once (transactional; decisions visible at each checkpoint; agents read committed, their default) or at-least-once (lower latency; after a failover a task may run twice, one completion counts). Default: ${DEFAULT-VALUE}.")
   String delivery;
 
-  @Option(names = "--checkpoint-interval", defaultValue = "PT5S",
-      description = "Checkpoint interval as an ISO-8601 duration. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--checkpoint-interval", paramLabel = "DURATION",
+      description = "Checkpoint interval as an ISO-8601 duration. Default: PT1S with "
+          + "exactly-once (a decision reaches the agents when its checkpoint commits), PT5S with "
+          + "at-least-once.")
   Duration checkpointInterval;
+
+  /**
+   * The checkpoint interval {@code locus run} uses when none is given (one place, so that {@code
+   * locus bench --real-agents --product-defaults} measures what a user gets).
+   */
+  public static Duration defaultCheckpointInterval(DeliveryMode mode) {
+    // Exactly-once: a decision is visible to agents only when its checkpoint commits, so the
+    // interval is the placement latency; 1 s with the agents' default local queue (their slots)
+    // keeps >= 90 % of slots busy with 1-s tasks (docs/performance.md, "Keeping real slots
+    // busy"). At-least-once decisions are visible at once: the interval only bounds the replay
+    // after a failure, and 5 s costs less.
+    return mode == DeliveryMode.EXACTLY_ONCE ? Duration.ofSeconds(1) : Duration.ofSeconds(5);
+  }
+
+  /** The interval given, else the default for the delivery mode. */
+  private Duration checkpointInterval() {
+    return checkpointInterval != null ? checkpointInterval
+        : defaultCheckpointInterval(DeliveryMode.parse(delivery));
+  }
 
   @Option(names = "--state-dir", defaultValue = "locus-state", paramLabel = "DIR",
       description = "Where checkpoints (DIR/checkpoints) and savepoints (DIR/savepoints) are kept"
@@ -382,7 +403,7 @@ public final class RunCommand implements Callable<Integer> {
         + " | Kafka " + kafka.bootstrap
         + " | Flink " + flink
         + " | checkpoints " + (cp == null ? "the cluster's execution.checkpointing.dir" : cp)
-        + " every " + checkpointInterval
+        + " every " + checkpointInterval()
         + " | delivery " + DeliveryMode.parse(delivery).name().toLowerCase(Locale.ROOT)
             .replace('_', '-')
         + " | pools " + pools(o.scheduler())
@@ -506,7 +527,7 @@ public final class RunCommand implements Callable<Integer> {
       cfg = cfg.withShadows(shadows).withShadowTimeScale(shadowTimeScale);
     }
     return new SchedulerJob.Options(kafka.bootstrap, kafka.overrides(), DeliveryMode.parse(delivery), cfg,
-        checkpointInterval, checkpoints(),
+        checkpointInterval(), checkpoints(),
         stateBackend, parallelism, groupId, txnPrefix, restartAttempts);
   }
 }
