@@ -95,7 +95,7 @@ class ChartTemplateTest {
     assertThat(after(args, "--pool-policy")).containsExactly("batch=MCH");
     assertThat(after(args, "--pools")).containsExactly("batch");
     assertThat(after(args, "--parallelism")).containsExactly("1");
-    assertThat(after(args, "--checkpoint-interval")).containsExactly("PT5S");
+    assertThat(after(args, "--checkpoint-interval")).containsExactly("PT1S");
     assertThat(args).contains("--no-create-topics").doesNotContain("--kafka-properties",
         "--decision-secret-file", "--node-secret-file");
     // No security configured: nothing mounted into the Flink pods but the reporter's port.
