@@ -50,7 +50,7 @@ public final class JobFeeder {
 
     /**
      * A released job that has not ended is cancelled: the sink takes it off the queue or stops its
-     * attempt, and reports it through {@link #finished} with {@link End#CANCELLED}.
+     * attempt, and reports it through {@link JobFeeder#finished} with {@link End#CANCELLED}.
      */
     void cancelReleased(String jobId, double now);
   }
