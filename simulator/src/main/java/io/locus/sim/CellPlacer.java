@@ -57,6 +57,8 @@ final class CellPlacer implements TaskPlacer {
   private final List<Cell> cells = new ArrayList<>();
   private final Map<String, Cell> byNode = new HashMap<>();
   private final Map<String, Cell> byTask = new HashMap<>();
+  /** The attempt each started task runs on the cluster (a cancel stops it). */
+  private final Map<String, TaskRun> runs = new HashMap<>();
   private final long[] routed;
   private long routedAway;
 
@@ -163,6 +165,7 @@ final class CellPlacer implements TaskPlacer {
   @Override
   public void taskDone(TaskRun run, double now) {
     Task t = run.task();
+    runs.remove(t.taskId());
     Cell c = byNode.get(run.node());
     PoolState.EndOutcome o = c.scheduler.applyTaskCompleted(t.taskId(), t.attempt(), run.node(),
         run.bytesLocal(), run.bytesPeer(), run.bytesStorage());
@@ -170,6 +173,15 @@ final class CellPlacer implements TaskPlacer {
       byTask.remove(t.taskId());
       sim.jobEnded(t, run, true, now);
     }
+  }
+
+  @Override
+  public Cancelled cancel(String taskId, double now) {
+    Cell c = byTask.remove(taskId);
+    if (c == null) {
+      throw new IllegalStateException("cancel of " + taskId + ": no cell holds it");
+    }
+    return PoolCancel.cancel(c.scheduler, taskId, runs.remove(taskId), sim.cluster(), now);
   }
 
   @Override
@@ -207,7 +219,7 @@ final class CellPlacer implements TaskPlacer {
         || !current.node().equals(run.node())) {
       return;
     }
-    sim.cluster().start(t, run.inputs(), run.node(), now);
+    runs.put(t.taskId(), sim.cluster().start(t, run.inputs(), run.node(), now));
   }
 
   // ------------------------------------------------------------------ gauges and counters

@@ -11,9 +11,12 @@ import io.locus.sim.exec.Executor;
 import io.locus.sim.exec.TaskRun;
 import io.locus.sim.provision.Lrm;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code LRM_PER_TASK} baseline (spec §2.5): every released task is submitted to the LRM as its
@@ -31,6 +34,10 @@ final class PerTaskPlacer implements TaskPlacer {
   private int live;
   private int nodeCounter;
   private long releases;
+  /** Tasks that wait for their LRM node, and those of them cancelled meanwhile. */
+  private final Set<String> waitingIds = new HashSet<>();
+  private final Set<String> cancelledWaiting = new HashSet<>();
+  private final Map<String, TaskRun> runs = new HashMap<>();
 
   PerTaskPlacer(Simulation sim) {
     this.sim = sim;
@@ -47,18 +54,45 @@ final class PerTaskPlacer implements TaskPlacer {
   @Override
   public void released(Task task, double now) {
     waiting++;
+    waitingIds.add(task.taskId());
     lrm.submit(1, now, new Lrm.Callback() {
       @Override
       public void granted(int nodes, double at) {
+        if (cancelledWaiting.remove(task.taskId())) {
+          lrm.release(1, at); // cancelled while it waited: the node goes straight back
+          return;
+        }
+        waitingIds.remove(task.taskId());
         begin(task, at);
       }
 
       @Override
       public void refused(int nodes, double at) {
+        if (cancelledWaiting.remove(task.taskId())) {
+          return; // it ended when it was cancelled
+        }
+        waitingIds.remove(task.taskId());
         waiting--;
         sim.jobEnded(task, null, false, at); // an LRM without a single node: it can never run
       }
     });
+  }
+
+  /** Waiting for its node: it never runs. Running: it stops and its node goes back. */
+  @Override
+  public Cancelled cancel(String taskId, double now) {
+    if (waitingIds.remove(taskId)) {
+      waiting--;
+      cancelledWaiting.add(taskId); // its LRM request is already in: the grant is given back
+      return new Cancelled(false, 0.0);
+    }
+    TaskRun run = runs.remove(taskId);
+    if (run == null) {
+      throw new IllegalStateException("cancel of " + taskId + ": neither waiting nor running");
+    }
+    cluster.cancel(run, now);
+    endRun(run, now);
+    return new Cancelled(true, now - run.startTime());
   }
 
   private void begin(Task task, double now) {
@@ -73,7 +107,7 @@ final class PerTaskPlacer implements TaskPlacer {
       plan.add(new InputFetch(u, InputSource.STORAGE, null, false));
     }
     sim.recordDecision(now, new Command.Run(id, task, plan, REASON));
-    cluster.start(task, plan, id, now);
+    runs.put(task.taskId(), cluster.start(task, plan, id, now));
   }
 
   @Override
@@ -89,12 +123,18 @@ final class PerTaskPlacer implements TaskPlacer {
 
   @Override
   public void taskDone(TaskRun run, double now) {
+    runs.remove(run.task().taskId());
+    endRun(run, now);
+    sim.jobEnded(run.task(), run, true, now);
+  }
+
+  /** The task's own node is given back. */
+  private void endRun(TaskRun run, double now) {
     running--;
     cluster.release(run.node(), now);
     live--;
     releases++;
     lrm.release(1, now);
-    sim.jobEnded(run.task(), run, true, now);
   }
 
   @Override

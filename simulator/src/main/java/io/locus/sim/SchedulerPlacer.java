@@ -149,6 +149,17 @@ final class SchedulerPlacer implements TaskPlacer {
     }
   }
 
+  @Override
+  public Cancelled cancel(String taskId, double now) {
+    TaskRun run = runs.remove(taskId);
+    events.cancel(timeouts.remove(taskId));
+    long t0 = cpuStart();
+    Cancelled c = PoolCancel.cancel(scheduler, taskId, run, cluster, now);
+    cpuEnd(t0);
+    gate.changed();
+    return c;
+  }
+
   /** The attempt failed (injected) or timed out: the core re-queues it or gives up (§2.3). */
   private void failed(TaskRun run, double now) {
     Task t = run.task();

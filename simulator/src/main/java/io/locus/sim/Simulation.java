@@ -18,6 +18,7 @@ import io.locus.sim.metrics.MetricsRecorder;
 import io.locus.sim.metrics.Percentiles;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.provision.Lrm;
+import io.locus.sim.workload.CancelDraws;
 import io.locus.sim.workload.JobFeeder;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
@@ -34,8 +35,15 @@ import java.util.SplittableRandom;
  * <p>Per instant t the engine applies the events due at t in scheduling order; this model then
  * applies the flow ends due at t in start order ({@link #runDue}; repeating while that creates more
  * work at t), then lets the placer dispatch once ({@link #afterInstant}), as the spec README
- * requires. Randomness (LRM latencies, failure injection, random eviction) comes from streams split
- * off the seed, so equal configurations give identical decision sequences and results.
+ * requires. Randomness (LRM latencies, failure injection, random eviction, drawn cancels) comes
+ * from streams split off the seed, so equal configurations give identical decision sequences and
+ * results.
+ *
+ * <p>Lifecycle (issue 23), as the streaming scheduler: a job is cancelled at its {@code
+ * cancelAfter} ({@link JobFeeder}; {@code --cancel} draws some, {@link CancelDraws}). Queued, it
+ * leaves the queue; placed or running, its attempt stops, its slot frees and the slot-seconds it
+ * ran are counted as wasted; ended, nothing happens. A cancelled job is neither completed nor
+ * failed, so it is outside the response-time statistics, and it counts as a failed parent.
  */
 public final class Simulation implements Model<DiffusionMetrics>, ClusterListener,
     JobFeeder.Sink {
@@ -91,6 +99,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   private final Progress progress;
   private final TaskListener taskListener;
   private final SplittableRandom failureRng;
+  private long cancelledQueued;
+  private long cancelledRunning;
+  private double cancelWastedSlotSeconds;
   private long nextSeq;
   private long decisions;
   private long digest = 0xcbf29ce484222325L;
@@ -111,7 +122,15 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     this.metrics = new MetricsRecorder(cfg.stepSeconds());
     this.cluster = new Cluster(cfg.exec(), flows, events, this, root.nextLong());
     this.lrm = new Lrm(cfg.lrm(), events, lrmRng);
-    this.feeder = new JobFeeder(jobs, events, this);
+    SimulationConfig.Lifecycle life = cfg.lifecycle();
+    if (life.cancelFraction() > 0) {
+      // split after every other stream, so a run without --cancel draws exactly as before
+      jobs = new CancelDraws(jobs, life.cancelFraction(), life.cancelWithinSeconds(),
+          Math.min(cfg.exec().nicInBytesPerSecond(), cfg.exec().fsBytesPerSecond()), root.split());
+    }
+    this.feeder = new JobFeeder(jobs, events, this,
+        life.onFailure() == SimulationConfig.OnFailure.FAIL_WORKFLOW
+            ? JobFeeder.OnFailure.FAIL_WORKFLOW : JobFeeder.OnFailure.FAIL_DESCENDANTS);
     this.placer = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK
         ? new PerTaskPlacer(this)
         : cfg.cells() > 1 ? new CellPlacer(this)
@@ -205,7 +224,8 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     }
     taskListener.ended(new TaskRecord(task.jobId(), run.node(), task.submitTime(),
         run.startTime(), now, completed, run.bytesLocal(), run.bytesPeer(), run.bytesStorage()));
-    feeder.finished(task.jobId(), completed, now);
+    feeder.finished(task.jobId(), completed ? JobFeeder.End.COMPLETED : JobFeeder.End.FAILED,
+        now);
   }
 
   // ------------------------------------------------------------------ listeners
@@ -218,6 +238,18 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
     placer.released(t, now);
+  }
+
+  @Override
+  public void cancelReleased(String jobId, double now) {
+    TaskPlacer.Cancelled c = placer.cancel(jobId, now);
+    if (c.placed()) {
+      cancelledRunning++;
+      cancelWastedSlotSeconds += c.wastedSlotSeconds();
+    } else {
+      cancelledQueued++;
+    }
+    feeder.finished(jobId, JobFeeder.End.CANCELLED, now);
   }
 
   @Override
@@ -339,13 +371,17 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
         sc == null ? 0 : sc.dispatchCalls(), sc == null ? 0 : sc.skippedDispatches(), digest);
     DiffusionMetrics.Tasks tasks = new DiffusionMetrics.Tasks(feeder.arrived(),
         feeder.released(), metrics.completedCount(),
-        feeder.finishedCount() - metrics.completedCount(), placer.retries(), placer.timeouts(),
-        placer.injectedFailures(), feeder.dropped());
+        feeder.finishedCount() - metrics.completedCount() - cancelledQueued - cancelledRunning,
+        placer.retries(), placer.timeouts(), placer.injectedFailures(), feeder.dropped());
+    DiffusionMetrics.Lifecycle lifecycle = new DiffusionMetrics.Lifecycle(
+        feeder.cancelledUnreleased() + cancelledQueued, cancelledRunning,
+        feeder.cancelsTooLate(), cancelWastedSlotSeconds, feeder.droppedByParent(),
+        feeder.droppedByWorkflow());
     boolean perTask = cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK;
     DiffusionMetrics.Setup setup = new DiffusionMetrics.Setup(workloadName,
         cfg.provisioning().cliName(), cfg.nodes(), cfg.slots(), cfg.cacheBytes(),
         cfg.exec().fsBytesPerSecond() * 8 / 1e9, cfg.exec().eviction(), cfg.seed());
-    DiffusionMetrics m = new DiffusionMetrics(setup, tasks, t, io, res, sched,
+    DiffusionMetrics m = new DiffusionMetrics(setup, tasks, lifecycle, t, io, res, sched,
         new DiffusionMetrics.Slowdown(metrics.stepSeconds(), metrics.slowdowns()), series);
     double cpu = sc != null && cfg.measureSchedulerCpu() ? sc.schedulerCpuSeconds() : Double.NaN;
     return RunResult.of(DiffusionMetrics.MODEL, cfg.label(),

@@ -26,6 +26,7 @@ import java.util.Map;
  *     the design for a pool larger than one operator instance)
  * @param dispatchGate skip dispatches that provably decide nothing (see DispatchGate); on by
  *     default, off only to check that it changes nothing
+ * @param lifecycle cancels drawn at random and the workflow failure policy (issue 23)
  */
 public record SimulationConfig(
     String label,
@@ -54,7 +55,8 @@ public record SimulationConfig(
     double stallSeconds,
     boolean measureSchedulerCpu,
     boolean dispatchGate,
-    int cells) {
+    int cells,
+    Lifecycle lifecycle) {
 
   /**
    * The policies this simulator models: the registry's file policies that run on agent caches
@@ -124,6 +126,64 @@ public record SimulationConfig(
     }
   }
 
+  /**
+   * What a job whose parent failed for good or was cancelled does to the rest of its workflow, as
+   * the streaming scheduler's {@code WorkflowSubmitted.onFailure} (same names).
+   */
+  public enum OnFailure {
+    /** Only the jobs that depend on it, transitively, fail ("parent X failed"). */
+    FAIL_DESCENDANTS,
+    /** Every job of its workflow not yet released fails; released jobs run on. */
+    FAIL_WORKFLOW;
+
+    public static OnFailure parse(String s) {
+      try {
+        return valueOf(s.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown failure policy '" + s
+            + "'; valid: fail-descendants, fail-workflow");
+      }
+    }
+
+    public String cliName() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  /**
+   * The job lifecycle beyond run-to-end (issue 23): a fraction of jobs cancelled by their user, and
+   * the workflow failure policy. Jobs whose trace sets {@code cancelAfter} are cancelled whatever
+   * the fraction.
+   *
+   * @param cancelFraction the share of jobs drawn (seeded, in stream order) to be cancelled
+   * @param cancelWithinSeconds a drawn cancel comes uniformly within this many seconds of the job's
+   *     arrival; NaN: within twice the job's uncontended run time (compute plus its bytes at the
+   *     smaller of NIC and file-system bandwidth), so some cancels find it queued, some running and
+   *     some finished
+   * @param onFailure what a failed-for-good or cancelled job does to its workflow
+   */
+  public record Lifecycle(double cancelFraction, double cancelWithinSeconds, OnFailure onFailure) {
+    public Lifecycle {
+      if (!(cancelFraction >= 0) || cancelFraction > 1) {
+        throw new IllegalArgumentException("cancel fraction must be in [0, 1], got "
+            + cancelFraction);
+      }
+      if (!Double.isNaN(cancelWithinSeconds)
+          && (!(cancelWithinSeconds >= 0) || Double.isInfinite(cancelWithinSeconds))) {
+        throw new IllegalArgumentException("cancel window must be finite and >= 0 seconds, got "
+            + cancelWithinSeconds);
+      }
+      if (onFailure == null) {
+        throw new IllegalArgumentException("a workflow failure policy is required");
+      }
+    }
+
+    /** No drawn cancels, descendants of a failed job fail (the streaming default). */
+    public static Lifecycle defaults() {
+      return new Lifecycle(0.0, Double.NaN, OnFailure.FAIL_DESCENDANTS);
+    }
+  }
+
   public SimulationConfig {
     if (policy == null) {
       throw new IllegalArgumentException("a policy is required");
@@ -165,8 +225,8 @@ public record SimulationConfig(
     if (!(stepSeconds > 0) || !(horizonSeconds > 0) || !(stallSeconds > 0)) {
       throw new IllegalArgumentException("step, horizon and stall times must be > 0");
     }
-    if (lrm == null || exec == null || replay == null) {
-      throw new IllegalArgumentException("lrm, exec and replay settings are required");
+    if (lrm == null || exec == null || replay == null || lifecycle == null) {
+      throw new IllegalArgumentException("lrm, exec, replay and lifecycle settings are required");
     }
     if (!EVICTIONS.contains(exec.eviction().toUpperCase(Locale.ROOT))) {
       throw new IllegalArgumentException("unknown eviction policy '" + exec.eviction()
@@ -245,6 +305,7 @@ public record SimulationConfig(
     private boolean measureSchedulerCpu;
     private boolean dispatchGate = true;
     private int cells = 1;
+    private Lifecycle lifecycle = Lifecycle.defaults();
 
     private Builder() {}
 
@@ -276,6 +337,7 @@ public record SimulationConfig(
       measureSchedulerCpu = c.measureSchedulerCpu;
       dispatchGate = c.dispatchGate;
       cells = c.cells;
+      lifecycle = c.lifecycle;
     }
 
     public Builder label(String v) {
@@ -413,6 +475,11 @@ public record SimulationConfig(
       return this;
     }
 
+    public Builder lifecycle(Lifecycle v) {
+      lifecycle = v;
+      return this;
+    }
+
     public Builder dispatchGate(boolean v) {
       dispatchGate = v;
       return this;
@@ -422,7 +489,7 @@ public record SimulationConfig(
       return new SimulationConfig(label, pool, policy, window, theta, nodes, minNodes, slots,
           cacheBytes, provisioning, acquisition, release, idleSeconds, pollSeconds, lrm, exec,
           tauDispatch, replay, maxRetries, seed, stepSeconds, idealTime, horizonSeconds,
-          stallSeconds, measureSchedulerCpu, dispatchGate, cells);
+          stallSeconds, measureSchedulerCpu, dispatchGate, cells, lifecycle);
     }
   }
 }

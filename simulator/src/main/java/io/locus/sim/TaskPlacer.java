@@ -29,6 +29,19 @@ interface TaskPlacer extends PoolView {
   /** An attempt finished its reads, compute and delivery. */
   void taskDone(TaskRun run, double now);
 
+  /**
+   * What a cancel did: whether the job had a placed attempt (else it was queued), and the
+   * slot-seconds that attempt had run (its partial work, wasted).
+   */
+  record Cancelled(boolean placed, double wastedSlotSeconds) {}
+
+  /**
+   * The user cancels released job {@code taskId}, which has not ended: queued, it leaves the queue
+   * and is never placed; placed or running, its attempt stops and its slot frees, with no retry.
+   * The caller ends the job.
+   */
+  Cancelled cancel(String taskId, double now);
+
   /** Nodes given back so far. */
   long releases();
 

@@ -55,7 +55,8 @@ final class LocusTraces {
         j.arrival() * scale, units(j.inputs(), prefix, scale), j.computeSeconds() * scale,
         j.stage(), j.attributes(), j.events(),
         j.parents().stream().map(p -> prefix + p).toList(), units(j.outputs(), prefix, scale),
-        j.template(), j.args(), j.priority());
+        j.template(), j.args(), j.priority(),
+        j.cancelAfter() == null ? null : j.cancelAfter() * scale);
   }
 
   private static List<InputFile> units(List<InputFile> units, String prefix, double scale) {

@@ -37,6 +37,9 @@ import java.util.TreeMap;
  *   <li>{@code priority}: the job's priority in its pool's queue, in [{@link Priority#MIN},
  *       {@link Priority#MAX}] (higher first; docs/policies.md, "Priority"); null = not set in the
  *       trace, so the consumer's default applies ({@code --priority}, else 0).
+ *   <li>{@code cancelAfter}: the job is cancelled this many seconds after its {@code arrival} (a
+ *       user's cancel, replayed by the simulator: queued, it leaves the queue; running, its
+ *       attempt stops; finished, nothing happens); null = never cancelled.
  * </ul>
  */
 public record TraceJob(
@@ -52,7 +55,8 @@ public record TraceJob(
     List<InputFile> outputs,
     String template,
     List<String> args,
-    Integer priority) {
+    Integer priority,
+    Double cancelAfter) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -72,6 +76,10 @@ public record TraceJob(
     if (priority != null && !Priority.valid(priority)) {
       throw new IllegalArgumentException(Priority.outOfRange(priority) + " (job " + jobId + ")");
     }
+    if (cancelAfter != null && (!Double.isFinite(cancelAfter) || cancelAfter < 0)) {
+      throw new IllegalArgumentException(
+          "cancelAfter of " + jobId + " must be finite and >= 0: " + cancelAfter);
+    }
     inputs = List.copyOf(inputs);
     parents = parents == null ? List.of() : List.copyOf(parents);
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
@@ -80,6 +88,15 @@ public record TraceJob(
     attributes = attributes == null || attributes.isEmpty()
         ? Map.of()
         : Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+  }
+
+  /** A job that is never cancelled. */
+  public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
+      double computeSeconds, int stage, Map<String, String> attributes, EventSpan events,
+      List<String> parents, List<InputFile> outputs, String template, List<String> args,
+      Integer priority) {
+    this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events, parents,
+        outputs, template, args, priority, null);
   }
 
   /** A job without a priority of its own (the consumer's default applies). */
@@ -111,13 +128,19 @@ public record TraceJob(
   /** The same job in another pool. */
   public TraceJob withPool(String newPool) {
     return new TraceJob(jobId, newPool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args, priority);
+        parents, outputs, template, args, priority, cancelAfter);
   }
 
   /** The same job with {@code newPriority} (null: not set). */
   public TraceJob withPriority(Integer newPriority) {
     return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args, newPriority);
+        parents, outputs, template, args, newPriority, cancelAfter);
+  }
+
+  /** The same job cancelled {@code seconds} after its arrival (null: never cancelled). */
+  public TraceJob withCancelAfter(Double seconds) {
+    return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
+        parents, outputs, template, args, priority, seconds);
   }
 
   /** The job's priority, or {@code fallback} when the trace set none. */

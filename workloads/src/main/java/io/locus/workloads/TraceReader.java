@@ -50,7 +50,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       Set.of("format", "version", "name", "jobs", "description");
   private static final Set<String> JOB_FIELDS =
       Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes",
-          "events", "parents", "outputs", "template", "args", "priority");
+          "events", "parents", "outputs", "template", "args", "priority", "cancelAfter");
   private static final Set<String> UNIT_FIELDS =
       Set.of("id", "bytes", "computeSeconds", "location", "checksum");
 
@@ -295,6 +295,15 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       }
       priority = pr.asInt();
     }
+    Double cancelAfter = null;
+    JsonNode ca = n.get("cancelAfter");
+    if (ca != null && !ca.isNull()) {
+      if (!ca.isNumber() || !Double.isFinite(ca.asDouble()) || ca.asDouble() < 0) {
+        throw error("job field 'cancelAfter' must be a number of seconds >= 0 (after the job's"
+            + " arrival), got " + ca);
+      }
+      cancelAfter = ca.asDouble();
+    }
     EventSpan events = null;
     JsonNode ev = n.get("events");
     if (ev != null && !ev.isNull()) {
@@ -313,7 +322,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     try {
       return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events, parents,
-          outputs, template, args, priority);
+          outputs, template, args, priority, cancelAfter);
     } catch (IllegalArgumentException e) {
       throw error(e.getMessage());
     }

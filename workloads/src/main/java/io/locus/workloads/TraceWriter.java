@@ -115,6 +115,9 @@ public final class TraceWriter implements Closeable {
     if (job.priority() != null) {
       out.writeNumberField("priority", job.priority()); // only when set, as the fields above
     }
+    if (job.cancelAfter() != null) {
+      out.writeNumberField("cancelAfter", job.cancelAfter());
+    }
     out.writeEndObject();
     written++;
   }

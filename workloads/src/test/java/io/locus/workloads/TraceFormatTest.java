@@ -44,7 +44,7 @@ class TraceFormatTest {
     jobs.add(new TraceJob("dag-child", null, 0.0, List.of(InputFile.of("out-a", 10)), 2.5, 0,
         Map.of(), null, List.of("odd"), List.of(InputFile.of("out-b", 5),
             new InputFile("out-c", 7, 0.25, null, "sha256:cd")), "merge", List.of("--fast", "x y"))
-        .withPriority(-7));
+        .withPriority(-7).withCancelAfter(12.5));
     jobs.addAll(Stages18.workload().toList().subList(0, 5));
     jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
     // after the t = 0 jobs above, so the list stays sorted by arrival
@@ -82,9 +82,10 @@ class TraceFormatTest {
         + "[{\"id\":\"out-a\",\"bytes\":10}],\"computeSeconds\":2.5,\"stage\":0,"
         + "\"parents\":[\"odd\"],\"outputs\":[{\"id\":\"out-b\",\"bytes\":5},{\"id\":\"out-c\","
         + "\"bytes\":7,\"computeSeconds\":0.25,\"checksum\":\"sha256:cd\"}],\"template\":\"merge\","
-        + "\"args\":[\"--fast\",\"x y\"],\"priority\":-7}");
+        + "\"args\":[\"--fast\",\"x y\"],\"priority\":-7,\"cancelAfter\":12.5}");
     // a job without the issue-15 and -23 fields is written exactly as before they existed
-    assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args", "priority");
+    assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args", "priority",
+        "cancelAfter");
   }
 
   @Test
@@ -279,6 +280,30 @@ class TraceFormatTest {
     // the records' bound (connectors' validation) and the core's are one range
     assertThat(Limits.MIN_PRIORITY).isEqualTo(io.locus.core.model.Priority.MIN);
     assertThat(Limits.MAX_PRIORITY).isEqualTo(io.locus.core.model.Priority.MAX);
+  }
+
+  @Test
+  void cancelAfterIsReadCheckedAndScaledWithTheTrace() throws IOException {
+    Path p = dir.resolve("cancel.jsonl");
+    Files.writeString(p, String.format(HEADER, 2) + "\n"
+        + "{\"jobId\":\"c\",\"arrival\":4,\"inputs\":[],\"computeSeconds\":0,\"cancelAfter\":3}\n"
+        + String.format(JOB, "plain", "5.0") + "\n", StandardCharsets.UTF_8);
+    assertThat(TraceReader.readAll(p).stream().map(TraceJob::cancelAfter).toList())
+        .containsExactly(3.0, null);
+    // --time-scale scales the delay with the arrival it counts from
+    Workload scaled = TraceFiles.open(List.of(p), TraceFiles.Format.LOCUS,
+        new TraceFiles.Options(2.0, List.of(), false, 0L));
+    assertThat(scaled.stream().map(TraceJob::cancelAfter).toList()).containsExactly(6.0, null);
+
+    String h = String.format(HEADER, 2) + "\n" + String.format(JOB, "a", "0") + "\n";
+    String job = "{\"jobId\":\"b\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"cancelAfter\":%s}";
+    expect(h + String.format(job, "-1"), 3,
+        "job field 'cancelAfter' must be a number of seconds >= 0 (after the job's arrival), got -1");
+    expect(h + String.format(job, "\"10\""), 3, "job field 'cancelAfter' must be a number");
+    expect(h + String.format(job, "1e400"), 3, "job field 'cancelAfter' must be a number");
+    assertThatThrownBy(() -> new TraceJob("x", 0, List.of(), 0).withCancelAfter(Double.NaN))
+        .hasMessageContaining("cancelAfter of x must be finite and >= 0: NaN");
   }
 
   private void expect(String content, long line, String message) {

@@ -168,6 +168,27 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Probability that an attempt fails (failure injection). Default: ${DEFAULT-VALUE}.")
   double failureRate;
 
+  @Option(names = "--cancel", defaultValue = "0", paramLabel = "FRACTION",
+      description = "What if this share of jobs is cancelled by its user: each job is drawn with"
+          + " this probability (seeded by --seed) and cancelled at a time drawn within"
+          + " --cancel-within of its arrival. Queued: it leaves the queue; running: its attempt"
+          + " stops, no retry; finished: nothing happens. A trace's own cancelAfter always"
+          + " applies. Default: ${DEFAULT-VALUE}.")
+  double cancelFraction;
+
+  @Option(names = "--cancel-within", paramLabel = "SECONDS",
+      description = "Window after a job's arrival in which its --cancel time is drawn (uniform)."
+          + " Default: twice the job's uncontended run time (compute plus bytes at the smaller of"
+          + " NIC and file-system bandwidth).")
+  Double cancelWithin;
+
+  @Option(names = "--on-failure", defaultValue = "fail-descendants",
+      paramLabel = "fail-descendants|fail-workflow",
+      description = "When a workflow job fails for good or is cancelled: fail only the jobs that"
+          + " depend on it, or every job of its workflow (its DAG) not yet released. Default:"
+          + " ${DEFAULT-VALUE}.")
+  String onFailure;
+
   // Not --step: the bench's (each rate's duration) and the CERN experiments' (load increment).
   @Option(names = "--slowdown-step", defaultValue = "60", paramLabel = "SECONDS",
       description = "Arrival step for the slowdown metric, s. Default: ${DEFAULT-VALUE}.")
@@ -217,8 +238,15 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SummaryTable.print(o, List.of(r));
     if (r.detail().tasks().dropped() > 0) {
-      o.printf(Locale.ROOT, "%d jobs not run: a parent failed for good or never arrived%n",
-          r.detail().tasks().dropped());
+      o.printf(Locale.ROOT, "%d jobs not run: a parent failed for good, was cancelled or never"
+          + " arrived, or their workflow failed%n", r.detail().tasks().dropped());
+    }
+    DiffusionMetrics.Lifecycle life = r.detail().lifecycle();
+    if (life.cancelled() + life.cancelsTooLate() > 0) {
+      o.printf(Locale.ROOT, "cancels: %d cancelled (%d while placed or running, %s slot-seconds"
+          + " wasted), %d too late (the job had ended)%n", life.cancelled(),
+          life.cancelledRunning(), io.locus.sim.metrics.Numbers.fixed(life.wastedSlotSeconds(), 1),
+          life.cancelsTooLate());
     }
     if (faTime != null) {
       o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
@@ -343,6 +371,18 @@ public final class SimulateCommand implements Callable<Integer> {
     if (lrmCapacity != null && lrmCapacity < 1) {
       problems.add("--lrm-capacity must be >= 1");
     }
+    if (!(cancelFraction >= 0 && cancelFraction <= 1)) {
+      problems.add("--cancel must be a fraction in [0, 1]");
+    }
+    if (cancelWithin != null) {
+      notNegative(problems, "--cancel-within", cancelWithin);
+    }
+    SimulationConfig.OnFailure failurePolicy = null;
+    try {
+      failurePolicy = SimulationConfig.OnFailure.parse(onFailure);
+    } catch (IllegalArgumentException e) {
+      problems.add("--on-failure: " + e.getMessage());
+    }
     if (horizon != null) {
       positive(problems, "--horizon", horizon);
     }
@@ -364,7 +404,9 @@ public final class SimulateCommand implements Callable<Integer> {
         .release(rel).idleSeconds(idleSeconds)
         .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))
         .exec(exec).tauDispatch(tauDispatch).cells(cells).seed(seed).stepSeconds(step)
-        .measureSchedulerCpu(measureScheduler);
+        .measureSchedulerCpu(measureScheduler)
+        .lifecycle(new SimulationConfig.Lifecycle(cancelFraction,
+            cancelWithin == null ? Double.NaN : cancelWithin, failurePolicy));
     if (replay || failureRate > 0) {
       SimulationConfig.Replay off = SimulationConfig.Replay.off();
       b.replay(new SimulationConfig.Replay(replay, off.minTimeoutSeconds(), off.runtimeFactor(),

@@ -14,6 +14,7 @@ import java.util.Map;
 public record DiffusionMetrics(
     Setup setup,
     Tasks tasks,
+    Lifecycle lifecycle,
     Times times,
     Io io,
     Resources resources,
@@ -29,13 +30,31 @@ public record DiffusionMetrics(
       double fsGbps, String eviction, long seed) {}
 
   /**
-   * Task accounting: {@code completed + failedPermanently = released} and {@code released +
-   * dropped = arrived} when the run was complete ({@link RunResult#complete()}; otherwise it was
-   * truncated: horizon, stall or nothing left). {@code dropped}: workflow jobs never released
-   * because a parent failed for good or never arrived ({@link io.locus.sim.workload.JobFeeder}).
+   * Task accounting, when the run was complete ({@link RunResult#complete()}; otherwise it was
+   * truncated: horizon, stall or nothing left): {@code completed + failedPermanently + cancelled
+   * after release = released} and {@code released + dropped + cancelled before release = arrived}
+   * ({@link Lifecycle}). {@code dropped}: workflow jobs never released because a parent failed for
+   * good, was cancelled or never arrived, or (FAIL_WORKFLOW) their workflow failed ({@link
+   * io.locus.sim.workload.JobFeeder}).
    */
   public record Tasks(long arrived, long released, long completed, long failedPermanently,
       long retries, long timeouts, long injectedFailures, long dropped) {}
+
+  /**
+   * Cancels and workflow failures (issue 23). {@code cancelledQueued}: cancelled before a slot was
+   * taken (waiting for parents or a stage, or in the pool's queue); {@code cancelledRunning}: an
+   * attempt was placed or running and stopped, {@code wastedSlotSeconds} in all; {@code
+   * cancelsTooLate}: the job had ended (nothing happened). {@code failedByParent}: jobs dropped
+   * because a parent failed for good or was cancelled (transitively); {@code failedByWorkflow}:
+   * jobs dropped under FAIL_WORKFLOW because another job of their workflow did.
+   */
+  public record Lifecycle(long cancelledQueued, long cancelledRunning, long cancelsTooLate,
+      double wastedSlotSeconds, long failedByParent, long failedByWorkflow) {
+
+    public long cancelled() {
+      return cancelledQueued + cancelledRunning;
+    }
+  }
 
   /**
    * Times in seconds. Completion time T_N = last completion − first arrival; efficiency = ideal /
@@ -163,6 +182,13 @@ public record DiffusionMetrics(
     m.put("completed", Long.toString(tasks.completed()));
     m.put("failed", Long.toString(tasks.failedPermanently()));
     m.put("retries", Long.toString(tasks.retries()));
+    Lifecycle life = d.lifecycle;
+    m.put("cancelled", Long.toString(life.cancelled()));
+    m.put("cancelled_running", Long.toString(life.cancelledRunning()));
+    m.put("cancel_too_late", Long.toString(life.cancelsTooLate()));
+    m.put("cancel_wasted_slot_s", num(life.wastedSlotSeconds()));
+    m.put("failed_by_parent", Long.toString(life.failedByParent()));
+    m.put("failed_by_workflow", Long.toString(life.failedByWorkflow()));
     m.put("truncated", Boolean.toString(!r.complete()));
     m.put("completion_time_s", num(times.completionTime()));
     m.put("ideal_time_s", num(times.idealTime()));

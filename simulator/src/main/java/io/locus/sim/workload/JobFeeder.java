@@ -23,36 +23,74 @@ import java.util.Set;
  *
  * <p>Workflows ({@link TraceJob#parents()}): a job with parents is released when it has arrived
  * and every parent has completed (then its stage rule applies as above). A parent may arrive in the
- * same instant as its child, in any stream order, or later. A parent that failed for good means
- * its child never runs: the child is <em>dropped</em>, and so are the child's own descendants, as
- * they arrive; dropped jobs are counted ({@link #dropped()}) and never released. When the stream is
- * exhausted and nothing released is still running, jobs still waiting can never be released (a
- * parent that never arrived, or a cycle): they are dropped too, so the run ends.
+ * same instant as its child, in any stream order, or later. A parent that failed for good or was
+ * cancelled means its child never runs: the child is <em>dropped</em> ("parent X failed", "parent
+ * X cancelled"), and so are the child's own descendants, as they arrive. That is {@link
+ * OnFailure#FAIL_DESCENDANTS}, the streaming scheduler's default; under {@link
+ * OnFailure#FAIL_WORKFLOW} every other job of the failed job's workflow ({@link WorkflowGroups})
+ * not released yet is dropped too ("workflow failed: X failed"), and released ones run on. When
+ * the stream is exhausted and nothing released is still running, jobs still waiting can never be
+ * released (a parent that never arrived, or a cycle): they are dropped too, so the run ends.
+ * Dropped jobs are counted by cause and never released.
+ *
+ * <p>Cancels ({@link TraceJob#cancelAfter()}): at arrival + cancelAfter the job is cancelled, as by
+ * a user's cancel on the stream. Not released yet (waiting for parents or its stage): it never is,
+ * and it counts as a failed parent. Released and not ended: the {@link Sink} takes it off the queue
+ * or stops its attempt and reports it ended, {@link End#CANCELLED}. Ended already (or dropped):
+ * nothing happens, a cancel too late.
  *
  * <p>To decide at a child's arrival whether a parent already completed, the feeder remembers the
  * id of every completed job (one set entry per job: about 100 bytes each, 200 MB for SW's
  * 2,000,000 jobs; the ids are the jobs' own strings).
  */
 public final class JobFeeder {
-  /** Receives released jobs. */
+  /** Receives released jobs, and cancels of released jobs. */
   public interface Sink {
     void released(TraceJob job, double now);
+
+    /**
+     * A released job that has not ended is cancelled: the sink takes it off the queue or stops its
+     * attempt, and reports it through {@link JobFeeder#finished} with {@link End#CANCELLED}.
+     */
+    void cancelReleased(String jobId, double now);
+  }
+
+  /** How a released job ended. */
+  public enum End {
+    COMPLETED, FAILED, CANCELLED
+  }
+
+  /** What a failed-for-good or cancelled job does to its workflow (see the class comment). */
+  public enum OnFailure {
+    FAIL_DESCENDANTS, FAIL_WORKFLOW
   }
 
   private final Iterator<TraceJob> jobs;
   private final EventQueue events;
   private final Sink sink;
+  /** Null under FAIL_DESCENDANTS: nothing is tracked. */
+  private final WorkflowGroups workflows;
   private TraceJob lookahead;
   private final List<ArrayDeque<TraceJob>> held = new ArrayList<>();
   private final List<long[]> stageCounts = new ArrayList<>(); // [arrived, finished]
   private final Map<String, Integer> stageOf = new HashMap<>();
-  /** Ids of jobs that completed, and of jobs that failed for good or were dropped. */
+  /** Ids of jobs that completed, and of jobs that failed for good, were cancelled or dropped. */
   private final Set<String> completedIds = new HashSet<>();
   private final Set<String> failedIds = new HashSet<>();
+  /** Of those, the cancelled ones (their children's reason says so); bounded by the cancels. */
+  private final Set<String> cancelledIds = new HashSet<>();
   /** Jobs that arrived and wait for parents, by id; and who waits on whom (parent id → them). */
   private final Map<String, Waiting> waiting = new HashMap<>();
   private final Map<String, List<Waiting>> childrenOf = new HashMap<>();
-  private long dropped;
+  /** Why each dropped job was dropped ("parent X failed", …); bounded by the drops. */
+  private final Map<String, String> reasons = new HashMap<>();
+  private long droppedByParent;
+  private long droppedByWorkflow;
+  private long orphans;
+  private long cancelsDue;
+  private long cancelsRun;
+  private long cancelsTooLate;
+  private long cancelledUnreleased;
   private long arrived;
   private long released;
   private long finished;
@@ -61,9 +99,14 @@ public final class JobFeeder {
   private double lastArrival = Double.NaN;
 
   public JobFeeder(Iterator<TraceJob> jobs, EventQueue events, Sink sink) {
+    this(jobs, events, sink, OnFailure.FAIL_DESCENDANTS);
+  }
+
+  public JobFeeder(Iterator<TraceJob> jobs, EventQueue events, Sink sink, OnFailure onFailure) {
     this.jobs = jobs;
     this.events = events;
     this.sink = sink;
+    this.workflows = onFailure == OnFailure.FAIL_WORKFLOW ? new WorkflowGroups() : null;
   }
 
   /** Schedules the first arrival. */
@@ -71,25 +114,28 @@ public final class JobFeeder {
     scheduleNext();
   }
 
-  /** A released job ended for good: completed, or failed past its retries. */
-  public void finished(String jobId, boolean completed, double now) {
+  /** A released job ended for good: completed, failed past its retries, or cancelled. */
+  public void finished(String jobId, End end, double now) {
     finished++;
     Integer stage = stageOf.remove(jobId);
     counts(stage == null ? 0 : stage)[1]++;
-    (completed ? completedIds : failedIds).add(jobId);
-    List<Waiting> children = childrenOf.remove(jobId);
-    if (children != null) {
-      for (Waiting w : children) {
-        if (w.dropped) {
-          continue;
-        }
-        if (!completed) {
-          drop(w.job);
-        } else if (--w.missing == 0) {
-          waiting.remove(w.job.jobId());
-          admitStage(w.job, now);
+    if (end == End.COMPLETED) {
+      completedIds.add(jobId);
+      List<Waiting> children = childrenOf.remove(jobId);
+      if (children != null) {
+        for (Waiting w : children) {
+          if (!w.dropped && --w.missing == 0) {
+            waiting.remove(w.job.jobId());
+            admitStage(w.job, now);
+          }
         }
       }
+    } else {
+      failedIds.add(jobId);
+      if (end == End.CANCELLED) {
+        cancelledIds.add(jobId);
+      }
+      failed(jobId);
     }
     if (heldCount > 0) {
       releaseStages(now);
@@ -97,15 +143,52 @@ public final class JobFeeder {
     dropOrphans(now);
   }
 
-  /** Every job has arrived and been released and finished, or dropped. */
+  /** Every job has arrived and been released and finished, or dropped or cancelled unreleased. */
   public boolean done() {
     return lookahead == null && !jobs.hasNext() && heldCount == 0 && waiting.isEmpty()
-        && finished + dropped == arrived;
+        && finished + dropped() + cancelledUnreleased == arrived;
   }
 
-  /** Jobs never released because a parent failed for good or never arrived (or on a cycle). */
+  /**
+   * Jobs never released because a parent failed for good, was cancelled or never arrived (or on a
+   * cycle), or because their workflow failed: the sum of the three causes below.
+   */
   public long dropped() {
-    return dropped;
+    return droppedByParent + droppedByWorkflow + orphans;
+  }
+
+  /** Jobs dropped because a parent (or an ancestor) failed for good or was cancelled. */
+  public long droppedByParent() {
+    return droppedByParent;
+  }
+
+  /** Jobs dropped under FAIL_WORKFLOW because another job of their workflow failed. */
+  public long droppedByWorkflow() {
+    return droppedByWorkflow;
+  }
+
+  /** Jobs dropped because a parent never arrived (or on a cycle). */
+  public long orphans() {
+    return orphans;
+  }
+
+  /** Why a dropped job was dropped ("parent X failed", …); null if it was not dropped. */
+  public String reason(String jobId) {
+    return reasons.get(jobId);
+  }
+
+  /** Jobs cancelled before they were released (waiting for parents or their stage). */
+  public long cancelledUnreleased() {
+    return cancelledUnreleased;
+  }
+
+  /**
+   * Cancels that found their job ended (completed, failed, dropped or cancelled), counting those
+   * due after the last job ended: the run stops there, and each of them could only find its job
+   * ended.
+   */
+  public long cancelsTooLate() {
+    return cancelsTooLate + (done() ? cancelsDue - cancelsRun : 0);
   }
 
   /** Jobs that arrived and still wait for a parent. */
@@ -156,6 +239,9 @@ public final class JobFeeder {
       if (job.stage() > 0) {
         stageOf.put(job.jobId(), job.stage());
       }
+      if (job.cancelAfter() != null) {
+        scheduleCancel(job.jobId(), now + job.cancelAfter());
+      }
       if (job.parents().isEmpty() || parentsDone(job)) {
         admitStage(job, now);
       }
@@ -167,17 +253,100 @@ public final class JobFeeder {
     dropOrphans(now);
   }
 
+  private void scheduleCancel(String jobId, double at) {
+    cancelsDue++;
+    events.schedule(at, () -> cancel(jobId, at));
+  }
+
   /**
-   * True if every parent already completed. Otherwise the job is dropped (a parent failed for good)
-   * or waits for its parents' completions; false.
+   * The user cancels {@code jobId} now. Not released yet: it never is, and the jobs that wait on it
+   * fail (its workflow too, under FAIL_WORKFLOW). Released and not ended: the sink stops it. Ended
+   * or dropped already: nothing happens.
+   */
+  private void cancel(String jobId, double now) {
+    cancelsRun++;
+    if (completedIds.contains(jobId) || failedIds.contains(jobId)) {
+      cancelsTooLate++;
+      return;
+    }
+    Waiting w = waiting.remove(jobId);
+    if (w != null) {
+      w.dropped = true; // its parents' child lists still hold it
+    } else if (!removeHeld(jobId)) {
+      sink.cancelReleased(jobId, now); // comes back through finished(…, CANCELLED, …)
+      return;
+    }
+    cancelledUnreleased++;
+    failedIds.add(jobId);
+    cancelledIds.add(jobId);
+    Integer stage = stageOf.remove(jobId);
+    counts(stage == null ? 0 : stage)[1]++;
+    failed(jobId);
+    if (heldCount > 0) {
+      releaseStages(now);
+    }
+    dropOrphans(now);
+  }
+
+  /** Takes {@code jobId} out of the jobs held for their stage; false if it is not held. */
+  private boolean removeHeld(String jobId) {
+    if (heldCount == 0) {
+      return false;
+    }
+    for (ArrayDeque<TraceJob> q : held) {
+      if (q.removeIf(j -> j.jobId().equals(jobId))) {
+        heldCount--;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code jobId} failed for good or was cancelled: what waits on it fails, and maybe more. */
+  private void failed(String jobId) {
+    String why = jobId + (cancelledIds.contains(jobId) ? " cancelled" : " failed");
+    dropWaitingOn(jobId, "parent " + why);
+    if (workflows != null && workflows.fail(jobId, why)) {
+      for (String id : workflows.sameWorkflow(jobId, List.copyOf(waiting.keySet()))) {
+        Waiting w = waiting.get(id);
+        if (w != null) { // a drop above may have taken it already
+          dropInWorkflow(w.job, why);
+        }
+      }
+      for (ArrayDeque<TraceJob> q : held) {
+        for (TraceJob j : List.copyOf(q)) {
+          String wf = workflows.failure(j.jobId());
+          if (wf != null) {
+            q.remove(j);
+            heldCount--;
+            dropInWorkflow(j, wf);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * True if every parent already completed. Otherwise the job is dropped (a parent failed for good
+   * or was cancelled, or its workflow failed) or waits for its parents' completions; false.
    */
   private boolean parentsDone(TraceJob job) {
     Set<String> parents = new LinkedHashSet<>(job.parents());
+    if (workflows != null) {
+      for (String p : parents) {
+        workflows.join(job.jobId(), p);
+      }
+    }
     for (String p : parents) {
       if (failedIds.contains(p)) {
-        drop(job);
+        dropByParent(job, "parent " + p + (cancelledIds.contains(p) ? " cancelled" : " failed"));
         return false;
       }
+    }
+    String wf = workflows == null ? null : workflows.failure(job.jobId());
+    if (wf != null) {
+      dropInWorkflow(job, wf);
+      return false;
     }
     Waiting w = new Waiting(job);
     for (String p : parents) {
@@ -193,9 +362,15 @@ public final class JobFeeder {
     return false;
   }
 
-  /** The job's parents are done: stage 0 is released now, later stages wait for earlier ones. */
+  /**
+   * The job's parents are done: stage 0 is released now, later stages wait for earlier ones. A job
+   * whose workflow failed before it arrived (a child that arrived first linked it) is dropped.
+   */
   private void admitStage(TraceJob job, double now) {
-    if (job.stage() == 0) {
+    String wf = workflows == null ? null : workflows.failure(job.jobId());
+    if (wf != null) {
+      dropInWorkflow(job, wf);
+    } else if (job.stage() == 0) {
       release(job, now);
     } else {
       while (held.size() <= job.stage()) {
@@ -206,31 +381,59 @@ public final class JobFeeder {
     }
   }
 
-  /** Drops {@code job} and every job already waiting on it, transitively. */
-  private void drop(TraceJob job) {
-    ArrayDeque<TraceJob> todo = new ArrayDeque<>();
-    todo.add(job);
+  private void dropByParent(TraceJob job, String reason) {
+    if (drop(job, reason)) {
+      droppedByParent++;
+      dropWaitingOn(job.jobId(), "parent " + job.jobId() + " failed");
+    }
+  }
+
+  /** Its workflow failed ({@code why}: "X failed"); its own descendants fail by their parent. */
+  private void dropInWorkflow(TraceJob job, String why) {
+    if (drop(job, "workflow failed: " + why)) {
+      droppedByWorkflow++;
+      dropWaitingOn(job.jobId(), "parent " + job.jobId() + " failed");
+    }
+  }
+
+  /**
+   * Drops every job waiting on {@code id}, transitively (a worklist, as a chain can be as long as
+   * the trace): its children for {@code why}, theirs for "parent C failed".
+   */
+  private void dropWaitingOn(String id, String why) {
+    ArrayDeque<String[]> todo = new ArrayDeque<>();
+    todo.add(new String[] {id, why});
     while (!todo.isEmpty()) {
-      TraceJob j = todo.poll();
-      Waiting w = waiting.remove(j.jobId());
-      if (w != null) {
-        w.dropped = true;
+      String[] next = todo.poll();
+      List<Waiting> children = childrenOf.remove(next[0]);
+      if (children == null) {
+        continue;
       }
-      if (!failedIds.add(j.jobId())) {
-        continue; // already dropped
-      }
-      dropped++;
-      Integer stage = stageOf.remove(j.jobId());
-      counts(stage == null ? 0 : stage)[1]++;
-      List<Waiting> children = childrenOf.remove(j.jobId());
-      if (children != null) {
-        for (Waiting c : children) {
-          if (!c.dropped) {
-            todo.add(c.job);
-          }
+      for (Waiting c : children) {
+        if (!c.dropped && drop(c.job, next[1])) {
+          droppedByParent++;
+          todo.add(new String[] {c.job.jobId(), "parent " + c.job.jobId() + " failed"});
         }
       }
     }
+  }
+
+  /**
+   * Marks an unreleased job ended without running, for {@code reason}; false if it already was.
+   * Its stage counts it finished, so later stages are not held for it.
+   */
+  private boolean drop(TraceJob job, String reason) {
+    Waiting w = waiting.remove(job.jobId());
+    if (w != null) {
+      w.dropped = true;
+    }
+    if (!failedIds.add(job.jobId())) {
+      return false; // already dropped
+    }
+    reasons.put(job.jobId(), reason);
+    Integer stage = stageOf.remove(job.jobId());
+    counts(stage == null ? 0 : stage)[1]++;
+    return true;
   }
 
   /**
@@ -242,8 +445,9 @@ public final class JobFeeder {
       return;
     }
     for (Waiting w : List.copyOf(waiting.values())) {
-      if (!w.dropped) {
-        drop(w.job);
+      if (!w.dropped && drop(w.job, "a parent never arrived (or the parents form a cycle)")) {
+        orphans++;
+        dropWaitingOn(w.job.jobId(), "parent " + w.job.jobId() + " failed");
       }
     }
     if (heldCount > 0) {
