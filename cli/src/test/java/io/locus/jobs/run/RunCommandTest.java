@@ -158,7 +158,9 @@ class RunCommandTest {
     assertThat(shared.savepoints()).isEqualTo(Path.of("/shared/locus/savepoints"));
 
     Console local = new Console();
-    assertThat(local.cl.execute("run", "--bootstrap-servers", "h:1", "--from-savepoint",
+    // its own state dir: a local run locks it, and the working directory is the module's
+    assertThat(local.cl.execute("run", "--bootstrap-servers", "h:1", "--state-dir",
+        Files.createTempDirectory("locus-run-test").toString(), "--from-savepoint",
         "s3://bucket/savepoints/savepoint-1")).as("locally a savepoint must be a local path")
         .isEqualTo(2);
     assertThat(local.err.toString()).contains("no savepoint at");
