@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     description = "Cancel a job: a queued job leaves the queue, a placed or running one is stopped"
         + " on its node; waits for the scheduler's answer.",
     footer = {"", "Example:",
-        "  locus job cancel --bootstrap-servers kafka:9092 batch/hand-1 --reason superseded"},
+        "  locus job cancel --bootstrap-servers kafka:9092 batch/hand-1 --reason stale"},
     exitCodeOnInvalidInput = 2)
 public final class JobCancelCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;

@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
         JobCancelCommand.class},
     footer = {"", "Exit status (every subcommand):",
         "  0 done",
-        "  1 refused or failed: a job dead-lettered, FAILED or CANCELLED; a cancel refused;",
-        "    a record Kafka did not take; Kafka unreachable",
+        "  1 refused or failed: a job dead-lettered, FAILED or CANCELLED; a cancel",
+        "    refused; a record Kafka did not take; Kafka unreachable",
         "  2 bad arguments or a malformed file",
         "  3 no answer within --timeout; job status: no such job"})
 public final class JobCli implements Runnable {

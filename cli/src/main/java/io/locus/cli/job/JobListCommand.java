@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     description = "List the jobs of a pool with their latest state, read from the job-status"
         + " topic, and count them per state and per pending reason.",
     footer = {"", "Example:",
-        "  locus job list --bootstrap-servers kafka:9092 --pool batch --state QUEUED,RUNNING"},
+        "  locus job list --bootstrap-servers kafka:9092 --pool batch --state QUEUED"},
     exitCodeOnInvalidInput = 2)
 public final class JobListCommand implements Callable<Integer> {
   /** Widest a reason is shown in the table (the whole one is in --json and job status). */

@@ -105,8 +105,9 @@ public final class JobStatusCommand implements Callable<Integer> {
     }
     if (seen.isEmpty()) {
       return problem(err, spec.qualifiedName(), "no job " + ref + " on "
-          + Topics.JOB_STATUS.name() + " at " + kafka.bootstrap + ": never submitted there, not yet read by the scheduler (is it"
-          + " running, and does it run pool " + ref.pool() + "?), or finished more than the"
+          + Topics.JOB_STATUS.name() + " at " + kafka.bootstrap + ": never submitted there,"
+          + " not yet read by the scheduler (is it running, and does it run pool "
+          + ref.pool() + "?), or finished more than the"
           + " topic's retention (7 days) ago; locus job list --pool " + ref.pool()
           + " lists the pool's jobs", JobCli.NO_ANSWER);
     }

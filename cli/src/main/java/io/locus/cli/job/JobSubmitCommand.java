@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
         "A job with parents is part of a workflow: submit the file with locus replay, which"
             + " hands the workflow to the scheduler."},
     footer = {"", "Examples:",
-        "  locus job submit --bootstrap-servers kafka:9092 --pool batch --job-id hand-1"
-            + " --input d/a.bin:64MB --template sha --wait",
+        "  locus job submit --bootstrap-servers kafka:9092 --pool batch --job-id hand-1 \\",
+        "      --input d/a.bin:64MB --template sha --wait",
         "  locus job submit --bootstrap-servers kafka:9092 --pool batch jobs.jsonl"},
     exitCodeOnInvalidInput = 2)
 public final class JobSubmitCommand implements Callable<Integer> {
@@ -233,6 +233,12 @@ public final class JobSubmitCommand implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new IllegalArgumentException("cannot read " + source + ": "
           + e.getCause().getMessage(), e);
+    } catch (io.locus.workloads.TraceFormatException e) {
+      if (!"-".equals(file)) {
+        throw e; // names the file and the line already
+      }
+      // stdin went through a temporary file: name what the user gave, not it
+      throw new IllegalArgumentException(e.getMessage().replace(path.toString(), "stdin"), e);
     } finally {
       if ("-".equals(file)) {
         Files.deleteIfExists(path);

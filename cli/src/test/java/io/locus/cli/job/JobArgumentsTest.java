@@ -175,6 +175,20 @@ class JobArgumentsTest {
     assertThat(bp.code()).isEqualTo(2);
     assertThat(bp.err()).contains("priority 5000 is out of range");
 
+    java.io.InputStream old = System.in;
+    System.setIn(new java.io.ByteArrayInputStream(
+        "{\"format\":\"locus-trace\",\"version\":1,\"name\":\"t\",\"jobs\":1}\n[1\n"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    Run malformed;
+    try {
+      malformed = job("submit", "--pool", "p", "-");
+    } finally {
+      System.setIn(old);
+    }
+    assertThat(malformed.code()).isEqualTo(2);
+    assertThat(malformed.err()).contains("stdin line 2: invalid JSON")
+        .doesNotContain("locus-job-submit-");
+
     Run missing = job("submit", tmp.resolve("nope.jsonl").toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("nope.jsonl does not exist");
