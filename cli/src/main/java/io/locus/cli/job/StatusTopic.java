@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Reads what the scheduler said about jobs: the compacted job-status topic, every partition from
@@ -57,25 +60,82 @@ final class StatusTopic {
     return t;
   }
 
-  /** The latest dead letter of a job-arrivals record of {@code job}, or null. */
+  /** The most dead letters without a readable job whose source record is looked up. */
+  static final int MAX_LOOKUPS = 500;
+
+  /**
+   * The latest dead letter of a job-arrivals record of {@code job}, or null. A dead letter that
+   * carries the record (the input validation's) names the job itself; one that does not (the
+   * scheduler's own refusals, such as {@code unknown-pool}, carry only the place) or carries it
+   * cut is matched by reading the record at that place of job-arrivals, for the latest
+   * {@link #MAX_LOOKUPS} of them whose key is the job's pool.
+   */
   static DeadLetter refusal(Properties reader, JobRef job, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
     DeadLetter[] latest = new DeadLetter[1];
+    java.util.ArrayDeque<DeadLetter> placeOnly = new java.util.ArrayDeque<>();
+    byte[] poolKey = Topics.JOB_ARRIVALS.key(job.pool());
     readWhole(reader, Topics.DEAD_LETTERS, timeout, d -> {
-      if (!Topics.JOB_ARRIVALS.name().equals(d.getSourceTopic().toString())
-          || d.getValue() == null) {
+      if (!Topics.JOB_ARRIVALS.name().equals(d.getSourceTopic())) {
         return;
       }
-      JobSubmitted j;
-      try {
-        j = Topics.JOB_ARRIVALS.decode(toBytes(d.getValue()));
-      } catch (RuntimeException corrupt) {
-        return; // a record that never was a job (a "corrupt" dead letter) names no job
-      }
-      if (job.pool().equals(j.getPool()) && job.jobId().equals(j.getJobId())) {
-        latest[0] = d;
+      JobSubmitted j = d.getValue() == null ? null : decodeOrNull(toBytes(d.getValue()));
+      if (j != null) {
+        if (job.pool().equals(j.getPool()) && job.jobId().equals(j.getJobId())) {
+          latest[0] = d;
+        }
+      } else if (d.getKey() == null || java.util.Arrays.equals(toBytes(d.getKey()), poolKey)) {
+        placeOnly.addLast(d);
+        if (placeOnly.size() > MAX_LOOKUPS) {
+          placeOnly.removeFirst();
+        }
       }
     });
-    return latest[0];
+    if (latest[0] != null || placeOnly.isEmpty()) {
+      return latest[0];
+    }
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(reader)) {
+      // newest first: the first match is the latest refusal
+      for (java.util.Iterator<DeadLetter> it = placeOnly.descendingIterator(); it.hasNext(); ) {
+        DeadLetter d = it.next();
+        JobSubmitted j = recordAt(c, d.getPartition(), d.getOffset(), deadline);
+        if (j != null && job.pool().equals(j.getPool()) && job.jobId().equals(j.getJobId())) {
+          return d;
+        }
+      }
+    } catch (org.apache.kafka.common.errors.AuthorizationException e) {
+      // A submitter may write job-arrivals without reading it: these refusals cannot be told
+      // apart then, and the job is reported as unknown, as without them.
+    }
+    return null;
+  }
+
+  /** The job at {@code offset} of a job-arrivals partition, or null (gone, or not a job). */
+  private static JobSubmitted recordAt(KafkaConsumer<byte[], byte[]> c, int partition,
+      long offset, long deadlineNanos) {
+    TopicPartition tp = new TopicPartition(Topics.JOB_ARRIVALS.name(), partition);
+    if (offset >= c.endOffsets(List.of(tp)).getOrDefault(tp, 0L)) {
+      return null; // beyond the end: a dead letter of another cluster's topic
+    }
+    c.assign(List.of(tp));
+    c.seek(tp, offset);
+    while (System.nanoTime() < deadlineNanos) {
+      for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+        // The record, or (retention deleted it; the consumer starts at the earliest) a later
+        // one: either way, done.
+        return r.offset() == offset && r.value() != null ? decodeOrNull(r.value()) : null;
+      }
+    }
+    throw new TimedOut("looking up refused records on " + Topics.JOB_ARRIVALS.name()
+        + " did not finish within the --timeout");
+  }
+
+  private static JobSubmitted decodeOrNull(byte[] value) {
+    try {
+      return Topics.JOB_ARRIVALS.decode(value);
+    } catch (RuntimeException corrupt) {
+      return null; // a record that never was a job (a "corrupt" dead letter), or one cut short
+    }
   }
 
   private static byte[] toBytes(java.nio.ByteBuffer b) {

@@ -129,7 +129,13 @@ class JobCommandsTest {
 
   private static void deadLetter(String topic, int partition, long offset, String code,
       String reason, byte[] value) throws Exception {
-    DeadLetter d = DeadLetter.newBuilder().setSourceTopic(topic).setPartition(partition)
+    deadLetter(topic, partition, offset, code, reason, value, null);
+  }
+
+  private static void deadLetter(String topic, int partition, long offset, String code,
+      String reason, byte[] value, String key) throws Exception {
+    DeadLetter d = DeadLetter.newBuilder()
+        .setKey(key == null ? null : ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))).setSourceTopic(topic).setPartition(partition)
         .setOffset(offset).setCode(code).setReason(reason).setTimeMs(1_800_000_000_000L)
         .setValue(value == null ? null : ByteBuffer.wrap(value)).build();
     scheduler.send(new ProducerRecord<>(Topics.DEAD_LETTERS.name(), null,
@@ -337,6 +343,21 @@ class JobCommandsTest {
     assertThat(d.code()).isEqualTo(1);
     assertThat(d.err()).contains("job st2/refused was refused by the scheduler (dead letter"
         + " invalid: job has no inputs");
+
+    // The scheduler's own refusals carry the record's place only (key = pool, no value): the
+    // record there is read to tell whose it was.
+    Run sent = job("submit", "--pool", "st3", "--job-id", "typo", "--input", "a:1");
+    assertThat(sent.code()).as(sent.err()).isZero();
+    ConsumerRecord<byte[], byte[]> rec = awaitRecord(Topics.JOB_ARRIVALS,
+        j -> j.getPool().equals("st3") && j.getJobId().equals("typo"));
+    deadLetter(Topics.JOB_ARRIVALS.name(), rec.partition(), rec.offset(), "unknown-pool",
+        "pool 'st3' is not one the scheduler runs", null, "st3");
+    Run u = job("status", "st3/typo");
+    assertThat(u.code()).isEqualTo(1);
+    assertThat(u.err()).contains("job st3/typo was refused by the scheduler (dead letter"
+        + " unknown-pool: pool 'st3' is not one the scheduler runs");
+    // another job of that pool is not the refused one
+    assertThat(job("status", "st3/other").code()).isEqualTo(3);
   }
 
   @Test
