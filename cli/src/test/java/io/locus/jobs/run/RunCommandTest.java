@@ -137,7 +137,8 @@ class RunCommandTest {
   }
 
   @Test
-  void onAClusterTheDirectoriesAreTheClustersUnlessGivenAndASavepointMayBeARemoteUri() {
+  void onAClusterTheDirectoriesAreTheClustersUnlessGivenAndASavepointMayBeARemoteUri()
+      throws Exception {
     RunCommand cluster = new RunCommand();
     CommandLine cl = new CommandLine(cluster);
     cl.parseArgs("--bootstrap-servers", "k:9092", "--flink-rest", "jm:8081",
