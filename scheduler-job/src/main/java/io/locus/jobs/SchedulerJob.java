@@ -164,7 +164,7 @@ public final class SchedulerJob {
   }
 
   /**
-   * Where the job reads and writes: one source of raw input records (the four input topics,
+   * Where the job reads and writes: one source of raw input records (the input topics,
    * undecoded, each naming the topic it came from) and one sink per output. Production uses
    * {@link #kafka}; a test passes bounded in-memory sources and collecting sinks, so the whole
    * graph runs on a MiniCluster without a broker.
