@@ -352,6 +352,8 @@ class JobLifecycleOperatorTest {
     send(register("n1", 1, 0, 10), 10);
     send(job("a", 20), 20);
     send(job("b", 21), 21);
+    send(job("c", 22), 22);
+    send(cancel("c", "r-0", 23), 23); // queued: gone for good, also after the restore
     send(cancel("a", "r-1", 30), 30);
     drain();
     statuses();
@@ -361,7 +363,9 @@ class JobLifecycleOperatorTest {
     List<Object> after = List.of(event(TaskEventType.FAILED, "a", 0, "n1", 40),
         event(TaskEventType.STARTED, "b", 0, "n1", 41),
         event(TaskEventType.COMPLETED, "b", 0, "n1", 42),
-        cancel("a", "r-2", 43));
+        cancel("a", "r-2", 43), cancel("c", "r-3", 44),
+        NodeReport.newBuilder().setPool(POOL).setNode("n1").setType(NodeReportType.HEARTBEAT)
+            .setTimeMs(45).build());
     List<String> before = replay(after);
     harness.close();
 
@@ -369,7 +373,8 @@ class JobLifecycleOperatorTest {
     List<String> restored = replay(after);
     assertThat(restored).isEqualTo(before);
     assertThat(before).containsExactly("decision p/b/0", "status b:PLACED#0",
-        "status b:RUNNING#0", "status b:COMPLETED#0", "dead-letter job-finished");
+        "status b:RUNNING#0", "status b:COMPLETED#0", "dead-letter job-finished",
+        "dead-letter job-finished");
   }
 
   /** What the operator emits for {@code events}: decisions, statuses (no epoch), dead letters. */
