@@ -78,8 +78,8 @@ final class SplitStore {
    */
   final Table<String> reports;
 
-  // Two tables of the file family live here too: this is the pool's open-ended set of keyed
-  // tables (PoolStore, which keeps the file family's, is outside the drivers' files). Neither
+  // Tables of the file family live here too: this is the pool's open-ended set of keyed
+  // tables (PoolStore, which keeps the file family's, is outside the drivers' files). None
   // is cleared with the split state.
   /**
    * File pools: task → its attempts not caused by its own failures ({@code task-spared-attempts};
