@@ -14,14 +14,14 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /** Kafka sources of the scheduler job. */
 public final class LocusSources {
-  /** Names of the four input topics, in {@link Topics#INPUTS} order. */
+  /** Names of the input topics, in {@link Topics#INPUTS} order. */
   public static final List<String> INPUT_TOPICS =
       Topics.INPUTS.stream().map(TopicSpec::name).toList();
 
   private LocusSources() {}
 
   /**
-   * One source over the four input topics, emitting every record undecoded as a
+   * One source over the input topics, emitting every record undecoded as a
    * {@link RawRecord} (decode and validate with {@code ParseAndValidate}).
    *
    * <p>Starting position, when the job does not restore from a checkpoint or savepoint (which

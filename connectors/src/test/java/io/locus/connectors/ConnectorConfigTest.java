@@ -33,7 +33,7 @@ class ConnectorConfigTest {
     assertThat(props.getProperty("auto.offset.reset")).isEqualTo("earliest");
     assertThat(source.getProducedType()).isEqualTo(LocusTypes.RAW_RECORD);
     assertThat(LocusSources.INPUT_TOPICS)
-        .containsExactly("job-arrivals", "task-events", "node-reports", "control");
+        .containsExactly("job-arrivals", "task-events", "node-reports", "control", "job-commands");
   }
 
   @Test

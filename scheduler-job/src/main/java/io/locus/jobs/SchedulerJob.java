@@ -12,6 +12,7 @@ import io.locus.schemas.ShadowDecision;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SchedulerOperator;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.NodeStatus;
 import io.locus.schemas.Decision;
 import io.locus.schemas.SchedulerMetrics;
@@ -163,7 +164,7 @@ public final class SchedulerJob {
   }
 
   /**
-   * Where the job reads and writes: one source of raw input records (the four input topics,
+   * Where the job reads and writes: one source of raw input records (the input topics,
    * undecoded, each naming the topic it came from) and one sink per output. Production uses
    * {@link #kafka}; a test passes bounded in-memory sources and collecting sinks, so the whole
    * graph runs on a MiniCluster without a broker.
@@ -176,7 +177,8 @@ public final class SchedulerJob {
       Sink<ControlAck> controlAcks,
       Sink<ShadowDecision> shadowDecisions,
       Sink<DeadLetter> deadLetters,
-      Sink<NodeStatus> nodeStatus) {
+      Sink<NodeStatus> nodeStatus,
+      Sink<JobStatus> jobStatus) {
 
     public Io {
       Objects.requireNonNull(inputs, "inputs");
@@ -187,6 +189,7 @@ public final class SchedulerJob {
       Objects.requireNonNull(shadowDecisions, "shadowDecisions");
       Objects.requireNonNull(deadLetters, "deadLetters");
       Objects.requireNonNull(nodeStatus, "nodeStatus");
+      Objects.requireNonNull(jobStatus, "jobStatus");
     }
 
     /** The Kafka topics of {@code o}'s cluster, with {@code o}'s delivery guarantee. */
@@ -212,7 +215,10 @@ public final class SchedulerJob {
           // verdict the restored state did not make (exactly-once: transactional).
           LocusSinks.sink(Topics.NODE_STATUS,
               s -> Topics.nodeStatusKey(s.getPool(), s.getNode()), o.bootstrap(),
-              o.kafkaOverrides(), o.delivery(), prefix + "-node-status"));
+              o.kafkaOverrides(), o.delivery(), prefix + "-node-status"),
+          // Job transitions likewise: a replay never shows one the restored state did not make.
+          LocusSinks.sink(Topics.JOB_STATUS, s -> Topics.jobStatusKey(s.getPool(), s.getJobId()),
+              o.bootstrap(), o.kafkaOverrides(), o.delivery(), prefix + "-job-status"));
     }
   }
 
@@ -253,6 +259,9 @@ public final class SchedulerJob {
     decisions.getSideOutput(SchedulerOperator.NODE_STATUS).sinkTo(io.nodeStatus())
         .name("node-status-sink")
         .uid("node-status-sink");
+    decisions.getSideOutput(SchedulerOperator.JOB_STATUS).sinkTo(io.jobStatus())
+        .name("job-status-sink")
+        .uid("job-status-sink");
     deadLetters(parsed, decisions).sinkTo(io.deadLetters())
         .name("dead-letters-sink")
         .uid("dead-letters-sink");

@@ -107,6 +107,11 @@ class SchedulerJobGraphTest {
         .extracting(NodeStatus::getNode, s -> s.getState().name())
         .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("n1", "REGISTERED"),
             org.assertj.core.groups.Tuple.tuple("n2", "REGISTERED"));
+    // every job's transitions reach the job-status sink: accepted, then placed
+    assertThat(out.jobStatus.received())
+        .extracting(s -> s.getJobId() + ":" + s.getState())
+        .containsExactlyInAnyOrder("j0:QUEUED", "j0:PLACED", "j1:QUEUED", "j1:PLACED",
+            "j2:QUEUED", "j2:PLACED");
   }
 
   /** The job's sinks, each collecting in this JVM. */
@@ -118,10 +123,11 @@ class SchedulerJobGraphTest {
     final CollectingSink<ShadowDecision> shadowDecisions = new CollectingSink<>();
     final CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
     final CollectingSink<NodeStatus> nodeStatus = new CollectingSink<>();
+    final CollectingSink<io.locus.schemas.JobStatus> jobStatus = new CollectingSink<>();
 
     SchedulerJob.Io io(DataGeneratorSource<RawRecord> inputs) {
       return new SchedulerJob.Io(inputs, decisions, metrics, scaleRequests, controlAcks,
-          shadowDecisions, deadLetters, nodeStatus);
+          shadowDecisions, deadLetters, nodeStatus, jobStatus);
     }
   }
 

@@ -18,6 +18,9 @@ import io.locus.schemas.TaskEventType;
 import io.locus.schemas.codec.DeadLetterCodes;
 import io.locus.schemas.EvictFiles;
 import io.locus.schemas.FetchSource;
+import io.locus.schemas.JobCommand;
+import io.locus.schemas.JobState;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.ReplicateFile;
@@ -68,6 +71,9 @@ final class FilePoolDriver implements PoolDriver {
     this.early = new EarlyCompletions(store.split.early);
     for (Map.Entry<String, Integer> e : store.split.spared.entries()) {
       state.restoreSpared(e.getKey(), e.getValue());
+    }
+    for (Map.Entry<String, Integer> e : store.split.cancelling.entries()) {
+      state.restoreCancelling(e.getKey(), e.getValue());
     }
     Conversions.restoreCounters(state.counters(), meta);
     if (restoreMemory && policy instanceof StatefulPolicy sp && store.policyMemory() != null) {
@@ -120,8 +126,13 @@ final class FilePoolDriver implements PoolDriver {
       meta.setNextSeq(seq + 1);
       // A completion remembered for this task (EarlyCompletions) is judged when the task is
       // placed (finish), not here: only the placement says which node the work is given to.
-      if (!scheduler.applyJobArrival(Conversions.toTask(job, seq))) {
+      Task t = Conversions.toTask(job, seq);
+      if (!scheduler.applyJobArrival(t)) {
         LOG.debug("pool {}: duplicate arrival of {} ignored", pool, job.getJobId());
+      } else {
+        JobStatus s = queued(meta, t, "accepted");
+        s.setWorkflow(job.getWorkflow());
+        out.status(s);
       }
     }
     early.purge(meta.getClockMs());
@@ -209,6 +220,9 @@ final class FilePoolDriver implements PoolDriver {
           // The slot was taken at placement; now the attempt left the node's local queue and
           // can no longer be withdrawn.
           scheduler.applyTaskStarted(id, attempt, node);
+          if (!r.started() && !st.isCancelling(id)) {
+            out.status(running(meta, r.task(), node, e));
+          }
           return null;
         }
         if (runsAttempt) {
@@ -218,14 +232,15 @@ final class FilePoolDriver implements PoolDriver {
         }
         if (queuedAttempt) {
           scheduler.applyTaskAdopted(id, attempt, node, placement, now(meta));
+          out.status(running(meta, q, node, e));
           changed = true;
           return null;
         }
       }
       case COMPLETED -> {
         if (runsAttempt) {
-          scheduler.applyTaskCompleted(id, attempt, r.node(), e.getBytesLocal(),
-              e.getBytesPeer(), e.getBytesStorage());
+          completed(out, meta, r, e, scheduler.applyTaskCompleted(id, attempt, r.node(),
+              e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
           if (!r.node().equals(node)) {
             out.decide(cancel(meta, r.node(), id, attempt, "completed on " + node));
           }
@@ -235,6 +250,8 @@ final class FilePoolDriver implements PoolDriver {
         if (queuedAttempt) {
           scheduler.applyQueuedTaskCompleted(id, attempt, e.getBytesLocal(), e.getBytesPeer(),
               e.getBytesStorage());
+          out.status(JobStatuses.ended(JobStatuses.of(pool, meta, q, JobState.COMPLETED)
+              .setNode(node).setStartTimeMs(e.getStartTimeMs())).build());
           changed = true;
           return null;
         }
@@ -243,13 +260,15 @@ final class FilePoolDriver implements PoolDriver {
           // and task events are separate topics): the work was done, so it counts, and the
           // attempt that replaced it is not needed.
           if (r != null) {
-            scheduler.applyTaskCompleted(id, r.task().attempt(), r.node(), e.getBytesLocal(),
-                e.getBytesPeer(), e.getBytesStorage());
+            completed(out, meta, r, e, scheduler.applyTaskCompleted(id, r.task().attempt(),
+                r.node(), e.getBytesLocal(), e.getBytesPeer(), e.getBytesStorage()));
             out.decide(cancel(meta, r.node(), id, r.task().attempt(),
                 "attempt " + attempt + " completed on " + node));
           } else {
             scheduler.applyQueuedTaskCompleted(id, q.attempt(), e.getBytesLocal(),
                 e.getBytesPeer(), e.getBytesStorage());
+            out.status(JobStatuses.ended(JobStatuses.of(pool, meta, q, JobState.COMPLETED)
+                .setNode(node).setStartTimeMs(e.getStartTimeMs())).build());
           }
           changed = true;
           return null;
@@ -273,7 +292,16 @@ final class FilePoolDriver implements PoolDriver {
       }
       case FAILED, REFUSED -> {
         if (runsAttempt && r.node().equals(node)) {
-          scheduler.applyTaskFailed(id, attempt, node);
+          PoolState.EndOutcome end = scheduler.applyTaskFailed(id, attempt, node);
+          String why = type + " on node " + node + (e.getMessage() == null ? ""
+              : ": " + e.getMessage());
+          if (end == PoolState.EndOutcome.REQUEUED) {
+            out.status(queued(meta, st.queued(id), "attempt " + attempt + " " + why));
+          } else if (end == PoolState.EndOutcome.FAILED_PERMANENTLY) {
+            out.status(JobStatuses.ended(JobStatuses.of(pool, meta, r.task(), JobState.FAILED)
+                .setNode(node).setStartTimeMs(e.getStartTimeMs())
+                .setReason("attempt " + attempt + " " + why + " (no retry left)")).build());
+          }
           changed = true;
           return null;
         }
@@ -282,7 +310,10 @@ final class FilePoolDriver implements PoolDriver {
         if (runsAttempt && r.node().equals(node)) {
           // Late binding: the node took the attempt out of its local queue at our request; the
           // task goes back to the queue at its position as a spared attempt, not a failure.
-          scheduler.applyTaskWithdrawn(id, attempt, node);
+          if (scheduler.applyTaskWithdrawn(id, attempt, node) == PoolState.EndOutcome.REQUEUED) {
+            out.status(queued(meta, st.queued(id), "attempt " + attempt
+                + " withdrawn from node " + node + "'s local queue for a free slot"));
+          }
           changed = true;
           return null;
         }
@@ -331,11 +362,14 @@ final class FilePoolDriver implements PoolDriver {
         if (st.node(node) == null) {
           provisioner.onNodeRegistered(node, now);
         }
-        scheduler.applyNodeRegistered(node, r.getSlots(), queueDepth(r, meta),
-            r.getCacheCapacityBytes(), r.getEndpoint(), now);
+        PoolOutput out = new PoolOutput();
+        requeued(out, meta, scheduler.applyNodeRegistered(node, r.getSlots(), queueDepth(r, meta),
+            r.getCacheCapacityBytes(), r.getEndpoint(), now), "node " + node
+            + " registered again (its agent restarted)");
         if (!r.getAdded().isEmpty()) {
           scheduler.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
         }
+        return finish(out, dispatch(meta), meta);
       }
       case HEARTBEAT -> {
         if (st.node(node) == null) {
@@ -363,8 +397,10 @@ final class FilePoolDriver implements PoolDriver {
         scheduler.applyCacheSnapshot(node, r.getSeq(), files(r.getAdded()));
       }
       case LEAVE -> {
-        scheduler.applyNodeReleased(node);
+        PoolOutput out = new PoolOutput();
+        requeued(out, meta, scheduler.applyNodeReleased(node), "node " + node + " left");
         provisioner.onNodeReleased(node);
+        return finish(out, dispatch(meta), meta);
       }
       default -> throw new IllegalArgumentException("unexpected report type " + r.getType());
     }
@@ -381,9 +417,84 @@ final class FilePoolDriver implements PoolDriver {
 
   @Override
   public PoolOutput onNodeLost(String node, PoolMeta meta) throws Exception {
-    scheduler.applyNodeReleased(node);
+    PoolOutput out = new PoolOutput();
+    requeued(out, meta, scheduler.applyNodeReleased(node), "node " + node
+        + " lost (missed its heartbeats)");
     provisioner.onNodeReleased(node);
-    return finish(new PoolOutput(), dispatch(meta), meta);
+    return finish(out, dispatch(meta), meta);
+  }
+
+  /**
+   * CANCEL: a queued task leaves the queue; a placed one gets a CancelTask to its node and keeps
+   * its slot until the node answers ({@code PoolState#cancelPlaced}); either way it ends
+   * CANCELLED at once. A task already being cancelled is finished for the pool: refused.
+   */
+  @Override
+  public PoolOutput onJobCommand(JobCommand c, boolean arrived, PoolMeta meta) throws Exception {
+    PoolOutput out = new PoolOutput();
+    PoolState st = scheduler.state();
+    String id = c.getJobId();
+    String why = c.getReason() == null || c.getReason().isEmpty() ? "cancelled by the user"
+        : c.getReason();
+    Task q = st.cancelQueued(id);
+    RunningTask r = q == null ? st.cancelPlaced(id) : null;
+    if (q == null && r == null) {
+      return finish(out.reject(arrived || st.isCancelling(id) ? DeadLetterCodes.JOB_FINISHED
+          : DeadLetterCodes.UNKNOWN_JOB, cancelRefusal(id, arrived || st.isCancelling(id))),
+          List.of(), meta);
+    }
+    JobStatus.Builder s = JobStatuses.ended(JobStatuses.of(pool, meta, q != null ? q : r.task(),
+        JobState.CANCELLED)).setReason(why).setRequestId(c.getRequestId());
+    if (r != null) {
+      s.setNode(r.node());
+      out.decide(cancel(meta, r.node(), id, r.task().attempt(), "job cancelled: " + why));
+    }
+    out.status(s.build());
+    // a queued task's leaving frees nothing; a cancelled attempt's slot frees when its node answers
+    return finish(out, List.of(), meta);
+  }
+
+  private String cancelRefusal(String id, boolean finished) {
+    return finished
+        ? "CANCEL of job '" + InputGate.shown(id) + "' refused: it already completed, failed for "
+            + "good or was cancelled in pool " + pool
+        : "CANCEL of job '" + InputGate.shown(id) + "' refused: pool " + pool + " does not know "
+            + "it (never submitted, its id left the retention window, or the cancel came before "
+            + "the job: send it again)";
+  }
+
+  // ------------------------------------------------------------------ job status
+
+  /** "MCH: 3 MB local, 0 B from peers, 1 MB from storage": why the attempt went there. */
+  private static String placedBy(Command.Run run) {
+    io.locus.core.model.Reason r = run.reason();
+    return r == null ? "" : r.policy() + ": " + r.localBytes() + " B local, " + r.peerBytes()
+        + " B from peers, " + r.storageBytes() + " B from storage";
+  }
+
+  private JobStatus queued(PoolMeta meta, Task t, String reason) {
+    return JobStatuses.queued(pool, meta, t, reason, scheduler.state().nodes());
+  }
+
+  private void requeued(PoolOutput out, PoolMeta meta, List<Task> tasks, String why) {
+    for (Task t : tasks) {
+      out.status(queued(meta, t, why + "; attempt " + (t.attempt() - 1) + " is placed again"));
+    }
+  }
+
+  private JobStatus running(PoolMeta meta, Task t, String node, TaskEvent e) {
+    return JobStatuses.of(pool, meta, t, JobState.RUNNING).setNode(node)
+        .setStartTimeMs(e.getStartTimeMs() > 0 ? e.getStartTimeMs() : meta.getClockMs())
+        .build();
+  }
+
+  /** COMPLETED of a placed attempt, unless it was the attempt of a cancelled task. */
+  private void completed(PoolOutput out, PoolMeta meta, RunningTask r, TaskEvent e,
+      PoolState.EndOutcome end) {
+    if (end == PoolState.EndOutcome.COMPLETED) {
+      out.status(JobStatuses.ended(JobStatuses.of(pool, meta, r.task(), JobState.COMPLETED)
+          .setNode(r.node()).setStartTimeMs(e.getStartTimeMs())).build());
+    }
   }
 
   @Override
@@ -461,11 +572,13 @@ final class FilePoolDriver implements PoolDriver {
     boolean freed = false;
     for (Command c : cmds) {
       if (c instanceof Command.Run run) {
-        if (settleEarly(run, out)) {
+        if (settleEarly(run, out, meta)) {
           freed = true;
           continue;
         }
         out.decide(Decisions.placement(pool, meta, run.node(), Conversions.toPlaceTask(run)));
+        out.status(JobStatuses.of(pool, meta, run.task(), JobState.PLACED).setNode(run.node())
+            .setReason(placedBy(run)).build());
       } else if (c instanceof Command.Evict ev) {
         out.decide(Decisions.sequenced(pool, meta, "evict", ev.node(), EvictFiles.newBuilder()
             .setFiles(new ArrayList<>(ev.files())).setReason(ev.reason()).build()));
@@ -502,7 +615,7 @@ final class FilePoolDriver implements PoolDriver {
    * submitted finishes nothing, and a genuine one whose replay went elsewhere costs one more run.
    * True if the placement was settled.
    */
-  private boolean settleEarly(Command.Run run, PoolOutput out) throws Exception {
+  private boolean settleEarly(Command.Run run, PoolOutput out, PoolMeta meta) throws Exception {
     String id = run.task().taskId();
     EarlyCompletions.Early e = early.take(id);
     if (e == null) {
@@ -514,6 +627,8 @@ final class FilePoolDriver implements PoolDriver {
           + "again", pool, id, attempt, run.node());
       scheduler.applyTaskCompleted(id, attempt, run.node(), e.bytesLocal(), e.bytesPeer(),
           e.bytesStorage());
+      out.status(JobStatuses.ended(JobStatuses.of(pool, meta, run.task(), JobState.COMPLETED)
+          .setNode(run.node())).build());
       return true;
     }
     out.discard(DeadLetterCodes.EARLY_COMPLETION, "COMPLETED of task " + id + " attempt "

@@ -147,6 +147,17 @@ final class FlinkStateJournal implements StateJournal {
   }
 
   @Override
+  public void taskCancelling(String taskId, int attempt) {
+    write(() -> {
+      if (attempt < 0) {
+        store.split.cancelling.remove(taskId);
+      } else {
+        store.split.cancelling.put(taskId, attempt);
+      }
+    });
+  }
+
+  @Override
   public void cacheAdded(String node, String file, long bytes) {
     write(() -> store.cache.put(PoolStore.pairKey(node, file), bytes));
   }

@@ -1,6 +1,7 @@
 package io.locus.operators;
 
 import io.locus.schemas.Control;
+import io.locus.schemas.JobCommand;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
@@ -353,6 +354,8 @@ final class InputGate {
       return r.getTimeMs();
     } else if (event instanceof Control c) {
       return c.getTimeMs();
+    } else if (event instanceof JobCommand c) {
+      return c.getTimeMs();
     }
     throw new IllegalArgumentException("unexpected event type " + event.getClass());
   }
@@ -363,6 +366,8 @@ final class InputGate {
           + shown(te.getNode()) + "'";
     } else if (event instanceof NodeReport r) {
       return r.getType() + " from node '" + shown(r.getNode()) + "'";
+    } else if (event instanceof JobCommand c) {
+      return c.getType() + " of job '" + shown(c.getJobId()) + "'";
     }
     return event.getClass().getSimpleName();
   }

@@ -1,5 +1,6 @@
 package io.locus.operators;
 
+import io.locus.schemas.JobCommand;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.SchedulerMetrics;
@@ -27,6 +28,16 @@ public interface PoolDriver {
   PoolOutput onTaskEvent(TaskEvent event, PoolMeta meta) throws Exception;
 
   PoolOutput onNodeReport(NodeReport report, PoolMeta meta) throws Exception;
+
+  /**
+   * A user's command about one job (CANCEL; the connectors refuse other types). A queued job
+   * leaves the queue; a placed or running job's attempts get a CancelTask to their nodes and keep
+   * their slots until the nodes answer; either way the job ends CANCELLED (a status, not a
+   * failure, never retried). A job the pool does not hold is refused: {@code job-finished} when
+   * it {@code arrived} within the job-id retention window (it completed, failed or was cancelled),
+   * else {@code unknown-job}.
+   */
+  PoolOutput onJobCommand(JobCommand command, boolean arrived, PoolMeta meta) throws Exception;
 
   /**
    * The node missed its heartbeats for the liveness timeout (on the pool's liveness clock, which

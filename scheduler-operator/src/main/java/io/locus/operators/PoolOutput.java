@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.schemas.ControlAck;
 import io.locus.schemas.Decision;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.NodeStatus;
 import io.locus.schemas.ScaleRequest;
 import io.locus.schemas.codec.DeadLetterCodes;
@@ -12,7 +13,8 @@ import java.util.List;
  * What one input of a pool produced, for {@link SchedulerOperator} to emit: decisions (to the
  * agents, in order), rejections (why the input, or part of it, was not applied: dead letters) and
  * scale requests (dynamic provisioning, for an external autoscaler), the scheduler's verdicts
- * about nodes ({@link NodeVerdicts}) and, for a control record, its acknowledgement.
+ * about nodes ({@link NodeVerdicts}), the jobs' transitions ({@link JobStatuses}, to job-status)
+ * and, for a control record, its acknowledgement.
  */
 public final class PoolOutput {
   /** Why an input (or part of it) was not applied: a {@link DeadLetterCodes} code and a reason. */
@@ -24,6 +26,7 @@ public final class PoolOutput {
   private final List<ScaleRequest> scaleRequests = new ArrayList<>();
   private final List<ControlAck> acks = new ArrayList<>();
   private final List<NodeStatus> verdicts = new ArrayList<>();
+  private final List<JobStatus> statuses = new ArrayList<>();
 
   public static PoolOutput of(List<Decision> decisions) {
     PoolOutput o = new PoolOutput();
@@ -80,6 +83,12 @@ public final class PoolOutput {
     return this;
   }
 
+  /** A job's transition (to job-status), in the order they were made. */
+  public PoolOutput status(JobStatus s) {
+    statuses.add(s);
+    return this;
+  }
+
   /** Appends another output's contents after this one's. */
   public PoolOutput add(PoolOutput o) {
     decisions.addAll(o.decisions);
@@ -88,6 +97,7 @@ public final class PoolOutput {
     scaleRequests.addAll(o.scaleRequests);
     acks.addAll(o.acks);
     verdicts.addAll(o.verdicts);
+    statuses.addAll(o.statuses);
     return this;
   }
 
@@ -126,6 +136,11 @@ public final class PoolOutput {
   /** The verdicts about nodes, in order. */
   public List<NodeStatus> verdicts() {
     return verdicts;
+  }
+
+  /** The jobs' transitions, in order. */
+  public List<JobStatus> statuses() {
+    return statuses;
   }
 
   /** The answers to control records (at most one: an input is at most one control). */

@@ -134,6 +134,9 @@ final class PoolShadows {
           nr.getCacheCapacityBytes(), cached, now)));
     } else if (event instanceof NodeReport nr && nr.getType() == NodeReportType.LEAVE) {
       runs.forEach(r -> placed.addAll(r.nodeLeft(nr.getNode(), now)));
+    } else if (event instanceof io.locus.schemas.JobCommand c
+        && c.getType() == io.locus.schemas.JobCommandType.CANCEL) {
+      runs.forEach(r -> placed.addAll(r.jobCancelled(c.getJobId(), now)));
     } else if (event instanceof Control c && c.getNode() != null
         && (c.getType() == ControlType.DRAIN_NODE || c.getType() == ControlType.RESUME_NODE)) {
       boolean draining = c.getType() == ControlType.DRAIN_NODE;

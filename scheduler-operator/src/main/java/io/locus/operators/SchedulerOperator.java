@@ -5,6 +5,8 @@ import io.locus.schemas.Control;
 import io.locus.schemas.ControlAck;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
+import io.locus.schemas.JobCommand;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
@@ -64,6 +66,12 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** The scheduler's verdicts about nodes ({@link NodeVerdicts}), to node-status. */
   public static final OutputTag<NodeStatus> NODE_STATUS =
       new OutputTag<>("node-status", new AvroTypeInfo<>(NodeStatus.class));
+  /**
+   * Every transition of every job (queued, placed, running, completed, failed, cancelled), to
+   * job-status ({@link JobStatuses}); stamped with the pool's record clock.
+   */
+  public static final OutputTag<JobStatus> JOB_STATUS =
+      new OutputTag<>("job-status", new AvroTypeInfo<>(JobStatus.class));
   /** Well-formed records the scheduler cannot act on (e.g. an unknown policy): to dead-letters. */
   public static final OutputTag<DeadLetter> REJECTED =
       new OutputTag<>("scheduler-rejected", new AvroTypeInfo<>(DeadLetter.class));
@@ -146,6 +154,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (PoolOutput.Rejection r : o.deadLetters()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
+    for (JobStatus s : o.statuses()) {
+      ctx.output(JOB_STATUS, s);
+    }
     PoolMetrics pm = metrics.pool(name);
     long now = ctx.timerService().currentProcessingTime();
     for (Decision d : o.decisions()) {
@@ -173,6 +184,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       return pool.driver.onNodeReport(r, pool.meta);
     } else if (event instanceof Control c) {
       return control(pool, name, c);
+    } else if (event instanceof JobCommand c) {
+      // the ledger says whether the job ever arrived (within retention): finished vs unknown
+      return pool.driver.onJobCommand(c,
+          pool.ledger.arrivedWithin(c.getJobId(), pool.meta.getClockMs()) != null, pool.meta);
     }
     throw new IllegalArgumentException("unexpected event type " + event.getClass());
   }

@@ -9,6 +9,8 @@ import io.locus.core.split.SplitPolicy;
 import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
+import io.locus.schemas.JobCommand;
+import io.locus.schemas.JobState;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.PlaceTask;
@@ -666,8 +668,43 @@ public final class SplitPoolDriver implements PoolDriver {
   @Override
   public PoolOutput onJob(JobSubmitted job, PoolMeta meta) throws Exception {
     boolean again = job.getEvents() != null && store.finished(job.getJobId());
-    return guarded(job, meta, () -> again ? reject(meta, "duplicate job id " + job.getJobId()
-        + ": a job with that id already finished in pool " + pool) : applyJob(job, meta));
+    PoolOutput out = guarded(job, meta, () -> again ? reject(meta, "duplicate job id "
+        + job.getJobId() + ": a job with that id already finished in pool " + pool)
+        : applyJob(job, meta));
+    if (out.rejections().isEmpty()) {
+      // one status per split job; its subjobs are the pool's business (tasks counted at the end)
+      out.statuses().add(0, JobStatuses.of(pool, meta, job.getJobId(), JobState.QUEUED)
+          .setWorkflow(job.getWorkflow()).setPriority(job.getPriority())
+          .setSubmitTimeMs(job.getSubmitTimeMs()).setReason("accepted")
+          .setPendingCode(JobStatuses.pendingCode(false, roster == null ? List.of()
+              : roster.state().nodes()))
+          .build());
+    }
+    return out;
+  }
+
+  /**
+   * CANCEL of a split job: refused while the job is unfinished, with its reason. The split core
+   * has no removal of a job's subjobs from its policies' own queues yet (each of the six keeps its
+   * own), and stopping only the running subjobs would re-queue their remainders; a finished or
+   * unknown job is refused as in file pools.
+   */
+  @Override
+  public PoolOutput onJobCommand(JobCommand c, boolean arrived, PoolMeta meta) throws Exception {
+    String id = c.getJobId();
+    PoolOutput out = settle(applyClock(meta), meta);
+    if (state.hasJob(id)) {
+      return out.reject(DeadLetterCodes.REJECTED, "CANCEL of job '" + InputGate.shown(id)
+          + "' refused: pool " + pool + " runs the split policy " + policy() + ", which cannot "
+          + "cancel an unfinished event-range job yet (it runs to its end)");
+    }
+    if (arrived || store.finished(id)) {
+      return out.reject(DeadLetterCodes.JOB_FINISHED, "CANCEL of job '" + InputGate.shown(id)
+          + "' refused: it already finished in pool " + pool);
+    }
+    return out.reject(DeadLetterCodes.UNKNOWN_JOB, "CANCEL of job '" + InputGate.shown(id)
+        + "' refused: pool " + pool + " does not know it (never submitted, its id left the "
+        + "retention window, or the cancel came before the job: send it again)");
   }
 
   @Override
@@ -798,6 +835,8 @@ public final class SplitPoolDriver implements PoolDriver {
     discarded.clear();
     for (JobOutcome f : o.finished()) {
       store.markFinished(f.jobId(), meta.getClockMs());
+      out.status(JobStatuses.ended(JobStatuses.of(pool, meta, f.jobId(), JobState.COMPLETED))
+          .setTasks(f.subjobs()).setTasksDone(f.subjobs()).build());
     }
     state.writeScalars();
     writes.flush();

@@ -78,8 +78,8 @@ final class SplitStore {
    */
   final Table<String> reports;
 
-  // Two tables of the file family live here too: this is the pool's open-ended set of keyed
-  // tables (PoolStore, which keeps the file family's, is outside the drivers' files). Neither
+  // Tables of the file family live here too: this is the pool's open-ended set of keyed
+  // tables (PoolStore, which keeps the file family's, is outside the drivers' files). None
   // is cleared with the split state.
   /**
    * File pools: task → its attempts not caused by its own failures ({@code task-spared-attempts};
@@ -92,6 +92,11 @@ final class SplitStore {
    * early-completions}; {@link EarlyCompletions}).
    */
   final Table<String> early;
+  /**
+   * File pools: task → the placed attempt of a cancelled task, until its node answers ({@code
+   * task-cancelling}; {@code PoolState#isCancelling}).
+   */
+  final Table<Integer> cancelling;
 
   /** The key of the single entry of {@link #driver} and {@link #pool}. */
   static final String SCALARS = "";
@@ -110,6 +115,7 @@ final class SplitStore {
     reports = t.table("split-replay-reports", Types.STRING);
     spared = t.table("task-spared-attempts", Types.INT);
     early = t.table("early-completions", Types.STRING);
+    cancelling = t.table("task-cancelling", Types.INT);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(

@@ -5,6 +5,7 @@ import io.locus.kafka.TopicSpec;
 import io.locus.kafka.Topics;
 import io.locus.schemas.Control;
 import io.locus.schemas.DeadLetter;
+import io.locus.schemas.JobCommand;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.TaskEvent;
@@ -194,6 +195,8 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
     } else if (event instanceof NodeReport e) {
       return e.getPool();
     } else if (event instanceof Control e) {
+      return e.getPool();
+    } else if (event instanceof JobCommand e) {
       return e.getPool();
     }
     throw new IllegalArgumentException("not an input event: " + event.getClass().getName());

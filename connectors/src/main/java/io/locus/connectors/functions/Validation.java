@@ -8,6 +8,8 @@ import io.locus.schemas.CachedFile;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.DataUnit;
+import io.locus.schemas.JobCommand;
+import io.locus.schemas.JobCommandType;
 import io.locus.schemas.EventRange;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
@@ -65,6 +67,8 @@ public final class Validation {
       return nodeReport(e, key);
     } else if (event instanceof Control e) {
       return control(e, key);
+    } else if (event instanceof JobCommand e) {
+      return jobCommand(e, key);
     }
     throw new IllegalArgumentException("not an input event: "
         + (event == null ? "null" : event.getClass().getName()));
@@ -176,6 +180,22 @@ public final class Validation {
             && isBlank(control.getNode()) ? invalid(type + " needs a node") : null,
         () -> control.getNode() == null ? null : id("node", control.getNode()),
         () -> params(control.getParams()));
+  }
+
+  /**
+   * A user's command about one job (cancel). UNKNOWN is what this reader decodes a newer sender's
+   * command type to: refused here, so the scheduler never guesses what it meant.
+   */
+  public static Optional<Violation> jobCommand(JobCommand command, String key) {
+    return first(
+        () -> pool(command.getPool(), key),
+        () -> id("jobId", command.getJobId()),
+        () -> command.getType() != JobCommandType.CANCEL
+            ? invalid("type " + command.getType() + " is not a command this scheduler knows "
+                + "(known: CANCEL); a newer client's command?") : null,
+        () -> time("timeMs", command.getTimeMs()),
+        () -> length("reason", command.getReason(), MAX_TEXT_CHARS),
+        () -> command.getRequestId() == null ? null : id("requestId", command.getRequestId()));
   }
 
   // ---- building blocks (package-private for tests) ----

@@ -101,12 +101,16 @@ class ParseAndValidateTest {
     send(Topics.TASK_EVENTS.name(), POOL, Topics.TASK_EVENTS.value(t));
     send(Topics.NODE_REPORTS.name(), POOL, Topics.NODE_REPORTS.value(n));
     send(Topics.CONTROL.name(), (String) null, Topics.CONTROL.value(c)); // no key: allowed
+    var k = io.locus.schemas.JobCommand.newBuilder().setPool(POOL).setJobId("j-1")
+        .setType(io.locus.schemas.JobCommandType.CANCEL).setTimeMs(NOW).setRequestId("r").build();
+    send(Topics.JOB_COMMANDS.name(), POOL, Topics.JOB_COMMANDS.value(k));
 
     assertThat(harness.extractOutputValues()).containsExactly(
         new SchedulerInput(POOL, j, "job-arrivals", 3, 0L, NOW - 5),
         new SchedulerInput(POOL, t, "task-events", 3, 1L, NOW - 5),
         new SchedulerInput(POOL, n, "node-reports", 3, 2L, NOW - 5),
-        new SchedulerInput(POOL, c, "control", 3, 3L, NOW - 5));
+        new SchedulerInput(POOL, c, "control", 3, 3L, NOW - 5),
+        new SchedulerInput(POOL, k, "job-commands", 3, 4L, NOW - 5));
     assertThat(deadLetters()).isEmpty();
   }
 
@@ -214,6 +218,19 @@ class ParseAndValidateTest {
     send(Topics.JOB_ARRIVALS.name(), new byte[] {(byte) 0xc3, (byte) 0x28},
         Topics.JOB_ARRIVALS.value(job(POOL, "j").build()));
     assertThat(onlyReason()).isEqualTo("record key is not valid UTF-8");
+  }
+
+  @Test
+  void aCancelOfAnUnknownTypeIsDeadLetteredWithItsReason() throws Exception {
+    send(Topics.JOB_COMMANDS.name(), POOL, Topics.JOB_COMMANDS.value(
+        io.locus.schemas.JobCommand.newBuilder().setPool(POOL).setJobId("j-1")
+            .setType(io.locus.schemas.JobCommandType.UNKNOWN).setTimeMs(NOW).build()));
+    assertThat(harness.extractOutputValues()).isEmpty();
+    assertThat(deadLetters()).singleElement().satisfies(d -> {
+      assertThat(d.getCode()).isEqualTo(DeadLetterCodes.INVALID);
+      assertThat(d.getSourceTopic()).isEqualTo("job-commands");
+      assertThat(d.getReason()).startsWith("invalid JobCommand: type UNKNOWN is not a command");
+    });
   }
 
   @Test

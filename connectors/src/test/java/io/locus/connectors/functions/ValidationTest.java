@@ -12,6 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.EventRange;
 import io.locus.schemas.ControlType;
+import io.locus.schemas.JobCommand;
+import io.locus.schemas.JobCommandType;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.ResourceProfile;
@@ -697,6 +699,52 @@ class ValidationTest {
           POOL), "placementProof 'xyz' is not 64 lowercase hex chars");
       assertTooLarge(Validation.taskEvent(taskEvent(POOL).setPlacementProof("a".repeat(100_000))
           .build(), POOL), "placementProof is 100000 chars long");
+    }
+  }
+
+  @Nested
+  class JobCommandRules {
+    private JobCommand.Builder cancel() {
+      return JobCommand.newBuilder().setPool(POOL).setJobId("j-1").setType(JobCommandType.CANCEL)
+          .setTimeMs(1_000).setReason("not needed").setRequestId("r-1");
+    }
+
+    @Test
+    void validCancelPasses() {
+      assertThat(Validation.check(cancel().build(), POOL)).isEmpty();
+      assertThat(Validation.check(cancel().setRequestId(null).setReason("").build(), null))
+          .isEmpty();
+    }
+
+    @Test
+    void unknownTypeIsRefusedNamingIt() {
+      assertViolation(Validation.check(cancel().setType(JobCommandType.UNKNOWN).build(), POOL),
+          "type UNKNOWN is not a command this scheduler knows (known: CANCEL)");
+    }
+
+    @Test
+    void poolMustMatchKeyAndJobIdBeAnId() {
+      assertViolation(Validation.check(cancel().build(), "other"), "does not match the record key");
+      assertViolation(Validation.check(cancel().setJobId(" ").build(), POOL), "jobId is blank");
+      assertTooLarge(Validation.check(cancel().setJobId("j".repeat(Limits.MAX_ID_CHARS + 1))
+          .build(), POOL), "jobId is " + (Limits.MAX_ID_CHARS + 1) + " chars long");
+    }
+
+    @Test
+    void timeIsBoundedLikeEveryInput() {
+      assertViolation(Validation.check(cancel().setTimeMs(-1).build(), POOL), "timeMs");
+      assertViolation(Validation.check(cancel().setTimeMs(Limits.MAX_TIME_MS + 1).build(), POOL),
+          "timeMs");
+    }
+
+    @Test
+    void reasonAndRequestIdAreBounded() {
+      assertTooLarge(Validation.check(cancel().setReason("x".repeat(Limits.MAX_TEXT_CHARS + 1))
+          .build(), POOL), "reason is " + (Limits.MAX_TEXT_CHARS + 1) + " chars long");
+      assertTooLarge(Validation.check(cancel().setRequestId("r".repeat(Limits.MAX_ID_CHARS + 1))
+          .build(), POOL), "requestId is");
+      assertViolation(Validation.check(cancel().setRequestId("a\nb").build(), POOL),
+          "requestId contains a control character");
     }
   }
 }

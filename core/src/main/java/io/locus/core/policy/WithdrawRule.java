@@ -97,7 +97,8 @@ public final class WithdrawRule {
     Set<String> files = new HashSet<>();
     for (NodeView a : s.overfull()) {
       for (RunningTask r : s.placedOn(a.id())) {
-        if (!r.started() && !s.isWithdrawing(r.task().taskId())) {
+        if (!r.started() && !s.isWithdrawing(r.task().taskId())
+            && !s.isCancelling(r.task().taskId())) {
           for (InputFile u : r.task().inputs()) {
             files.add(u.id());
           }
@@ -166,6 +167,7 @@ public final class WithdrawRule {
       if (a != b) {
         for (RunningTask r : s.placedOn(a.id())) {
           if (r.started() || s.isWithdrawing(r.task().taskId())
+              || s.isCancelling(r.task().taskId())
               || s.cached(r.task(), b) < s.cached(r.task(), a)) {
             continue;
           }

@@ -156,6 +156,24 @@ public final class ShadowRun {
   }
 
   /**
+   * A user cancelled the job: a queued shadow task leaves the queue; a placed one ends at once
+   * (the shadow has no agent whose answer to wait for), freeing its slot. Neither is completed.
+   */
+  public List<ShadowPlacement> jobCancelled(String taskId, double now) {
+    List<ShadowPlacement> out = advance(now);
+    PoolState st = scheduler.state();
+    if (st.cancelQueued(taskId) == null) {
+      RunningTask r = st.cancelPlaced(taskId);
+      if (r == null) {
+        return out;
+      }
+      st.fail(taskId, r.task().attempt(), r.node()); // ends the cancelled attempt
+    }
+    out.addAll(dispatch(now));
+    return out;
+  }
+
+  /**
    * Moves the model to {@code now}: every task end and file arrival due by then happens, in time
    * order, each followed by the dispatch it allows at its own time.
    */

@@ -50,6 +50,13 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
    * re-registered): they do not count toward {@code maxRetries}. Absent means none.
    */
   private final Map<String, Integer> spared = new HashMap<>();
+  /**
+   * Placed attempts of cancelled tasks (task id → attempt): the task is finished for the pool
+   * (CANCELLED), but the attempt keeps its slot until its node answers the cancel (any end of that
+   * attempt) or leaves, so no new work lands on a slot a dying process still holds. Its end then
+   * only frees the slot: never a completion, a retry or a re-queue.
+   */
+  private final Map<String, Integer> cancelling = new HashMap<>();
   /** Free nodes, two tiers (a free slot, then only a local-queue position free), FIFO each. */
   private final FreePool free = new FreePool();
   /** Placed attempts per node, overfull nodes, slots in use, withdraws in flight. */
@@ -84,7 +91,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     COMPLETED,
     REQUEUED,
     FAILED_PERMANENTLY,
-    IGNORED
+    IGNORED,
+    /** The attempt of a cancelled task ended: its slot is free, nothing else changed. */
+    CANCELLED
   }
 
   public PoolState() {
@@ -188,6 +197,11 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
    */
   public int sparedAttempts(String taskId) {
     return spared.getOrDefault(taskId, 0);
+  }
+
+  /** Whether the task was cancelled while placed and its node has not answered yet. */
+  public boolean isCancelling(String taskId) {
+    return cancelling.containsKey(taskId);
   }
 
   public Collection<RunningTask> running() {
@@ -405,7 +419,7 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     lost.sort((a, b) -> Long.compare(a.task().seq(), b.task().seq()));
     List<Task> requeued = new ArrayList<>();
     for (RunningTask r : lost) {
-      if (endRunning(r)) {
+      if (endRunning(r) && !endCancelling(r)) {
         // Not the task's fault: a new attempt (new decision id), not counted as a failure.
         Task next = r.task().withAttempt(r.task().attempt() + 1);
         setSpared(next.taskId(), sparedAttempts(next.taskId()) + 1);
@@ -489,6 +503,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
+    if (endCancelling(r)) {
+      return EndOutcome.CANCELLED; // a completion racing the cancel: the task stays cancelled
+    }
     countCompletion(taskId, bytesLocal, bytesPeer, bytesStorage);
     return EndOutcome.COMPLETED;
   }
@@ -567,6 +584,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
+    if (endCancelling(r)) {
+      return EndOutcome.CANCELLED; // the agent's answer to the cancel, or a failure racing it
+    }
     return retryOrDrop(r.task()) ? EndOutcome.REQUEUED : EndOutcome.FAILED_PERMANENTLY;
   }
 
@@ -597,6 +617,50 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     }
     counters.retries++;
     enqueue(t.withAttempt(t.attempt() + 1));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- cancel
+
+  /**
+   * A user cancelled a queued task: it leaves the queue and every index, finished (not a failure,
+   * not a retry). Null if the task is not queued.
+   */
+  public Task cancelQueued(String taskId) {
+    Task t = queued(taskId);
+    if (t == null) {
+      return null;
+    }
+    dequeue(t);
+    journal.taskRemoved(taskId);
+    setSpared(taskId, 0);
+    return t;
+  }
+
+  /**
+   * A user cancelled a placed (or running) task: the task is finished, its attempt keeps its slot
+   * until the node answers the cancel ({@link #isCancelling}). Null if the task is not placed or
+   * is already being cancelled.
+   */
+  public RunningTask cancelPlaced(String taskId) {
+    RunningTask r = running.get(taskId);
+    if (r == null || cancelling.containsKey(taskId)) {
+      return null;
+    }
+    cancelling.put(taskId, r.task().attempt());
+    journal.taskCancelling(taskId, r.task().attempt());
+    return r;
+  }
+
+  /** If {@code r} (just ended) was a cancelled attempt: forgets the mark; true if it was. */
+  private boolean endCancelling(RunningTask r) {
+    String id = r.task().taskId();
+    if (!cancelling.containsKey(id)) {
+      return false;
+    }
+    cancelling.remove(id);
+    journal.taskCancelling(id, -1);
+    setSpared(id, 0);
     return true;
   }
 
@@ -649,6 +713,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
+    if (endCancelling(r)) {
+      return EndOutcome.CANCELLED;
+    }
     Task next = r.task().withAttempt(attempt + 1);
     setSpared(taskId, sparedAttempts(taskId) + 1);
     enqueue(next);
@@ -698,6 +765,14 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     queuedSeq.put(t.taskId(), t.queueRank());
     if (staging != null) {
       staging.taskQueued(t);
+    }
+  }
+
+  /** Re-adds a persisted cancelled attempt ({@link #isCancelling}); after its running task. */
+  public void restoreCancelling(String taskId, int attempt) {
+    RunningTask r = running.get(taskId);
+    if (r != null && r.task().attempt() == attempt) {
+      cancelling.put(taskId, attempt);
     }
   }
 

@@ -22,6 +22,9 @@ public interface StateJournal {
   /** The task's attempts not caused by its own failures; 0 when the entry is gone. */
   default void taskSpared(String taskId, int spared) {}
 
+  /** The task's placed attempt was cancelled ({@code PoolState#isCancelling}); -1: mark gone. */
+  default void taskCancelling(String taskId, int attempt) {}
+
   default void cacheAdded(String node, String file, long bytes) {}
 
   default void cacheRemoved(String node, String file) {}

@@ -88,6 +88,26 @@ class ShadowRunTest {
   }
 
   @Test
+  void aCancelledJobLeavesTheShadowItsSlotTakesTheNextAndNothingCompletes() {
+    ShadowRun fa = shadow("FA");
+    List<ShadowPlacement> all = new ArrayList<>();
+    all.addAll(fa.jobArrived(task("a", 1, 0, 100), 0));
+    all.addAll(fa.jobArrived(task("b", 2, 0, 100), 0));
+    all.addAll(fa.jobArrived(task("c", 3, 0, 100), 0));
+    all.addAll(fa.jobArrived(task("d", 4, 0, 100), 0));
+    assertThat(all).hasSize(2);
+    assertThat(fa.jobCancelled("d", 5)).as("queued: nothing to place").isEmpty();
+    List<ShadowPlacement> next = fa.jobCancelled(all.get(0).taskId(), 10);
+    assertThat(next).singleElement().satisfies(p -> {
+      assertThat(p.taskId()).isEqualTo("c");
+      assertThat(p.start()).isEqualTo(10);
+    });
+    fa.advance(1_000);
+    assertThat(fa.score().completed()).as("b and c, not a, not d").isEqualTo(2);
+    assertThat(fa.score().queueLength()).isZero();
+  }
+
+  @Test
   void aNodeThatLeavesSendsItsShadowTasksBackAndTheirOldEndsAreIgnored() {
     ShadowRun fa = shadow("FA");
     ShadowPlacement p = fa.jobArrived(task("a", 1, 0, 100), 0).get(0);

@@ -162,4 +162,58 @@ class PoolStateTest {
     st.map(b, "n1"); // the new policy maps it afresh
     assertThat(st.queue("n1")).extracting(Task::taskId).containsExactly("b");
   }
+
+  @Test
+  void aCancelledQueuedTaskLeavesTheQueueForGood() {
+    PoolState s = new PoolState();
+    s.enqueue(task("a", 1, "f"));
+    s.enqueue(task("b", 2, "g"));
+    assertThat(s.cancelQueued("a")).extracting(Task::taskId).isEqualTo("a");
+    assertThat(s.cancelQueued("a")).isNull();
+    assertThat(s.queue()).extracting(Task::taskId).containsExactly("b");
+    assertThat(s.queuedReaders("f")).isZero();
+    s.registerNode("n1", 2, 1000, null, 0);
+    assertThat(s.cancelPlaced("a")).as("not placed").isNull();
+    assertThat(s.counters().failures).isZero();
+  }
+
+  @Test
+  void aCancelledPlacedAttemptKeepsItsSlotUntilItEndsAndItsEndNeverCounts() {
+    PoolState s = new PoolState(StateJournal.NONE, 3);
+    s.registerNode("n1", 1, 1000, null, 0);
+    Task t = task("t", 1, "f");
+    s.enqueue(t);
+    place(s, t, "n1");
+    RunningTask r = s.cancelPlaced("t");
+    assertThat(r.node()).isEqualTo("n1");
+    assertThat(s.cancelPlaced("t")).as("already being cancelled").isNull();
+    assertThat(s.isCancelling("t")).isTrue();
+    assertThat(s.firstFree()).as("the slot stays taken").isNull();
+    assertThat(s.complete("t", 0, "n1", 5, 5, 5)).isEqualTo(PoolState.EndOutcome.CANCELLED);
+    assertThat(s.isCancelling("t")).isFalse();
+    assertThat(s.firstFree().id()).isEqualTo("n1");
+    assertThat(s.counters().completions).isZero();
+    assertThat(s.counters().bytesLocal).isZero();
+    assertThat(s.queueLength()).isZero();
+  }
+
+  @Test
+  void aCancelledAttemptsFailureOrLostNodeIsNeitherARetryNorARequeue() {
+    PoolState s = new PoolState(StateJournal.NONE, 3);
+    s.registerNode("n1", 2, 1000, null, 0);
+    Task a = task("a", 1, "f");
+    Task b = task("b", 2, "g");
+    s.enqueue(a);
+    s.enqueue(b);
+    place(s, a, "n1");
+    place(s, b, "n1");
+    s.cancelPlaced("a");
+    s.cancelPlaced("b");
+    assertThat(s.fail("a", 0, "n1")).isEqualTo(PoolState.EndOutcome.CANCELLED);
+    assertThat(s.removeNode("n1")).as("b is not placed again").isEmpty();
+    assertThat(s.queueLength()).isZero();
+    assertThat(s.counters().failures).isZero();
+    assertThat(s.counters().retries).isZero();
+    assertThat(s.isCancelling("b")).isFalse();
+  }
 }

@@ -367,6 +367,11 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       } else {
         r = new Result(code, "exit code " + code + suffix(tail));
       }
+      synchronized (this) {
+        if (cancelled) {
+          WorkDirs.clearPartial(workDir); // the process is gone: nothing writes there any more
+        }
+      }
       finishDir();
       end(r);
     }

@@ -126,6 +126,28 @@ final class WorkDirs {
     }
   }
 
+  /**
+   * A cancelled run's partial outputs ({@code out/}) and scratch files ({@code tmp/}) are removed
+   * once its process is gone: nobody will use them, and a cancel is the user saying so. Its
+   * stdout and stderr stay, for inspection like any ended run's. Best effort: an error leaves
+   * the rest to the retention.
+   */
+  static void clearPartial(Path wd) {
+    for (String sub : List.of("out", "tmp")) {
+      Path d = wd.resolve(sub);
+      if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
+        for (Path p : ds) {
+          DiskCache.deleteTree(p);
+        }
+      } catch (IOException e) {
+        // left to the retention, which deletes a directory that is not clean
+      }
+    }
+  }
+
   /** The directory of a finished attempt, while it is kept. */
   synchronized Optional<Path> ofFinished(String key) {
     return Optional.ofNullable(finishedByKey.get(key));

@@ -86,6 +86,9 @@ final class Fixture implements AutoCloseable {
         .template("wait", "sh", "-c", "while [ ! -e go ]; do sleep 0.02; done", "wait",
             "{inputs}")
         .template("tree", "sh", "-c", "sleep 300 & echo $! > child.pid; wait")
+        // Leaves a partial output and a scratch file, then runs until stopped.
+        .template("partial", "sh", "-c", "echo half > out/result; echo s > tmp/scratch; "
+            + "sleep 300 & echo $! > child.pid; wait")
         .template(TaskTemplate.of("slow", List.of("sleep", "30"))
             .withTimeout(Duration.ofMillis(300)));
   }

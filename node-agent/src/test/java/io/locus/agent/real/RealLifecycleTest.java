@@ -87,6 +87,25 @@ class RealLifecycleTest {
   }
 
   @Test
+  void aCancelRemovesThePartialOutputsAndScratchFilesOnceTheProcessIsGone() throws Exception {
+    RealAgent a = fx.started(fx.config("a").build(), out);
+    a.agent().onDecision(fx.decision("a", task("t1", "partial", List.of())));
+    ProcessHandle sleeper = child(a, "t1#0");
+    Path wd = a.executor().workDir("t1#0").orElseThrow();
+    assertThat(wd.resolve("out/result")).exists();
+    assertThat(wd.resolve("tmp/scratch")).exists();
+
+    a.agent().onDecision(fx.decision("a", cancel("t1")));
+
+    assertThat(out.awaitEnd("t1").getMessage()).isEqualTo(NodeAgent.CANCELLED);
+    WAIT.until("the process gone", () -> !ProcessTaskExecutor.isRunning(sleeper));
+    WAIT.until("the partial output removed", () -> !Files.exists(wd.resolve("out/result")));
+    WAIT.until("the scratch file removed", () -> !Files.exists(wd.resolve("tmp/scratch")));
+    assertThat(wd.resolve("stderr")).as("the log stays for inspection").exists();
+    assertThat(a.agent().runningTasks()).isEmpty();
+  }
+
+  @Test
   void aTaskOverItsTimeoutIsKilledAndReported() {
     RealAgent a = fx.started(fx.config("a").build(), out);
     a.agent().onDecision(fx.decision("a", task("t1", "slow", List.of())));
