@@ -44,6 +44,8 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *       instance and last heard, {@link NodeRegistry}); {@code job-ledger}, {@code
  *       job-ledger-buckets}, {@code job-ledger-entries} (job ids within the retention window,
  *       {@link JobLedger}).</li>
+ *   <li>Job status, any family: {@code job-workflow} (a workflow job's id → its workflow, until
+ *       its final status; {@link JobWorkflows}).</li>
  * </ul>
  */
 final class PoolStore {
@@ -78,6 +80,8 @@ final class PoolStore {
   final MapState<String, Long> jobArrivals;
   final MapState<Long, Integer> jobBuckets;
   final MapState<String, String> jobEntries;
+  /** Job id → workflow id of a workflow's unfinished jobs ({@link JobWorkflows}). */
+  final MapState<String, String> jobWorkflows;
 
   PoolStore(RuntimeContext ctx) {
     nodes = ctx.getMapState(new MapStateDescriptor<>(
@@ -107,6 +111,8 @@ final class PoolStore {
         "job-ledger-buckets", Types.LONG, Types.INT));
     jobEntries = ctx.getMapState(new MapStateDescriptor<>(
         "job-ledger-entries", Types.STRING, Types.STRING));
+    jobWorkflows = ctx.getMapState(new MapStateDescriptor<>(
+        "job-workflow", Types.STRING, Types.STRING));
   }
 
   /** The pool's job ledger (the current key must be the pool). */

@@ -84,6 +84,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   private transient InputGate gate;
   private transient DecisionStamp stamp;
   private transient Map<String, ShadowMetrics> shadowMetrics;
+  private transient JobWorkflows jobWorkflows;
 
   public SchedulerOperator(SchedulerConfig config) {
     this.config = config;
@@ -97,6 +98,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     gate = new InputGate(config, metrics);
     stamp = new DecisionStamp(config.decisionSecret(), config.nodeSecret());
     shadowMetrics = new HashMap<>();
+    jobWorkflows = new JobWorkflows(store.jobWorkflows);
     if (config.pools().isEmpty()) {
       LOG.warn("no pools declared: records for any pool are accepted (declare them to refuse "
           + "unknown pools)");
@@ -155,6 +157,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
     for (JobStatus s : o.statuses()) {
+      jobWorkflows.stamp(name, s);
       ctx.output(JOB_STATUS, s);
     }
     PoolMetrics pm = metrics.pool(name);

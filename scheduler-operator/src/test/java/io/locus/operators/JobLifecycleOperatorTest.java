@@ -169,6 +169,32 @@ class JobLifecycleOperatorTest {
     assertThat(rejected()).isEmpty();
   }
 
+  /**
+   * The workflow runner keys job-status by workflow: every transition of a workflow job names it,
+   * not only the QUEUED one the arrival carries it on, also after a restore.
+   */
+  @Test
+  void everyStatusOfAWorkflowJobNamesItsWorkflowAlsoAfterARestore() throws Exception {
+    operator(3, null);
+    send(register("n1", 1, 0, 10), 10);
+    send(job("a", 20), 20);
+    send(JobSubmitted.newBuilder(job("solo", 21)).setWorkflow(null).build(), 21);
+    send(event(TaskEventType.STARTED, "a", 0, "n1", 30), 30);
+    assertThat(statuses()).filteredOn(x -> x.getJobId().equals("a"))
+        .extracting(JobStatus::getWorkflow).containsExactly("wf", "wf", "wf");
+    OperatorSubtaskState snap = harness.snapshot(1, 100);
+    harness.close();
+    operator(3, snap);
+    send(event(TaskEventType.COMPLETED, "a", 0, "n1", 40), 40);
+    List<JobStatus> s = statuses();
+    assertThat(s).filteredOn(x -> x.getJobId().equals("a")).singleElement().satisfies(x -> {
+      assertThat(x.getState()).isEqualTo(JobState.COMPLETED);
+      assertThat(x.getWorkflow()).isEqualTo("wf");
+    });
+    assertThat(s).filteredOn(x -> x.getJobId().equals("solo"))
+        .allSatisfy(x -> assertThat(x.getWorkflow()).isNull());
+  }
+
   @Test
   void aFailedAttemptIsQueuedAgainWithWhyAndTheLastFailureIsFinal() throws Exception {
     operator(1, null);
