@@ -11,12 +11,13 @@ import io.locus.sim.exec.TaskRun;
  * queued, the task leaves the queue and is never placed; placed or running, its attempt stops on
  * the cluster and its slot frees, and it is not retried.
  *
- * <p>Why through {@code applyQueuedTaskCompleted} and {@code applyTaskCompleted}: the core's own
- * cancel transition comes with the streaming side of issue 23, and these are the pool's two ways
- * for a task to end without a retry: the first takes a queued task off the queue (and its
- * indexes), the second frees a placed attempt's slot. Both also count a completion in the core's
- * counters, which the simulator never reads (it counts cancels itself). Switch to the core's
- * cancel when it exists.
+ * <p>Why through {@code applyQueuedTaskCompleted} and {@code applyTaskCompleted} rather than the
+ * core's cancel ({@code PoolState.cancelQueued}, {@code cancelPlaced}, which the streaming
+ * scheduler uses): the streaming cancel keeps a placed attempt's slot until its node answers,
+ * because a real process takes time to die; here the stop is instantaneous, so the slot frees at
+ * the cancel time, which is what these two transitions do (the first takes a queued task off the
+ * queue and its indexes, the second frees a placed attempt's slot). Both also count a completion
+ * in the core's counters, which the simulator never reads (it counts cancels itself).
  */
 final class PoolCancel {
   private PoolCancel() {}
