@@ -1,0 +1,254 @@
+package io.locus.core.policy;
+
+import io.locus.core.model.PendingCode;
+import io.locus.core.model.Task;
+import io.locus.core.state.NodeView;
+import io.locus.core.state.PoolState;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * "Why pending" for a file pool (issue 23): every queued task gets the first {@link PendingCode}
+ * that applies, in the code's declaration order, and a text. docs/policies.md, "Pending reasons",
+ * gives the rule per policy.
+ *
+ * <ol>
+ *   <li>Pool-wide, from the operator and the registry (one answer for the whole queue, O(1)):
+ *       {@code paused}, {@code no-node}, {@code all-draining}. ({@code parents} is the workflow
+ *       runner's: such a job is not in the pool yet.)</li>
+ *   <li>{@code no-fit}: the policy reads resource profiles and no node could take this one
+ *       ({@link ExplainsPending.Waits#fitsNoNode}).</li>
+ *   <li>{@code backoff}: file pools re-queue a failed attempt at once (no backoff yet): never.</li>
+ *   <li>{@code locality-wait}: some node could take a placement now, and the policy holds the task
+ *       for a node that holds (or was chosen for) its data ({@link
+ *       ExplainsPending.Waits#dataWait}): which node, until when, what it saves.</li>
+ *   <li>{@code priority}: queued tasks of higher priority are ahead of it (how many).</li>
+ *   <li>{@code no-free-slot}: otherwise; how many tasks are ahead of it.</li>
+ * </ol>
+ *
+ * <p><b>Cost.</b> Meant for the operator's metrics timer, never per record. Only the first {@link
+ * #EXACT_LIMIT} queued tasks are asked about their data ({@code locality-wait} costs about a task's
+ * holders); the rest are counted by the cheap rule ({@code no-fit}, then {@code priority}, then
+ * {@code no-free-slot}), which needs no cache lookup. A pass is O(queue + K × holders per task),
+ * never O(queue × nodes). The limit is above every data-aware policy's default window (2,500):
+ * those policies never look further down the queue, so tasks past it are indeed waiting their turn.
+ *
+ * <p>Pure: no clock (time is {@code now}, the pool's record clock), no change to the pool.
+ */
+public final class PendingExplainer {
+  /** Queued tasks asked about their data per pass; those after it get the cheap rule. */
+  public static final int EXACT_LIMIT = 4096;
+
+  private PendingExplainer() {}
+
+  /** The counts per code for a whole queue and the first reason worth showing. */
+  public record Summary(Map<PendingCode, Integer> counts, Pending example) {
+    /** The counts keyed by code ({@code no-free-slot}), codes with none left out. */
+    public Map<String, Integer> byCode() {
+      Map<String, Integer> out = new LinkedHashMap<>();
+      counts.forEach((c, n) -> out.put(c.code(), n));
+      return out;
+    }
+
+    public int count(PendingCode c) {
+      return counts.getOrDefault(c, 0);
+    }
+
+    static Summary empty() {
+      return new Summary(Collections.unmodifiableMap(new EnumMap<>(PendingCode.class)), null);
+    }
+  }
+
+  /**
+   * Explains the whole queue: counts per code (they sum to the queue length), and as the example
+   * the pool-wide reason, else the first task (in queue order) whose code is not {@code
+   * no-free-slot} (the normal queue has no example: null).
+   */
+  public static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now) {
+    return explainQueue(s, policy, paused, now, EXACT_LIMIT);
+  }
+
+  static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now, int exact) {
+    int queued = s.queueLength();
+    if (queued == 0) {
+      return Summary.empty();
+    }
+    EnumMap<PendingCode, Integer> counts = new EnumMap<>(PendingCode.class);
+    Pending pool = poolWide(s, paused, queued, null);
+    if (pool != null) {
+      counts.put(pool.code(), queued);
+      return new Summary(Collections.unmodifiableMap(counts), pool);
+    }
+    Walk w = new Walk(s, policy, now, exact);
+    Pending example = null;
+    for (Task t : s.queue()) {
+      Pending p = w.next(t);
+      counts.merge(p.code(), 1, Integer::sum);
+      if (example == null && p.code() != PendingCode.NO_FREE_SLOT) {
+        example = p;
+      }
+    }
+    return new Summary(Collections.unmodifiableMap(counts), example);
+  }
+
+  /**
+   * One queued task's reason, the same as {@link #explainQueue} counts it; null when it is not
+   * queued. Costs at most {@link #EXACT_LIMIT} steps down the queue plus its holders: a task
+   * further down gets the cheap rule, and its text says "more than K" tasks are ahead (whether
+   * any of them has a higher priority is exact: the queue is in priority order, so that is the
+   * head's priority).
+   */
+  public static Pending explain(PoolState s, Policy policy, boolean paused, String taskId,
+      double now) {
+    Task t = s.queued(taskId);
+    if (t == null) {
+      return null;
+    }
+    Pending pool = poolWide(s, paused, s.queueLength(), taskId);
+    if (pool != null) {
+      return pool;
+    }
+    Walk w = new Walk(s, policy, now, EXACT_LIMIT);
+    Iterator<Task> it = s.queue().iterator();
+    Task head = null;
+    for (int i = 0; i < EXACT_LIMIT && it.hasNext(); i++) {
+      Task q = it.next();
+      head = head == null ? q : head;
+      Pending p = w.next(q);
+      if (q.taskId().equals(taskId)) {
+        return p;
+      }
+    }
+    // past the exact part: the cheap rule, without counting exactly how many are ahead
+    if (w.view.fitsNoNode(t)) {
+      return w.noFit(t);
+    }
+    if (head != null && head.priority() > t.priority()) {
+      return new Pending(taskId, PendingCode.PRIORITY, "behind more than " + EXACT_LIMIT
+          + " queued task(s), some of higher priority (its priority " + t.priority() + ")", null,
+          Double.NaN, -1, -1);
+    }
+    return new Pending(taskId, PendingCode.NO_FREE_SLOT, w.slots() + "; more than "
+        + EXACT_LIMIT + " queued task(s) ahead of it", null, Double.NaN, -1, -1);
+  }
+
+  /** paused, no-node or all-draining, for every queued task; null when none applies. */
+  private static Pending poolWide(PoolState s, boolean paused, int queued, String taskId) {
+    if (paused) {
+      return Pending.of(taskId, PendingCode.PAUSED, "pool paused (PAUSE_POOL): " + queued
+          + " queued task(s) wait for RESUME_POOL");
+    }
+    int nodes = s.nodes().size();
+    if (nodes == 0) {
+      return Pending.of(taskId, PendingCode.NO_NODE, "no node registered in the pool: " + queued
+          + " queued task(s) wait for an agent of this pool to register");
+    }
+    for (NodeView n : s.nodes()) {
+      if (!n.draining()) {
+        return null;
+      }
+    }
+    return Pending.of(taskId, PendingCode.ALL_DRAINING, "every node of the pool (" + nodes
+        + ") is draining: " + queued + " queued task(s) wait for a node to resume or register");
+  }
+
+  /** One pass down the queue, in queue order: position, tasks of higher priority ahead. */
+  private static final class Walk {
+    final PoolState s;
+    final double now;
+    final int exact;
+    final ExplainsPending.Waits view;
+    final boolean canPlace;
+    int position;
+    int higher;
+    int level;
+
+    Walk(PoolState s, Policy policy, double now, int exact) {
+      this.s = s;
+      this.now = now;
+      this.exact = exact;
+      this.view = policy instanceof ExplainsPending e ? e.waits(s, now) : ExplainsPending.NONE;
+      this.canPlace = s.firstFree() != null;
+    }
+
+    Pending next(Task t) {
+      if (position == 0 || t.priority() != level) {
+        higher = position; // the queue is in priority order: all ahead are of higher priority
+        level = t.priority();
+      }
+      Pending p = classify(t);
+      position++;
+      return p;
+    }
+
+    private Pending classify(Task t) {
+      if (view.fitsNoNode(t)) {
+        return noFit(t);
+      }
+      if (canPlace && position < exact) {
+        DataWait w = view.dataWait(t, position);
+        if (w != null) {
+          return new Pending(t.taskId(), PendingCode.LOCALITY_WAIT, waitText(w), w.node(),
+              w.until(), w.bytesSaved(), -1);
+        }
+      }
+      if (higher > 0) {
+        return new Pending(t.taskId(), PendingCode.PRIORITY, "behind " + higher
+            + " queued task(s) of higher priority (its priority " + t.priority() + ")", null,
+            Double.NaN, -1, higher);
+      }
+      String where = canPlace
+          ? "the policy takes " + position + " queued task(s) ahead of it first"
+          : slots() + "; " + position + " queued task(s) ahead of it";
+      return new Pending(t.taskId(), PendingCode.NO_FREE_SLOT, where, null, Double.NaN, -1,
+          position);
+    }
+
+    Pending noFit(Task t) {
+      return Pending.of(t.taskId(), PendingCode.NO_FIT, "its resource profile " + t.profile()
+          + " exceeds every node (profiles are shares of one node)");
+    }
+
+    String slots() {
+      return "every slot busy (" + s.busySlots() + "/" + s.registeredSlots() + ")";
+    }
+
+    private String waitText(DataWait w) {
+      StringBuilder b = new StringBuilder("waiting for data holder ").append(w.node());
+      if (Double.isNaN(w.until())) {
+        b.append(" until it frees a slot (no deadline)");
+      } else {
+        b.append(" until t=").append(seconds(w.until())).append(" s (in ")
+            .append(seconds(w.until() - now)).append(" s)");
+      }
+      b.append(", ").append(w.rule());
+      if (w.bytesSaved() >= 0) {
+        b.append("; the wait saves ").append(bytes(w.bytesSaved())).append(" of transfer");
+      }
+      return b.toString();
+    }
+  }
+
+  static String seconds(double s) {
+    return String.format(Locale.ROOT, "%.1f", s);
+  }
+
+  /** A byte count in decimal units ("2.0 GB"). */
+  public static String bytes(long b) {
+    if (b < 1000) {
+      return b + " B";
+    }
+    String[] units = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = b;
+    int u = -1;
+    while (v >= 1000 && u < units.length - 1) {
+      v /= 1000;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+}
