@@ -85,6 +85,65 @@ class PendingExplainerTest {
     assertThat(PendingExplainer.explain(s, p, false, "H", 10)).as("placed: not pending").isNull();
   }
 
+  /**
+   * The Khanna family (MET here): A stages f to n1 and runs there; B reads f, which is now
+   * present on n1, so MET maps B to n1 for good. While n1 runs A and n2 is idle, B waits for n1
+   * until A's planned completion.
+   */
+  @Test
+  void metMappedToABusyNodeIsALocalityWaitUntilItsPlannedCompletion() {
+    PoolState s = new PoolState();
+    Policy p = Policies.create("MET", Map.of());
+    Scheduler sched = new Scheduler("p", s, p);
+    sched.onNodeRegistered("n1", 1, 1000 * MB, null, 0);
+    sched.onNodeRegistered("n2", 1, 1000 * MB, null, 0);
+    List<Command> a = sched.onJobArrival(task("A", 0, 0, "f", 100 * MB, 50), 0);
+    Command.Run runA = (Command.Run) a.stream().filter(c -> c instanceof Command.Run)
+        .findFirst().orElseThrow();
+    assertThat(runA.node()).isEqualTo("n1");
+    sched.onTransferEnd("f", "n1", 1);
+    assertThat(runs(sched.onJobArrival(task("B", 1, 0, "f", 100 * MB, 50), 1)))
+        .as("mapped to n1, which holds f").isEmpty();
+    assertThat(runA.plannedCompletion()).isGreaterThan(1);
+    Pending b = PendingExplainer.explain(s, p, false, "B", 1);
+    assertThat(b.code()).isEqualTo(PendingCode.LOCALITY_WAIT);
+    assertThat(b.node()).isEqualTo("n1");
+    assertThat(b.until()).isEqualTo(runA.plannedCompletion());
+    assertThat(b.bytesSaved()).as("not priced per job").isEqualTo(-1);
+    assertThat(b.text()).contains("data holder n1", "MET mapped it to this node for good")
+        .doesNotContain("saves");
+    // a planned completion already past (its report not in yet) is no forecast
+    assertThat(PendingExplainer.explain(s, p, false, "B", runA.plannedCompletion() + 1).until())
+        .isNaN();
+  }
+
+  /**
+   * EFT on agent caches: the head waits for its best holder at most D = the time its cached
+   * bytes save (1 GB from a peer at the 1 Gb/s NIC instead of the local disk at 1.1875 Gb/s:
+   * 8 s − 6.737 s), and only while the holder is forecast to free before that deadline.
+   */
+  @Test
+  void eftHeadWaitsForItsHolderUntilItsDeadline() {
+    PoolState s = new PoolState();
+    Policy p = Policies.create("EFT", Map.of("caches", "agent"));
+    Scheduler sched = new Scheduler("p", s, p);
+    s.registerNode("e1", 1, 10_000 * MB, null, 0);
+    s.registerNode("e2", 1, 10_000 * MB, null, 0);
+    s.applyCacheDelta("e1", 1, Map.of("a", 1000 * MB, "z", MB), List.of());
+    assertThat(runs(sched.onJobArrival(task("blocker", 0, 0, "z", MB, 1), 0)))
+        .containsExactly("e1<-blocker");
+    assertThat(runs(sched.onJobArrival(task("H", 1, 0, "a", 1000 * MB, 5), 0.5))).isEmpty();
+    Pending h = PendingExplainer.explain(s, p, false, "H", 0.5);
+    assertThat(h.code()).isEqualTo(PendingCode.LOCALITY_WAIT);
+    assertThat(h.node()).isEqualTo("e1");
+    double d = 1e9 / 125e6 - 1e9 / (1.1875e9 / 8);
+    assertThat(h.until()).isCloseTo(d, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(h.bytesSaved()).isEqualTo(1000 * MB);
+    // past its deadline the head would take the free node: no longer a data wait
+    assertThat(PendingExplainer.explain(s, p, false, "H", d + 0.01).code())
+        .isNotEqualTo(PendingCode.LOCALITY_WAIT);
+  }
+
   /** GCC below θ is MCU: it never waits for data, so with a free node nothing is a data wait. */
   @Test
   void gccBelowThetaHasNoDataWait() {
