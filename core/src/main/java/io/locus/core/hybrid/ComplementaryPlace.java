@@ -348,16 +348,20 @@ public final class ComplementaryPlace implements StatefulPolicy, ExplainsPending
 
   private DataWait localityWait(PoolState s, Task t, double now) {
     long total = t.totalBytes();
-    double req = required(s, t, now);
-    if (total == 0 || req <= 0) {
+    double waited = now - t.submitTime();
+    double level = waited < p.dNode() ? 1.0 : waited < p.dRack() ? 0.5 : 0.0;
+    if (total == 0 || level == 0) {
       return null;
     }
+    // one pass over t's distinct holders: the best of them (bestLoc's node) and the best that can
+    // take a placement now
     long freeBest = 0;
     long best = 0;
     NodeView holder = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (InputFile u : t.inputs()) {
       for (String id : s.holders(u.id())) {
-        NodeView k = s.node(id);
+        NodeView k = seen.add(id) ? s.node(id) : null;
         if (k == null || k.draining()) {
           continue;
         }
@@ -371,8 +375,10 @@ public final class ComplementaryPlace implements StatefulPolicy, ExplainsPending
         }
       }
     }
+    // required(s, t, now), from the same pass: the level, capped by bestLoc unless strict
+    double req = p.delay() == Delay.STRICT ? level : Math.min(level, (double) best / total);
     double freeLoc = (double) freeBest / total;
-    if (holder == null || freeLoc >= req - ResourceVector.EPS || !(best > freeBest)) {
+    if (holder == null || freeLoc >= req - ResourceVector.EPS || best <= freeBest) {
       return null;
     }
     double until = t.submitTime() + (freeLoc >= 0.5 - ResourceVector.EPS ? p.dNode() : p.dRack());

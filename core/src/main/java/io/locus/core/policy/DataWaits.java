@@ -7,6 +7,7 @@ import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RunningTask;
 import io.locus.core.state.StagingState;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -26,38 +27,44 @@ final class DataWaits {
    * byte or a best holder can take it (then the next dispatch places it there).
    */
   static DataWait bestHolder(PoolState s, Task t, double now, String rule) {
-    long max = s.maxCached(t);
-    if (max == 0) {
-      return null;
-    }
+    // one pass over t's distinct holders (maxCached(t) is the most any of them holds)
+    long max = 0;
     long freeBest = 0;
-    NodeView holder = null;
-    double holderAt = Double.POSITIVE_INFINITY;
+    List<NodeView> busy = new ArrayList<>();
+    List<Long> busyBytes = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (InputFile u : t.inputs()) {
       for (String id : s.holders(u.id())) {
-        NodeView n = s.node(id);
-        if (n == null || !seen.add(id)) {
+        NodeView n = seen.add(id) ? s.node(id) : null;
+        if (n == null) {
           continue;
         }
         long c = s.cached(t, n);
+        max = Math.max(max, c);
         if (PoolState.canTake(n)) {
-          if (c == max) {
-            return null;
-          }
           freeBest = Math.max(freeBest, c);
-        } else if (c == max) {
-          double at = freeAt(s, n, now);
-          if (holder == null || at < holderAt
-              || (at == holderAt && Ids.compare(id, holder.id()) < 0)) {
-            holder = n;
-            holderAt = at;
-          }
+        } else {
+          busy.add(n);
+          busyBytes.add(c);
         }
       }
     }
-    if (holder == null) {
-      return null;
+    if (max == 0 || freeBest == max) {
+      return null; // nothing cached, or a best holder can take it: the next dispatch places it
+    }
+    NodeView holder = null;
+    double holderAt = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < busy.size(); i++) {
+      NodeView n = busy.get(i);
+      if (busyBytes.get(i) != max) {
+        continue;
+      }
+      double at = freeAt(s, n, now);
+      if (holder == null || at < holderAt
+          || (at == holderAt && Ids.compare(n.id(), holder.id()) < 0)) {
+        holder = n;
+        holderAt = at;
+      }
     }
     return new DataWait(holder.id(), holderAt > now && Double.isFinite(holderAt) ? holderAt
         : Double.NaN, max - freeBest, rule);

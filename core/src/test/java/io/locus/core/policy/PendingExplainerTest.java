@@ -294,6 +294,14 @@ class PendingExplainerTest {
         .containsExactly(Map.entry("locality-wait", 2));
     assertThat(PendingExplainer.explainQueue(s, p, false, 1, 1).byCode())
         .containsExactly(Map.entry("locality-wait", 1), Map.entry("no-free-slot", 1));
+    // the holder budget: each task needs 1 + its file's one holder = 2 visits
+    assertThat(PendingExplainer.explainQueue(s, p, false, 1, 4096, 3).byCode())
+        .containsExactly(Map.entry("locality-wait", 1), Map.entry("no-free-slot", 1));
+    assertThat(PendingExplainer.explainQueue(s, p, false, 1, 4096, 4).byCode())
+        .containsExactly(Map.entry("locality-wait", 2));
+    assertThat(PendingExplainer.explain(s, p, false, "H2", 1).text())
+        .isEqualTo("waiting for data holder e1 until t=10.0 s (in 9.0 s), MCH runs a task only "
+            + "on a best holder; the wait saves 10.0 MB of transfer");
   }
 
   /** DELAYED holds a job until its period ends: a locality wait until that time. */
