@@ -110,6 +110,25 @@
     });
   }
 
+  // The pending view: one row per pool and reason (the scheduler's counts of queued tasks per
+  // pending-reason code, in the codes' order), the pool-wide reason on the pool's first row.
+  function renderPending(s) {
+    const rows = [];
+    for (const p of s.pools) {
+      (p.pending || []).forEach((r, i) => rows.push({pool: p.pool, r: r,
+        why: i === 0 && p.pendingReason ? p.pendingReason : ''}));
+    }
+    fill('pending', rows, x => {
+      const tr = document.createElement('tr');
+      tr.dataset.reason = x.pool + '/' + x.r.code;
+      tr.append(td(x.pool, 'text pool'), td(x.r.code, 'code'),
+        td(String(x.r.count), 'num count', x.r.count), td(x.r.label || '–', 'label'),
+        td(x.why, 'text why'));
+      return tr;
+    });
+    $('pending-none').textContent = rows.length ? '' : 'No queued task.';
+  }
+
   function renderPlacements(s) {
     fill('placements', s.placements, p => {
       const tr = document.createElement('tr');
@@ -205,6 +224,7 @@
   function render(s) {
     renderTotals(s);
     renderPools(s);
+    renderPending(s);
     renderPlacements(s);
     renderNodes(s);
     renderLost(s);

@@ -187,6 +187,10 @@ public final class StatusCommand implements Callable<Integer> {
       if (m.getPendingReason() != null) {
         out.printf("  pending: %s%n", m.getPendingReason());
       }
+      String reasons = reasons(m.getPendingByCode());
+      if (!reasons.isEmpty()) {
+        out.printf("  queued by reason: %s%n", reasons);
+      }
     }
     if (!p.shadows.isEmpty()) {
       out.printf("  shadows (predicted by the scheduler's model since epoch %d):%n",
@@ -217,6 +221,32 @@ public final class StatusCommand implements Callable<Integer> {
             f.message() == null ? "no message" : f.message().strip().replace('\n', ' '));
       }
     }
+  }
+
+  /**
+   * The scheduler's counts of queued tasks per pending-reason code ({@code
+   * SchedulerMetrics.pendingByCode}), in the codes' order (the first that applies to a task is
+   * its code), each with its label: "3 locality-wait (waiting for a data holder), 1 no-free-slot
+   * (waiting for a free slot)". A code this client does not know (a newer scheduler) is shown as
+   * it is, after the known ones. Empty when nothing is queued.
+   */
+  static String reasons(Map<String, Long> byCode) {
+    if (byCode == null || byCode.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new java.util.ArrayList<>();
+    for (io.locus.core.model.PendingCode c : io.locus.core.model.PendingCode.values()) {
+      Long n = byCode.get(c.code());
+      if (n != null && n > 0) {
+        parts.add(n + " " + c.code() + " (" + c.label() + ")");
+      }
+    }
+    byCode.forEach((code, n) -> {
+      if (io.locus.core.model.PendingCode.of(code) == null && n != null && n > 0) {
+        parts.add(n + " " + code);
+      }
+    });
+    return String.join(", ", parts);
   }
 
   private static void list(PrintWriter out, String what, List<String> nodes) {

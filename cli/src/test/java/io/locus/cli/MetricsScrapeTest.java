@@ -152,6 +152,13 @@ class MetricsScrapeTest {
       await(url, "a placement rate above 0",
           s -> s.sum(pool("placementsPerSecond"), inPool) > 0, locus);
       assertThat(after.sum(pool("paused"), inPool)).isZero();
+      // issue 23: one pendingTasks gauge per pending code, all back at 0 with the queue
+      for (String reason : List.of("paused", "no_node", "locality_wait", "priority",
+          "no_free_slot")) {
+        assertThat(after.has(pool("reason_pendingTasks"), Map.of("pool", LABEL, "reason",
+            reason))).as(reason + "\n%s", after.linesWith("pendingTasks")).isTrue();
+      }
+      assertThat(after.sum(pool("reason_pendingTasks"), inPool)).isZero();
       await(url, "registeredNodes at 0 once the run's agents left",
           s -> s.sum(pool("registeredNodes"), inPool) == 0
               && s.sum(pool("lostNodes"), inPool) == 0, locus);

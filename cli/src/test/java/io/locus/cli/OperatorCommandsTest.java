@@ -21,6 +21,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -154,7 +155,10 @@ class OperatorCommandsTest {
       assertThat(run("topics", "create", "--bootstrap-servers", b).code()).isZero();
       long now = System.currentTimeMillis();
       try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(ClientConfigs.producer(b))) {
-        send(p, Topics.SCHEDULER_METRICS, "batch", now - 1000, metrics("batch", "MCH", 7, 3, 42));
+        // the scheduler's counts per pending reason (issue 23), summing to the queue
+        send(p, Topics.SCHEDULER_METRICS, "batch", now - 1000, SchedulerMetrics.newBuilder(
+            metrics("batch", "MCH", 7, 3, 42)).setPendingByCode(Map.of("no-free-slot", 2L,
+                "locality-wait", 5L)).build());
         send(p, Topics.SCHEDULER_METRICS, "other", now - 1000, metrics("other", "FA", 0, 0, 1));
         // Nodes are the scheduler's verdicts (node-status), in the order it made them.
         verdict(p, now - 900, verdict("batch", "n1", "i1", NodeStatusType.REGISTERED, ""));
@@ -192,6 +196,8 @@ class OperatorCommandsTest {
           .contains("node n1, agent instance copy: REGISTER refused: node 'n1' is owned by live"
               + " agent instance 'i1', not 'copy' (forged)")
           .contains("tasks: 7 queued, 3 running, 42 completed")
+          .contains("queued by reason: 5 locality-wait (waiting for a data holder), 2 "
+              + "no-free-slot (waiting for a free slot)")
           .contains("last control: PAUSE_POOL applied")
           .contains("failures: 2 in the last 10 min; latest:")
           .containsPattern("REFUSED task t-18 attempt 1 on n2: agent draining")

@@ -1,5 +1,6 @@
 package io.locus.dashboard;
 
+import io.locus.core.model.PendingCode;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
@@ -343,6 +344,34 @@ public final class DashboardState {
     return t.length() <= MAX_TEXT ? t : t.substring(0, MAX_TEXT) + "…";
   }
 
+  /**
+   * The pool's queued tasks per pending reason ({@link Snapshot.Pending}): the known codes in
+   * their order with their labels, then any code this dashboard does not know (a newer
+   * scheduler's), at most {@link #MAX_CODES} rows.
+   */
+  static List<Snapshot.Pending> pending(SchedulerMetrics m) {
+    List<Snapshot.Pending> out = new ArrayList<>();
+    if (m == null || m.getPendingByCode() == null) {
+      return out;
+    }
+    Map<String, Long> by = m.getPendingByCode();
+    for (PendingCode c : PendingCode.values()) {
+      Long n = by.get(c.code());
+      if (n != null && n > 0) {
+        out.add(new Snapshot.Pending(c.code(), c.label(), n));
+      }
+    }
+    for (Map.Entry<String, Long> e : by.entrySet()) {
+      if (out.size() >= MAX_CODES) {
+        break;
+      }
+      if (PendingCode.of(e.getKey()) == null && e.getValue() != null && e.getValue() > 0) {
+        out.add(new Snapshot.Pending(text(e.getKey()), "", e.getValue()));
+      }
+    }
+    return out;
+  }
+
   /** Everything the page shows; {@code nowMs} ends the placements/s window. */
   public synchronized Snapshot snapshot(long nowMs) {
     long local = 0;
@@ -380,7 +409,8 @@ public final class DashboardState {
           m == null ? 0 : m.getCompletions(), m == null ? 0 : m.getFailures(),
           m == null ? 0 : m.getTimeMs(), p.clockMs == Long.MIN_VALUE ? 0 : p.clockMs,
           running, inUse, slots, members, p.placements, p.completed, p.bytesLocal, p.bytesPeer, p.bytesStorage, p.localRatio(),
-          q[0], q[1]));
+          q[0], q[1], pending(m), m == null || m.getPendingReason() == null ? null
+              : text(m.getPendingReason())));
     }
     List<Snapshot.Node> nodeList = new ArrayList<>();
     List<Snapshot.LostNode> lost = new ArrayList<>();

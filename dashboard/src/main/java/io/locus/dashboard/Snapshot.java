@@ -35,7 +35,17 @@ public record Snapshot(long timeMs, long version, Totals totals, Rate rate, List
       long metricsCompletions, long metricsFailures, long metricsTimeMs, long clockMs,
       long running, int slotsInUse, int slots, int members,
       long placements, long completed, long bytesLocal, long bytesPeer, long bytesStorage,
-      double localRatio, long[] queueTimesMs, long[] queueLengths) {}
+      double localRatio, long[] queueTimesMs, long[] queueLengths, List<Pending> pending,
+      String pendingReason) {}
+
+  /**
+   * Queued tasks of a pool with one pending-reason code, from the scheduler's latest metrics
+   * ({@code pendingByCode}): the code, its label ("waiting for a data holder"), how many. A
+   * pool's list is in the codes' order (PendingCode), codes with no task left out; the pool's
+   * {@code pendingReason} is the scheduler's pool-wide reason (paused, no node, all draining), or
+   * null.
+   */
+  public record Pending(String code, String label, long count) {}
 
   /**
    * One node: attempts placed on it and not ended ({@code running}, as the scheduler counts

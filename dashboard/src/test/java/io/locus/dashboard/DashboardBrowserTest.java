@@ -22,6 +22,7 @@ import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.NodeStatus;
 import io.locus.schemas.NodeStatusType;
+import io.locus.schemas.SchedulerMetrics;
 import io.locus.testkit.Await;
 import java.io.File;
 import java.net.URI;
@@ -179,7 +180,9 @@ class DashboardBrowserTest {
     send(Topics.TASK_EVENTS, POOL, completed(POOL, "n1", "t1", T + 5, 600_000_000L,
         100_000_000L, 300_000_000L));
     send(Topics.TASK_EVENTS, POOL, started(POOL, "n1", XSS, T + 6));
-    send(Topics.SCHEDULER_METRICS, POOL, metrics(POOL, T + 6, "MCH", 3, 4));
+    // the scheduler's counts per pending reason (issue 23): MCH holds two for their data holder
+    send(Topics.SCHEDULER_METRICS, POOL, SchedulerMetrics.newBuilder(metrics(POOL, T + 6, "MCH",
+        3, 4)).setPendingByCode(Map.of("no-free-slot", 1L, "locality-wait", 2L)).build());
     send(Topics.DEAD_LETTERS, "x", deadLetter("invalid", "timeMs <b>negative</b>", T + 7));
     producer.flush();
   }
@@ -208,7 +211,10 @@ class DashboardBrowserTest {
     send(Topics.NODE_REPORTS, POOL, NodeReport.newBuilder(report(POOL, "n2",
         NodeReportType.LEAVE, T + 33_000)).setInstanceId("copy").build());
     send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 40_000));
-    send(Topics.SCHEDULER_METRICS, POOL, metrics(POOL, T + 40_000, "MCH", 9, 14));
+    send(Topics.SCHEDULER_METRICS, POOL, SchedulerMetrics.newBuilder(metrics(POOL, T + 40_000,
+        "MCH", 9, 14)).setPendingByCode(Map.of("paused", 9L))
+        .setPendingReason("pool " + POOL + " is paused (PAUSE_POOL): 9 queued task(s) wait for "
+            + "RESUME_POOL").build());
     send(Topics.DEAD_LETTERS, "x", deadLetter("forged", "bad signature", T + 40_001));
     producer.flush();
   }
@@ -248,6 +254,15 @@ class DashboardBrowserTest {
     assertThat(cell("placements", "data-task", "t1", "local")).isEqualTo("300.0 MB");
     assertThat(cell("placements", "data-task", "t1", "policy")).isEqualTo("MCH");
     assertThat(cell("placements", "data-task", "t1", "node")).isEqualTo("n1");
+    // the pending view: queued tasks per reason, in the codes' order, with what each means
+    assertThat(cell("pending", "data-reason", POOL + "/locality-wait", "count")).isEqualTo("2");
+    assertThat(cell("pending", "data-reason", POOL + "/locality-wait", "label"))
+        .isEqualTo("waiting for a data holder");
+    assertThat(cell("pending", "data-reason", POOL + "/no-free-slot", "count")).isEqualTo("1");
+    assertThat(cell("pending", "data-reason", POOL + "/no-free-slot", "label"))
+        .isEqualTo("waiting for a free slot");
+    assertThat((String) js("return Array.from(document.querySelectorAll('#pending tbody td.code'))"
+        + ".map(c => c.textContent).join(',')")).isEqualTo("locality-wait,no-free-slot");
     assertMarkupIsText();
     assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart"))
         .as("Chart.js from the WebJar").isEqualTo("function");
@@ -279,6 +294,12 @@ class DashboardBrowserTest {
     // issue 22: the impostor's refused LEAVE does not make the live n2 look gone
     assertThat(cell("nodes", "data-node", "n2", "state")).isEqualTo("alive");
     assertThat(cell("dead-codes", "data-code", "forged", "count")).isEqualTo("1");
+    // the pending view follows the newest metrics: the pool is paused, with the pool-wide reason
+    assertThat(cell("pending", "data-reason", POOL + "/paused", "count")).isEqualTo("9");
+    assertThat(cell("pending", "data-reason", POOL + "/paused", "why"))
+        .isEqualTo("pool " + POOL + " is paused (PAUSE_POOL): 9 queued task(s) wait for "
+            + "RESUME_POOL");
+    assertThat(cell("pending", "data-reason", POOL + "/locality-wait", "count")).isNull();
     screenshot();
 
     // Reload: the same numbers (the state lives in the server).

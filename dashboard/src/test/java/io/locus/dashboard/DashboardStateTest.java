@@ -36,6 +36,35 @@ class DashboardStateTest {
     return s.nodes().stream().filter(n -> n.node().equals(name)).findFirst().orElseThrow();
   }
 
+  /**
+   * The pending view's data (issue 23): the scheduler's counts per pending reason, in the codes'
+   * order with their labels, codes with no task left out, an unknown code after the known ones;
+   * the pool-wide reason; the newest metrics replace them.
+   */
+  @Test
+  void pendingReasonsFollowTheNewestMetricsInTheCodesOrder() {
+    java.util.Map<String, Long> by = new java.util.LinkedHashMap<>();
+    by.put("no-free-slot", 4L);
+    by.put("newer-code", 1L);
+    by.put("priority", 0L);
+    by.put("locality-wait", 3L);
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0, "MCH", 8, 0))
+        .setPendingByCode(by).build());
+    Snapshot.Pool p = state.snapshot(T0).pools().get(0);
+    assertThat(p.pending()).containsExactly(
+        new Snapshot.Pending("locality-wait", "waiting for a data holder", 3),
+        new Snapshot.Pending("no-free-slot", "waiting for a free slot", 4),
+        new Snapshot.Pending("newer-code", "", 1));
+    assertThat(p.pendingReason()).isNull();
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0 + 1, "MCH", 2, 0))
+        .setPendingByCode(java.util.Map.of("no-node", 2L))
+        .setPendingReason("no node registered in pool p").build());
+    p = state.snapshot(T0).pools().get(0);
+    assertThat(p.pending()).containsExactly(
+        new Snapshot.Pending("no-node", "no registered node", 2));
+    assertThat(p.pendingReason()).isEqualTo("no node registered in pool p");
+  }
+
   @Test
   void slotsInUseArePlacedOrStartedMinusEndedPerNode() {
     join(state, register("p", "n1", T0, 2, 1000));

@@ -536,7 +536,8 @@ final class FilePoolDriver implements PoolDriver {
         .setFailures(c.failures)
         .setBytesLocal(c.bytesLocal)
         .setBytesPeer(c.bytesPeer)
-        .setBytesStorage(c.bytesStorage);
+        .setBytesStorage(c.bytesStorage)
+        .setPendingByCode(PendingReason.fileCounts(scheduler, meta));
   }
 
   // ------------------------------------------------------------------ output

@@ -4,7 +4,10 @@ import io.locus.schemas.Decision;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.SchedulerMetrics;
+import io.locus.core.model.PendingCode;
 import io.locus.schemas.state.PoolMeta;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -36,6 +39,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  *   <li>{@code queueLength}, {@code runningTasks}, {@code registeredNodes}, {@code
  *       drainingNodes}: refreshed with the pool's metrics record on the operator's metrics timer
  *       ({@link #refresh}, every {@code --metrics-interval-ms}).</li>
+ *   <li>{@code pendingTasks}, one gauge per pending-reason code on {@code reason=<code>}
+ *       (every code of {@link PendingCode}, 0 when none): the metrics record's {@code
+ *       pendingByCode}, refreshed with it.</li>
  *   <li>{@code paused}: set by the control path ({@link #paused(boolean)}).</li>
  *   <li>{@code lostNodes}: nodes the input gate declared lost.</li>
  * </ul>
@@ -63,6 +69,7 @@ public final class PoolMetrics {
   private final AtomicLong registeredNodes = new AtomicLong();
   private final AtomicLong drainingNodes = new AtomicLong();
   private volatile boolean paused;
+  private final Map<PendingCode, AtomicLong> pending = new EnumMap<>(PendingCode.class);
 
   // Task thread only: the PoolMeta counters last seen.
   private boolean following;
@@ -90,6 +97,11 @@ public final class PoolMetrics {
     g.gauge("hitRatioStorage", (Gauge<Double>) this::hitRatioStorage);
     g.counter("bytesToMove", bytesToMove);
     g.gauge("paused", (Gauge<Integer>) () -> paused ? 1 : 0);
+    for (PendingCode c : PendingCode.values()) {
+      AtomicLong n = new AtomicLong();
+      pending.put(c, n);
+      g.addGroup("reason", c.code()).gauge("pendingTasks", (Gauge<Long>) n::get);
+    }
   }
 
   /**
@@ -147,6 +159,11 @@ public final class PoolMetrics {
     runningTasks.set(s.getRunningTasks());
     registeredNodes.set(s.getRegisteredNodes());
     drainingNodes.set(draining);
+    Map<String, Long> by = s.getPendingByCode();
+    pending.forEach((c, n) -> {
+      Long v = by == null ? null : by.get(c.code());
+      n.set(v == null ? 0 : v);
+    });
   }
 
   private double share(Counter part) {
@@ -229,6 +246,11 @@ public final class PoolMetrics {
 
   boolean paused() {
     return paused;
+  }
+
+  /** The {@code pendingTasks} gauge of {@code code}. */
+  long pendingTasks(PendingCode code) {
+    return pending.get(code).get();
   }
 
   Histogram decisionLatencyMs() {

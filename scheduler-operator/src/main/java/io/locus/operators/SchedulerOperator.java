@@ -1,5 +1,6 @@
 package io.locus.operators;
 
+import io.locus.core.model.PendingCode;
 import io.locus.core.state.PoolState;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlAck;
@@ -251,8 +252,15 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setTimeMs(timestamp)
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
+    int draining = drainingNodes(pool);
     b.setPendingReason(PendingReason.of(name, b.getQueueLength(), pool.paused(),
-        b.getRegisteredNodes(), drainingNodes(pool)));
+        b.getRegisteredNodes(), draining));
+    // the pool-wide reason, when one applies, is every queued task's first code (a split pool's
+    // core knows nothing of pauses and drains, the registry does)
+    PendingCode wide = PendingReason.poolWide(pool.paused(), b.getRegisteredNodes(), draining);
+    if (wide != null && b.getQueueLength() > 0) {
+      b.setPendingByCode(Map.of(wide.code(), (long) b.getQueueLength()));
+    }
     store.flush(name);
     SchedulerMetrics snapshot = b.build();
     metrics.pool(name).refresh(snapshot, drainingNodes(pool));

@@ -787,7 +787,8 @@ public final class SplitPoolDriver implements PoolDriver {
         .setFailures(m.getFailures())
         .setBytesLocal(m.getBytesLocal())
         .setBytesPeer(m.getBytesPeer())
-        .setBytesStorage(m.getBytesStorage());
+        .setBytesStorage(m.getBytesStorage())
+        .setPendingByCode(PendingReason.counts(core.pending()));
   }
 
   /** The whole state to the store, in place of what it held for the pool. */

@@ -5,7 +5,9 @@ import io.locus.core.model.Ids;
 import io.locus.core.model.Resource;
 import io.locus.core.model.ResourceVector;
 import io.locus.core.model.Task;
+import io.locus.core.policy.DataWait;
 import io.locus.core.policy.Dispatch;
+import io.locus.core.policy.ExplainsPending;
 import io.locus.core.policy.StatefulPolicy;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
@@ -60,7 +62,7 @@ import java.util.Map;
  * </ul>
  * The pointer is the policy's only memory besides the pool state ({@link StatefulPolicy}).
  */
-public final class ComplementaryPlace implements StatefulPolicy {
+public final class ComplementaryPlace implements StatefulPolicy, ExplainsPending {
   public static final String NAME = "COMPLEMENTARY_PLACE";
   public static final double DEFAULT_W_LOC = 1.0;
   public static final double DEFAULT_W_COMP = 0.5;
@@ -320,6 +322,71 @@ public final class ComplementaryPlace implements StatefulPolicy {
       }
     }
     return s;
+  }
+
+  /**
+   * Pending reasons (docs/policies.md): a task whose memory share exceeds one node fits no node
+   * ({@link #fits}: not even an idle one); a window task waits for its data while the locality
+   * level it must get now ({@link #required}) is above what every node that can take a placement
+   * offers, until the level drops to that (submission + D_node or D_rack). The headroom fit and
+   * the round's misses are not re-checked per task: the explanation costs the task's holders.
+   */
+  @Override
+  public Waits waits(PoolState s, double now) {
+    return new Waits() {
+      @Override
+      public boolean fitsNoNode(Task t) {
+        return demand(t).mem() > 1 + ResourceVector.EPS;
+      }
+
+      @Override
+      public DataWait dataWait(Task t, int position) {
+        return position < p.window() ? localityWait(s, t, now) : null;
+      }
+    };
+  }
+
+  private DataWait localityWait(PoolState s, Task t, double now) {
+    long total = t.totalBytes();
+    double waited = now - t.submitTime();
+    double level = waited < p.dNode() ? 1.0 : waited < p.dRack() ? 0.5 : 0.0;
+    if (total == 0 || level == 0) {
+      return null;
+    }
+    // one pass over t's distinct holders: the best of them (bestLoc's node) and the best that can
+    // take a placement now
+    long freeBest = 0;
+    long best = 0;
+    NodeView holder = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (InputFile u : t.inputs()) {
+      for (String id : s.holders(u.id())) {
+        NodeView k = seen.add(id) ? s.node(id) : null;
+        if (k == null || k.draining()) {
+          continue;
+        }
+        long c = s.cached(t, k);
+        if (PoolState.canTake(k)) {
+          freeBest = Math.max(freeBest, c);
+        }
+        if (holder == null || c > best || (c == best && Ids.compare(id, holder.id()) < 0)) {
+          holder = k;
+          best = c;
+        }
+      }
+    }
+    // required(s, t, now), from the same pass: the level, capped by bestLoc unless strict
+    double req = p.delay() == Delay.STRICT ? level : Math.min(level, (double) best / total);
+    double freeLoc = (double) freeBest / total;
+    if (holder == null || freeLoc >= req - ResourceVector.EPS || best <= freeBest) {
+      return null;
+    }
+    double until = t.submitTime() + (freeLoc >= 0.5 - ResourceVector.EPS ? p.dNode() : p.dRack());
+    if (until <= now) {
+      return null;
+    }
+    return new DataWait(holder.id(), until, best - freeBest, NAME + "'s locality delay (needs "
+        + (req >= 1 ? "all" : "half") + " of its bytes local until D_node/D_rack)");
   }
 
   /** The locality level t must get now (1, 0.5 or 0), capped by what exists (delay=capped). */

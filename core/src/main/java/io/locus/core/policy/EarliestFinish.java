@@ -221,6 +221,38 @@ public final class EarliestFinish extends GanttStaging {
     return best;
   }
 
+  /**
+   * Staged caches: MET's wait for the mapped node. Agent caches: a window task waits for a best
+   * holder as under MCH; the head only until its deadline (submission + D), and only while a best
+   * holder is forecast to have a slot before it ({@link #headWaits}'s rule).
+   */
+  @Override
+  public Waits waits(PoolState s, double now) {
+    if (staged(s)) {
+      return khannaWaits(s, now, "EFT (staged caches) mapped it to this node for good");
+    }
+    String rule = "EFT runs a task on a best holder while one is forecast in time";
+    return new Waits() {
+      @Override
+      public DataWait dataWait(Task t, int position) {
+        if (position >= window) {
+          return null;
+        }
+        DataWait w = DataWaits.bestHolder(s, t, now, rule);
+        if (w == null || position > 0) {
+          return w;
+        }
+        NodeView e = DataAwareDispatch.notifyTarget(s, DataAwareDispatch.Mode.MCU, window);
+        double deadline = t.submitTime() + localityWait(s, t, e);
+        if (now >= deadline || holderFreeAt(s, t, now) >= deadline) {
+          return null; // the head goes to a free node at the next dispatch
+        }
+        return new DataWait(w.node(), deadline, Math.max(0, s.maxCached(t) - s.cached(t, e)),
+            "EFT waits for a best holder at most the transfer time the wait saves");
+      }
+    };
+  }
+
   // ------------------------------------------------------------- agent caches
 
   private void dispatchAgentCaches(Dispatch d) {

@@ -34,7 +34,7 @@ import java.util.Set;
  * waits for a lower-priority one of its own node; mapping is for good, so a job of another node's
  * queue is not taken.
  */
-abstract class GanttStaging implements Policy {
+abstract class GanttStaging implements Policy, ExplainsPending {
   /** Relative rounding allowance when comparing an ECT lower bound with an ECT. */
   private static final double SLACK = 1e-9;
   protected final CostModel cost;
@@ -47,6 +47,21 @@ abstract class GanttStaging implements Policy {
 
   public CostModel cost() {
     return cost;
+  }
+
+  /** A job mapped for good waits for its node while that node runs another job. */
+  @Override
+  public Waits waits(PoolState s, double now) {
+    return khannaWaits(s, now, name() + " mapped it to this node for good");
+  }
+
+  static Waits khannaWaits(PoolState s, double now, String rule) {
+    return new Waits() {
+      @Override
+      public DataWait dataWait(Task t, int position) {
+        return DataWaits.mappedNode(s, t, now, rule);
+      }
+    };
   }
 
   /** The node an arriving job is mapped to (nodes: non-empty, lowest id first). */

@@ -1,10 +1,12 @@
 package io.locus.core.policy;
 
+import io.locus.core.state.PoolState;
+
 /**
  * GCC (good-cache-compute): MCU while utilisation is below θ, MCH at or above it, re-evaluated
  * before every decision. θ = 1 behaves as MCU, θ = 0 as MCH.
  */
-public final class GoodCacheCompute implements Policy {
+public final class GoodCacheCompute implements Policy, ExplainsPending {
   private final int window;
   private final double theta;
 
@@ -26,5 +28,13 @@ public final class GoodCacheCompute implements Policy {
     DataAwareDispatch.run(d, window, name(), s -> s.utilization() < theta
         ? DataAwareDispatch.Mode.MCU
         : DataAwareDispatch.Mode.MCH);
+  }
+
+  /** MCH's wait at or above θ (the mode the next decision takes), none below it (MCU). */
+  @Override
+  public Waits waits(PoolState s, double now) {
+    return s.utilization() < theta ? NONE
+        : MaxCacheHit.mchWaits(s, now, window, "GCC in MCH mode (utilisation >= theta "
+            + theta + ") runs a task only on a best holder");
   }
 }

@@ -26,7 +26,7 @@ import java.util.Set;
  * with LRU eviction. Then DLL replication: a file whose per-node reference count reaches THRESH is
  * copied from its storage node to the least-loaded node without it, and the counter resets.
  */
-public final class Jdpdll implements Policy {
+public final class Jdpdll implements Policy, ExplainsPending {
   public static final int DEFAULT_THRESH = 2;
 
   private final CostModel cost;
@@ -44,6 +44,12 @@ public final class Jdpdll implements Policy {
   @Override
   public String name() {
     return "JDPDLL";
+  }
+
+  /** As MET's: a job mapped for good waits for its node (no planned completion: NaN). */
+  @Override
+  public Waits waits(PoolState s, double now) {
+    return GanttStaging.khannaWaits(s, now, "JDPDLL mapped it to this node for good");
   }
 
   public CostModel cost() {

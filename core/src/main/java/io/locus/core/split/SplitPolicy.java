@@ -364,6 +364,24 @@ public final class SplitPolicy {
   }
 
   /**
+   * Pending reasons of the {@link #queuedWork()} units at the latest input's time (counts per
+   * code, summing to queuedWork; see {@link SplitPending}). For the metrics timer: one pass over
+   * the pool's subjobs and jobs.
+   */
+  public io.locus.core.policy.PendingExplainer.Summary pending() {
+    return new SplitPending(this).summary();
+  }
+
+  /**
+   * The pending reason of one queued unit: a queued subjob (by its id) or a job with no subjob
+   * yet (by the job id); null when it is not queued (running, finished, unknown, or queued as
+   * subjobs).
+   */
+  public io.locus.core.policy.Pending pending(String id) {
+    return new SplitPending(this).of(id);
+  }
+
+  /**
    * When the policy releases an unfinished job for scheduling: the end of its period (delayed
    * policies) or its arrival; NaN for unknown or finished jobs.
    */
