@@ -55,6 +55,10 @@ final class FilePoolDriver implements PoolDriver {
   private final Provisioner provisioner;
   private final PoolStore store;
   private final EarlyCompletions early;
+  /** The queued jobs' pending reasons as last published ({@link PendingStatuses}). */
+  private final PendingStatuses pending;
+  /** QUEUED statuses refreshed by the last {@link #metrics} pass, for the operator. */
+  private List<JobStatus> refreshed = List.of();
 
   /**
    * A driver over a pool state already rebuilt (or new); the counters and the provisioner's
@@ -69,6 +73,7 @@ final class FilePoolDriver implements PoolDriver {
     this.provisioner.restorePending(meta.getPendingNodes());
     this.store = store;
     this.early = new EarlyCompletions(store.split.early);
+    this.pending = new PendingStatuses(pool);
     for (Map.Entry<String, Integer> e : store.split.spared.entries()) {
       state.restoreSpared(e.getKey(), e.getValue());
     }
@@ -473,7 +478,9 @@ final class FilePoolDriver implements PoolDriver {
   }
 
   private JobStatus queued(PoolMeta meta, Task t, String reason) {
-    return JobStatuses.queued(pool, meta, t, reason, scheduler.state().nodes());
+    JobStatus s = JobStatuses.queued(pool, meta, t, reason, scheduler.state().nodes());
+    pending.published(t.jobId(), s.getPendingCode());
+    return s;
   }
 
   private void requeued(PoolOutput out, PoolMeta meta, List<Task> tasks, String why) {
@@ -537,7 +544,15 @@ final class FilePoolDriver implements PoolDriver {
         .setBytesLocal(c.bytesLocal)
         .setBytesPeer(c.bytesPeer)
         .setBytesStorage(c.bytesStorage)
-        .setPendingByCode(PendingReason.fileCounts(scheduler, meta));
+        .setPendingByCode(PendingReason.fileCounts(scheduler, meta, pending.begin(meta)));
+    refreshed = pending.end(true);
+  }
+
+  @Override
+  public List<JobStatus> pendingStatuses() {
+    List<JobStatus> r = refreshed;
+    refreshed = List.of();
+    return r;
   }
 
   // ------------------------------------------------------------------ output

@@ -58,6 +58,13 @@ final class PendingReason {
         meta.getPaused(), Conversions.seconds(meta.getClockMs())));
   }
 
+  /** {@link #fileCounts}, also handing {@code refresh} the reasons it wants (same pass). */
+  static Map<String, Long> fileCounts(Scheduler scheduler, PoolMeta meta,
+      PendingExplainer.Refresh refresh) {
+    return counts(PendingExplainer.explainQueue(scheduler.state(), scheduler.policy(),
+        meta.getPaused(), Conversions.seconds(meta.getClockMs()), refresh));
+  }
+
   /**
    * One queued task's code and text in a file pool, at the pool's record clock; null when the
    * task is not queued. Costs at most {@link PendingExplainer#EXACT_LIMIT} queue steps plus the

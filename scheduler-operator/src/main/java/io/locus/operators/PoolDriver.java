@@ -74,4 +74,13 @@ public interface PoolDriver {
 
   /** Fills the pool's metrics (the operator sets pool, time and epoch). */
   void metrics(SchedulerMetrics.Builder metrics, PoolMeta meta);
+
+  /**
+   * QUEUED statuses whose pending reason changed, found by the last {@link #metrics} call, to
+   * publish on job-status (each once: the call empties them). A split pool publishes none: its
+   * statuses are per job, and its reasons per subjob.
+   */
+  default java.util.List<io.locus.schemas.JobStatus> pendingStatuses() {
+    return java.util.List.of();
+  }
 }

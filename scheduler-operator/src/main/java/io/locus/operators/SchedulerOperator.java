@@ -261,6 +261,11 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     if (wide != null && b.getQueueLength() > 0) {
       b.setPendingByCode(Map.of(wide.code(), (long) b.getQueueLength()));
     }
+    // queued jobs whose reason changed since their last status (bounded per tick)
+    for (JobStatus s : pool.driver.pendingStatuses()) {
+      jobWorkflows.stamp(name, s);
+      ctx.output(JOB_STATUS, s);
+    }
     store.flush(name);
     SchedulerMetrics snapshot = b.build();
     metrics.pool(name).refresh(snapshot, drainingNodes(pool));

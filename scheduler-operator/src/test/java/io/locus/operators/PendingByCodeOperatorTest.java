@@ -122,4 +122,55 @@ class PendingByCodeOperatorTest {
     assertThat(paused.getPendingReason()).contains("paused");
     assertThat(g.pendingTasks(PendingCode.PAUSED)).isEqualTo(2);
   }
+
+  private List<io.locus.schemas.JobStatus> statuses() {
+    List<io.locus.schemas.JobStatus> out = new java.util.ArrayList<>();
+    var q = harness.getSideOutput(SchedulerOperator.JOB_STATUS);
+    if (q != null) {
+      q.forEach(r -> out.add(r.getValue()));
+      q.clear();
+    }
+    return out;
+  }
+
+  /**
+   * A queued job's status follows its reason: QUEUED at arrival with the pool-level code, then,
+   * on the metrics tick, QUEUED again with MCH's reason (the holder it waits for), once: a tick
+   * that finds the same reason publishes nothing.
+   */
+  @Test
+  void aQueuedJobsStatusIsRepublishedWhenItsReasonChangesAndOnlyThen() throws Exception {
+    operator = new SchedulerOperator(new SchedulerConfig(
+        new SchedulerConfig.PolicySpec("MCH", Map.of()), Map.of(), 1000, 3));
+    harness = OperatorHarness.open(operator, null);
+    harness.setProcessingTime(0);
+    send(register("n1", 1), 1);
+    send(register("n2", 2), 2);
+    send(NodeReport.newBuilder().setPool(POOL).setNode("n1").setType(NodeReportType.CACHE_DELTA)
+        .setTimeMs(3).setSeq(1).setAdded(List.of(new CachedFile("hot-2", 10 * MB))).build(), 3);
+    send(job("first", "hot-2", 1_000), 1_000);
+    send(job("second", "hot-2", 2_000), 2_000);
+    assertThat(statuses()).filteredOn(x -> x.getJobId().equals("second"))
+        .extracting(io.locus.schemas.JobStatus::getPendingCode).containsExactly("no-free-slot");
+
+    metricsAt(1_000);
+    List<io.locus.schemas.JobStatus> tick = statuses();
+    assertThat(tick).singleElement().satisfies(x -> {
+      assertThat(x.getJobId()).isEqualTo("second");
+      assertThat(x.getState()).isEqualTo(io.locus.schemas.JobState.QUEUED);
+      assertThat(x.getPendingCode()).isEqualTo("locality-wait");
+      assertThat(x.getReason()).contains("n1");
+      assertThat(x.getTimeMs()).isEqualTo(2_000);
+    });
+    metricsAt(2_000);
+    assertThat(statuses()).as("the same reason is not published again").isEmpty();
+
+    send(TaskEvent.newBuilder().setPool(POOL).setTaskId("first").setJobId("first").setAttempt(0)
+        .setNode("n1").setType(TaskEventType.COMPLETED).setTimeMs(31_000)
+        .setDecisionId(POOL + "/first/0").build(), 31_000);
+    assertThat(statuses()).filteredOn(x -> x.getJobId().equals("second"))
+        .extracting(x -> x.getState().toString()).containsExactly("PLACED");
+    metricsAt(3_000);
+    assertThat(statuses()).as("nothing queued: nothing to refresh").isEmpty();
+  }
 }

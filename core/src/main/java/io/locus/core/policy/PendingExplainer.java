@@ -72,6 +72,40 @@ public final class PendingExplainer {
   }
 
   /**
+   * Per-task reasons out of a queue pass, for whoever keeps them current elsewhere (the scheduler
+   * republishes a queued job's status when its code changed). The pass asks {@link #wants} for
+   * every task with its code; only for a yes does it build the reason's text (the costly part),
+   * so the caller bounds the work by how often it says yes.
+   */
+  public interface Refresh {
+    /** Whether the reason of {@code t}, whose code is now {@code code}, is wanted. */
+    boolean wants(Task t, PendingCode code);
+
+    /** The reason of a task {@link #wants} said yes to. */
+    void accept(Task t, Pending reason);
+  }
+
+  /** No per-task reasons wanted. */
+  private static final Refresh NONE = new Refresh() {
+    @Override
+    public boolean wants(Task t, PendingCode code) {
+      return false;
+    }
+
+    @Override
+    public void accept(Task t, Pending reason) {}
+  };
+
+  /**
+   * {@link #explainQueue(PoolState, Policy, boolean, double)}, also handing the reasons {@code
+   * refresh} wants to it, in queue order.
+   */
+  public static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now,
+      Refresh refresh) {
+    return explainQueue(s, policy, paused, now, EXACT_LIMIT, HOLDER_BUDGET, refresh);
+  }
+
+  /**
    * Explains the whole queue: counts per code (they sum to the queue length), and as the example
    * the pool-wide reason, else the first task (in queue order) whose code is not {@code
    * no-free-slot} (the normal queue has no example: null).
@@ -86,6 +120,11 @@ public final class PendingExplainer {
 
   static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now, int exact,
       long budget) {
+    return explainQueue(s, policy, paused, now, exact, budget, NONE);
+  }
+
+  static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now, int exact,
+      long budget, Refresh refresh) {
     int queued = s.queueLength();
     if (queued == 0) {
       return Summary.empty();
@@ -94,6 +133,13 @@ public final class PendingExplainer {
     Pending pool = poolWide(s, paused, queued, null);
     if (pool != null) {
       counts.put(pool.code(), queued);
+      if (refresh != NONE) {
+        for (Task t : s.queue()) {
+          if (refresh.wants(t, pool.code())) {
+            refresh.accept(t, Pending.of(t.taskId(), pool.code(), pool.text()));
+          }
+        }
+      }
       return new Summary(Collections.unmodifiableMap(counts), pool);
     }
     Walk w = new Walk(s, policy, now, exact, budget);
@@ -103,8 +149,13 @@ public final class PendingExplainer {
       // codes only (no text) for the whole queue; the text of the example alone
       PendingCode c = w.code(t);
       n[c.ordinal()]++;
+      Pending full = null;
       if (example == null && c != PendingCode.NO_FREE_SLOT) {
-        example = w.explainLast(t);
+        full = w.explainLast(t);
+        example = full;
+      }
+      if (refresh.wants(t, c)) {
+        refresh.accept(t, full != null ? full : w.explainLast(t));
       }
     }
     for (PendingCode c : PendingCode.values()) {
