@@ -86,8 +86,8 @@ public final class ReplayCommand implements Callable<Integer> {
   String onFailure;
 
   @Option(names = {"--timeout", "--stage-timeout"}, defaultValue = "1h", paramLabel = "DURATION",
-      description = "Give up when the replay can only go on through completions (parents, a stage,"
-          + " --wait) and none came for this long. Default: ${DEFAULT-VALUE}.")
+      description = "Give up when the replay can only go on through completions (a workflow, a"
+          + " stage, --wait) and nothing moved for this long. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Option(names = "--connect-timeout", defaultValue = "5s", paramLabel = "DURATION",
