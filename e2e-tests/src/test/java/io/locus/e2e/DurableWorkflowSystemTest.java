@@ -16,6 +16,7 @@ import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.WorkflowState;
 import io.locus.schemas.WorkflowStatus;
+import io.locus.testkit.Await;
 import io.locus.workloads.wf.SyntheticWorkflows;
 import io.locus.workloads.wf.WfInstanceWriter;
 import io.locus.workloads.wf.WfWorkflow;
@@ -72,8 +73,11 @@ class DurableWorkflowSystemTest {
         replay.awaitLine("workflow " + id + ": " + wf.tasks().size() + " jobs", Duration.ofSeconds(60));
         replay.kill();
       }
-      WholeSystem.await(Duration.ofSeconds(180), "workflow " + id + " succeeded; statuses "
-          + follower.workflow, () -> follower.last(WorkflowState.SUCCEEDED) != null);
+      Await.atMost(Duration.ofSeconds(180)).pollEvery(Duration.ofMillis(100)).until(
+          () -> "workflow " + id + " succeeded; " + follower, () -> {
+            locus.checkJobAlive();
+            return follower.last(WorkflowState.SUCCEEDED) != null;
+          });
       WorkflowStatus done = follower.last(WorkflowState.SUCCEEDED);
       assertThat(done.getJobs()).isEqualTo(wf.tasks().size());
       assertThat(done.getCompleted()).isEqualTo(wf.tasks().size());
@@ -132,8 +136,8 @@ class DurableWorkflowSystemTest {
           .contains(instance + "/" + root);
       assertThat(took).isLessThan(Duration.ofMinutes(3));
       // the runner fails the root's descendants (never released) with the root's name
-      WholeSystem.await(Duration.ofSeconds(60), "descendants failed; statuses " + follower.jobs,
-          () -> follower.jobs.values().stream().filter(s -> s.getState() == JobState.FAILED
+      Await.atMost(Duration.ofSeconds(60)).pollEvery(Duration.ofMillis(100)).until(
+          () -> "descendants failed; " + follower, () -> follower.jobs.values().stream().filter(s -> s.getState() == JobState.FAILED
               && s.getReason().contains("'" + instance + "/" + root + "' failed")).count()
               == wf.tasks().size() - 1);
       assertThat(follower.released.keySet()).containsExactly(instance + "/" + root);
@@ -179,6 +183,13 @@ class DurableWorkflowSystemTest {
             }
           })
           .start();
+    }
+
+    @Override
+    public String toString() {
+      return "workflow statuses " + workflow + ", job statuses " + jobs.values()
+          + ", released " + released.keySet() + (tail.failure() == null ? ""
+          : ", follower failed: " + tail.failure());
     }
 
     WorkflowStatus last(WorkflowState state) {
