@@ -113,14 +113,40 @@ public final class SubmissionWatch implements AutoCloseable {
    * not about one of them (yet: a dead letter can come before the acknowledgement; ask again).
    */
   public static String ownDeadLetter(DeadLetter d, AckedPublisher publisher) {
+    return ownDeadLetter(d, publisher, null);
+  }
+
+  /**
+   * As {@link #ownDeadLetter(DeadLetter, AckedPublisher)}, and also a job of workflow {@code
+   * workflowId} that the scheduler refused when the workflow runner released it (its record is
+   * the runner's, not the replay's: it is recognised by the {@code workflow} of the job the dead
+   * letter carries), say a {@code duplicate-job} when a pool already has a job of that id.
+   */
+  public static String ownDeadLetter(DeadLetter d, AckedPublisher publisher, String workflowId) {
     String id = publisher.idAt(new AckedPublisher.Coordinates(d.getSourceTopic(),
         d.getPartition(), d.getOffset()));
+    if (id == null && workflowId != null && d.getValue() != null
+        && d.getSourceTopic().equals(Topics.JOB_ARRIVALS.name())) {
+      id = releasedJob(d, workflowId);
+    }
     if (id == null) {
       return null;
     }
     String what = d.getSourceTopic().equals(Topics.WORKFLOWS.name()) ? "workflow " : "job ";
     return "the scheduler refused " + what + id + " (dead letter " + d.getCode() + "): "
         + d.getReason();
+  }
+
+  /** The id of the job of {@code workflowId} the dead letter carries, or null. */
+  private static String releasedJob(DeadLetter d, String workflowId) {
+    byte[] value = new byte[d.getValue().remaining()];
+    d.getValue().duplicate().get(value);
+    try {
+      var job = Topics.JOB_ARRIVALS.decode(value);
+      return workflowId.equals(job.getWorkflow()) ? job.getJobId() : null;
+    } catch (RuntimeException e) {
+      return null; // cut to 64 KiB, or not a job: not recognisably the replay's
+    }
   }
 
   @Override

@@ -26,7 +26,9 @@ import java.util.function.Function;
  * workflow ({@link SubmissionWatch}, made before publishing) and ends as soon as they decide:
  * 0 on SUCCEEDED; a problem, at once, on REFUSED, on a job of the workflow FAILED or CANCELLED
  * (the scheduler's reason; with FAIL_DESCENDANTS the rest of the workflow runs on without this
- * process), or on a dead letter about one of its parts. It gives up only when nothing about the
+ * process), or on a dead letter about one of its parts or about a job of its workflow that the
+ * scheduler refused when it was released (say, {@code duplicate-job}: a pool already has a job
+ * of that id, from an earlier run of the same trace). It gives up only when nothing about the
  * workflow moved for {@code timeout}. Task events ({@link TaskEventFeed}) feed the summary.
  */
 public final class WorkflowReplay {
@@ -145,7 +147,7 @@ public final class WorkflowReplay {
         }
       }
       for (DeadLetter d : deadLetters) {
-        String own = SubmissionWatch.ownDeadLetter(d, publisher);
+        String own = SubmissionWatch.ownDeadLetter(d, publisher, id);
         if (own != null) {
           return own;
         }

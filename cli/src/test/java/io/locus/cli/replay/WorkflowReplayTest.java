@@ -222,9 +222,15 @@ class WorkflowReplayTest {
     /** A dead letter about the record at these coordinates. */
     void deadLetter(String topic, int partition, long offset, String code, String reason)
         throws Exception {
+      deadLetter(topic, partition, offset, code, reason, null);
+    }
+
+    void deadLetter(String topic, int partition, long offset, String code, String reason,
+        byte[] value) throws Exception {
       producer.send(new ProducerRecord<>(Topics.DEAD_LETTERS.name(), null,
           Topics.DEAD_LETTERS.value(DeadLetter.newBuilder().setSourceTopic(topic)
               .setPartition(partition).setOffset(offset).setReason(reason).setCode(code)
+              .setValue(value == null ? null : java.nio.ByteBuffer.wrap(value))
               .setTimeMs(1).build()))).get();
     }
 
@@ -363,6 +369,29 @@ class WorkflowReplayTest {
       Replayer.Outcome o = run.get(30, TimeUnit.SECONDS);
       assertThat(o.problem()).isEqualTo("the scheduler refused workflow 'wf-4' part 0 (dead"
           + " letter invalid-workflow): invalid workflow 'wf-4': cycle: 'a' → 'a'");
+    }
+  }
+
+  /** A re-run of the same trace: its jobs' ids are taken in the pool when they are released. */
+  @Test
+  void aReleasedJobTheSchedulerRefusedEndsTheReplayAtOnceNamingIt() throws Exception {
+    try (Scheduler scheduler = new Scheduler()) {
+      CompletableFuture<Replayer.Outcome> run = submit(diamond(), "wf-dup", "wf-7",
+          WorkflowFailurePolicy.FAIL_DESCENDANTS, true, Duration.ofSeconds(120),
+          new StringWriter());
+      WorkflowSubmitted w = scheduler.awaitWorkflow("wf-7").get(0);
+      JobSubmitted a = w.getJobs().get(0);
+      // the same job of another workflow: not this replay's
+      scheduler.deadLetter(Topics.JOB_ARRIVALS.name(), 3, 17, "duplicate-job", "other",
+          Topics.JOB_ARRIVALS.value(JobSubmitted.newBuilder(a).setWorkflow("wf-other").build()));
+      scheduler.workflowStatus("wf-7", WorkflowState.RUNNING, "");
+      assertThat(run).isNotDone();
+      // as the runner released it: the record is the runner's, the job names the workflow
+      scheduler.deadLetter(Topics.JOB_ARRIVALS.name(), 3, 18, "duplicate-job",
+          "job wf/a is already known to pool wf-dup",
+          Topics.JOB_ARRIVALS.value(JobSubmitted.newBuilder(a).setWorkflow("wf-7").build()));
+      assertThat(run.get(30, TimeUnit.SECONDS).problem()).isEqualTo("the scheduler refused job"
+          + " wf/a (dead letter duplicate-job): job wf/a is already known to pool wf-dup");
     }
   }
 
