@@ -17,10 +17,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Publishes JobSubmitted records and counts what Kafka confirmed: an idempotent producer with
- * acks=all, a callback per record. A record counts as published only when the broker acknowledged
- * it; one Kafka refused (or never answered for) counts as failed, with the reason kept. The ids
- * of failed records are handed back ({@link #takeFailed}) so the replay stops waiting for them.
+ * Publishes JobSubmitted records (and a workflow's parts) and counts what Kafka confirmed: an
+ * idempotent producer with acks=all, a callback per record. A record counts as published only
+ * when the broker acknowledged it (where it landed is kept, so a dead letter about it is
+ * recognised: {@link #idAt}); one Kafka refused (or never answered for) counts as failed, with
+ * the reason kept. The ids of failed records are handed back ({@link #takeFailed}) so the replay stops waiting for them.
  * A broker outage the producer rides out is logged once when it starts and once when it ends
  * ({@link BrokerWatch}), so it is not silent.
  */

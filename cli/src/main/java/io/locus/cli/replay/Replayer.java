@@ -1,5 +1,8 @@
 package io.locus.cli.replay;
 
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.JobState;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.TaskEvent;
 import io.locus.workloads.TraceJob;
@@ -54,7 +57,7 @@ public final class Replayer {
   private final PrintWriter out;
   private final long total;
   private final SubmissionWatch watch;
-  private final java.util.List<io.locus.schemas.DeadLetter> deadLetters = new ArrayList<>();
+  private final List<DeadLetter> deadLetters = new ArrayList<>();
 
   private final RunStats stats = new RunStats();
   private final java.util.Set<String> pools = new java.util.LinkedHashSet<>();
@@ -187,17 +190,17 @@ public final class Replayer {
       return null;
     }
     for (Object e; (e = watch.poll(Duration.ZERO)) != null; ) {
-      if (e instanceof io.locus.schemas.DeadLetter d) {
+      if (e instanceof DeadLetter d) {
         deadLetters.add(d);
-      } else if (e instanceof io.locus.schemas.JobStatus js && stats.isSubmitted(js.getJobId(),
+      } else if (e instanceof JobStatus js && stats.isSubmitted(js.getJobId(),
           js.getPool())) {
         return "job " + js.getJobId() + " of pool " + js.getPool() + " "
-            + (js.getState() == io.locus.schemas.JobState.CANCELLED ? "was cancelled" : "failed")
+            + (js.getState() == JobState.CANCELLED ? "was cancelled" : "failed")
             + (js.getReason().isEmpty() ? "" : ": " + js.getReason());
       }
     }
     // a dead letter can come before the acknowledgement of its record: kept until matched
-    for (io.locus.schemas.DeadLetter d : deadLetters) {
+    for (DeadLetter d : deadLetters) {
       String own = SubmissionWatch.ownDeadLetter(d, publisher);
       if (own != null) {
         return own;
