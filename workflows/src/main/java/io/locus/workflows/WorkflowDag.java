@@ -5,6 +5,7 @@ import io.locus.connectors.functions.Violation;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.WorkflowFailurePolicy;
 import io.locus.schemas.WorkflowSubmitted;
+import io.locus.schemas.limits.Limits;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,7 +52,7 @@ public final class WorkflowDag {
   }
 
   /**
-   * What is wrong with one part on its own (its numbering or failure policy), or null. The
+   * What is wrong with one part on its own (its numbering, time or failure policy), or null. The
    * workflow id is checked before keying (an id that is no id has no state to refuse it in).
    */
   public static String headerProblem(WorkflowSubmitted part) {
@@ -60,6 +61,11 @@ public final class WorkflowDag {
     }
     if (part.getPart() < 0 || part.getPart() >= part.getParts()) {
       return "part " + part.getPart() + " is out of range [0, " + (part.getParts() - 1) + "]";
+    }
+    if (part.getSubmitTimeMs() < 0 || part.getSubmitTimeMs() > Limits.MAX_TIME_MS) {
+      // it becomes the release time of the roots, hence a pool's clock
+      return "submitTimeMs " + part.getSubmitTimeMs() + " is out of range [0, "
+          + Limits.MAX_TIME_MS + "]";
     }
     if (part.getOnFailure() == WorkflowFailurePolicy.UNKNOWN) {
       return "onFailure is UNKNOWN: say FAIL_DESCENDANTS or FAIL_WORKFLOW";

@@ -78,6 +78,9 @@ class WorkflowDagTest {
         .isEqualTo("part 3 is out of range [0, 2]");
     assertThat(WorkflowDag.headerProblem(part("w", 0, 0, FAIL_DESCENDANTS)))
         .isEqualTo("parts 0 is out of range [1, 1024]");
+    WorkflowSubmitted early = WorkflowSubmitted.newBuilder(workflow("w", FAIL_DESCENDANTS,
+        job("a"))).setSubmitTimeMs(-1).build();
+    assertThat(WorkflowDag.headerProblem(early)).startsWith("submitTimeMs -1 is out of range");
 
     WorkflowDag.Header first = WorkflowDag.Header.of(part("w", 0, 2, FAIL_DESCENDANTS, job("a")));
     assertThat(WorkflowDag.partProblem(first, part("w", 1, 2, FAIL_DESCENDANTS, job("b"))))
