@@ -5,6 +5,10 @@ import io.locus.cli.replay.AckedPublisher;
 import io.locus.cli.replay.JobRecords;
 import io.locus.cli.replay.Progress;
 import io.locus.cli.replay.Replayer;
+import io.locus.cli.replay.SubmissionWatch;
+import io.locus.cli.replay.WorkflowParts;
+import io.locus.cli.replay.WorkflowReplay;
+import io.locus.schemas.WorkflowFailurePolicy;
 import io.locus.cli.replay.TaskEventFeed;
 import io.locus.cli.replay.WorkloadScan;
 import io.locus.kafka.ClientConfigs;
@@ -27,16 +31,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code locus replay}: the workflow engine in front of Locus. It publishes a trace (or a
- * generated workload) to job-arrivals at its arrival times, a job with parents once they all
- * completed (read from task-events), a stage of a staged trace once the previous one completed;
- * every record is confirmed by Kafka. Exit codes: 0 = every job published (and, when waiting,
- * completed); 1 = something was not (the message says how many and why), or Kafka is not
- * reachable; 2 = a bad argument or a malformed trace.
+ * {@code locus replay}: publishes a trace (or a generated workload). A trace whose jobs have
+ * parents is a workflow: submitted once, whole, to topic workflows ({@link WorkflowReplay}); the
+ * scheduler job runs it to completion, so the replay may exit at once ({@code --no-wait}).
+ * Otherwise each job goes to job-arrivals at its arrival time, a stage of a staged trace once the
+ * previous one completed ({@link Replayer}). Every record is confirmed by Kafka. When it waits,
+ * it follows the scheduler's verdicts on its own records and fails at once with the scheduler's
+ * reason (a dead letter, a job failed or cancelled for good, a workflow refused or failed).
+ * Exit codes: 0 = every job published (and, when waiting, completed); 1 = something was not
+ * (the message says what and why), or Kafka is not reachable; 2 = a bad argument or a malformed
+ * trace.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Publish a trace or a generated workload to the job-arrivals topic of a Kafka"
-        + " cluster, as a workflow engine: a job with parents goes out once they completed.")
+    description = "Publish a trace or a generated workload to a Kafka cluster: a trace whose jobs"
+        + " have parents as one workflow the scheduler runs, others job by job to job-arrivals.")
 public final class ReplayCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -60,13 +68,26 @@ public final class ReplayCommand implements Callable<Integer> {
   long limit;
 
   @Option(names = "--wait", negatable = true, fallbackValue = "true",
-      description = "Wait until every published job completed (read from task-events). Default: on"
-          + " when jobs have parents or stages, or with --summary-csv.")
+      description = "Wait until every published job completed (read from task-events), failing"
+          + " at once on the scheduler's refusal or a job failed for good. Default: on when jobs"
+          + " have parents or stages, or with --summary-csv; --no-wait submits a workflow and"
+          + " exits.")
   Boolean waitForCompletion;
 
+  @Option(names = "--workflow-id", paramLabel = "ID",
+      description = "Id of the workflow (a trace whose jobs have parents); used once. Default:"
+          + " the trace's name and a random UUID.")
+  String workflowId;
+
+  @Option(names = "--on-failure", paramLabel = "POLICY",
+      description = "When a job of the workflow fails for good: fail-descendants (the jobs that"
+          + " depend on it fail, the rest runs on) or fail-workflow (every job not yet released"
+          + " fails). Default: fail-descendants.")
+  String onFailure;
+
   @Option(names = {"--timeout", "--stage-timeout"}, defaultValue = "1h", paramLabel = "DURATION",
-      description = "Give up when the replay can only go on through completions (parents, a stage,"
-          + " --wait) and none came for this long. Default: ${DEFAULT-VALUE}.")
+      description = "Give up when the replay can only go on through completions (a workflow, a"
+          + " stage, --wait) and nothing moved for this long. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Option(names = "--connect-timeout", defaultValue = "5s", paramLabel = "DURATION",
@@ -125,10 +146,24 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     boolean waits = waitForCompletion != null ? waitForCompletion
         : scan.hasParents() || scan.hasStages() || summaryCsv != null;
-    if (!waits && (scan.hasParents() || scan.hasStages())) {
-      throw new IllegalArgumentException("--no-wait: " + w.name() + " has "
-          + (scan.hasParents() ? "jobs with parents" : "stages")
-          + ", which are released by completions: the replay must follow them");
+    if (scan.hasParents() && scan.hasStages()) {
+      throw new IllegalArgumentException(w.name() + " has both stages and jobs with parents:"
+          + " a workflow is released by its parents only; give one or the other");
+    }
+    if (!scan.hasParents() && (workflowId != null || onFailure != null)) {
+      throw new IllegalArgumentException((workflowId != null ? "--workflow-id" : "--on-failure")
+          + ": no job of " + w.name() + " has parents, so it is not submitted as a workflow");
+    }
+    WorkflowFailurePolicy policy = failurePolicy(onFailure);
+    if (workflowId != null) {
+      var bad = io.locus.connectors.functions.Validation.id("--workflow-id", workflowId);
+      if (bad != null) {
+        throw new IllegalArgumentException(bad.reason());
+      }
+    }
+    if (!waits && scan.hasStages()) {
+      throw new IllegalArgumentException("--no-wait: " + w.name() + " has stages, which are"
+          + " released by completions: the replay must follow them");
     }
     if (!waits && summaryCsv != null) {
       throw new IllegalArgumentException("--summary-csv needs the completions: drop --no-wait");
@@ -139,32 +174,52 @@ public final class ReplayCommand implements Callable<Integer> {
     Properties client = kafka.clientProperties();
     KafkaReachability.check(client, connectTimeout); // names the address, exit 1
     Replayer.Outcome outcome;
+    String workflow = scan.hasParents()
+        ? (workflowId != null ? workflowId : WorkflowParts.idFor(w.name())) : null;
     TaskEventFeed feed;
+    SubmissionWatch watch;
     try {
       feed = waits ? new TaskEventFeed(client, scan.pools()) : null;
     } catch (org.apache.kafka.common.KafkaException e) {
-      // e.g. no READ on task-events: say so before anything is published
       err.println(spec.qualifiedName() + ": cannot follow task-events (needed to wait for"
           + " completions): " + e.getMessage());
       err.flush();
       return 1;
     }
-    try (feed; AckedPublisher publisher = new AckedPublisher(client)) {
-      Replayer r = new Replayer(w, poolOf,
-          new Replayer.Settings(speedup, limit, waits, timeout), publisher, feed,
-          Progress.forStderr(err, quiet), out, scan.jobs());
+    try {
+      watch = waits ? new SubmissionWatch(client, workflow, scan.pools()) : null;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      feed.close();
+      // e.g. no READ on job-status: say so before anything is published
+      err.println(spec.qualifiedName() + ": cannot follow job-status, workflow-status and"
+          + " dead-letters (needed to fail fast on the scheduler's verdicts): " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    try (feed; watch; AckedPublisher publisher = new AckedPublisher(client)) {
+      Progress progress = Progress.forStderr(err, quiet);
       try {
-        outcome = r.run();
+        if (workflow != null) {
+          outcome = new WorkflowReplay(w, poolOf,
+              new WorkflowReplay.Settings(workflow, policy, limit, waits, timeout), publisher,
+              watch, feed, progress, out).run();
+        } else {
+          outcome = new Replayer(w, poolOf,
+              new Replayer.Settings(speedup, limit, waits, timeout), publisher, feed, watch,
+              progress, out, scan.jobs()).run();
+        }
       } catch (IllegalStateException e) {
-        // the task-events consumer failed mid-replay; what was published stays published
+        // a consumer failed mid-replay; what was published stays published
         err.println(spec.qualifiedName() + ": " + e.getMessage() + " (published so far: "
-            + publisher.acked() + " of " + scan.jobs() + ")");
+            + publisher.acked() + " record(s))");
         err.flush();
         return 1;
       }
-      out.printf("published %d of %d jobs of %s to %s (acknowledged by Kafka: %d, failed: %d)%n",
-          publisher.acked(), scan.jobs(), w.name(), Topics.JOB_ARRIVALS.name(), publisher.acked(),
-          publisher.failed());
+      if (workflow == null) {
+        out.printf("published %d of %d jobs of %s to %s (acknowledged by Kafka: %d, failed:"
+            + " %d)%n", publisher.acked(), scan.jobs(), w.name(), Topics.JOB_ARRIVALS.name(),
+            publisher.acked(), publisher.failed());
+      }
     }
     if (waits) {
       out.println();
@@ -181,6 +236,19 @@ public final class ReplayCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** The --on-failure value as the record's policy (FAIL_DESCENDANTS when not given). */
+  static WorkflowFailurePolicy failurePolicy(String value) {
+    if (value == null) {
+      return WorkflowFailurePolicy.FAIL_DESCENDANTS;
+    }
+    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "fail-descendants" -> WorkflowFailurePolicy.FAIL_DESCENDANTS;
+      case "fail-workflow" -> WorkflowFailurePolicy.FAIL_WORKFLOW;
+      default -> throw new IllegalArgumentException("--on-failure must be fail-descendants or"
+          + " fail-workflow, got '" + value + "'");
+    };
   }
 
   static JobSubmitted toJob(TraceJob t, String pool, long submitMs) {

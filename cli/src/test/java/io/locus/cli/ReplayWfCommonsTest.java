@@ -7,6 +7,10 @@ import io.locus.kafka.testkit.EmbeddedKafka;
 import io.locus.kafka.TopicAdmin;
 import io.locus.kafka.Topics;
 import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.WorkflowState;
+import io.locus.schemas.WorkflowStatus;
+import io.locus.schemas.WorkflowSubmitted;
+import io.locus.testkit.Await;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import io.locus.workloads.wf.SyntheticWorkflows;
@@ -39,10 +43,10 @@ import picocli.CommandLine;
 
 /**
  * {@code locus replay} reads WfCommons instances of every WfFormat version (written by the
- * project's own {@code WfInstanceWriter}) and acts as their workflow engine through a real broker:
- * the test plays the agents, completing each job it receives; every task of each instance is
- * published with its inputs and outputs, never before all its parents completed, and the replay
- * exits 0 with a summary.
+ * project's own {@code WfInstanceWriter}) and submits each as one workflow through a real broker:
+ * the test plays the scheduler job and the agents (it reads the workflow's parts, completes every
+ * task and says the workflow succeeded); every task of each instance is in the parts with its
+ * parents, inputs and outputs, and the replay exits 0 with a summary.
  */
 @Tag("integration")
 @Timeout(240)
@@ -66,36 +70,38 @@ class ReplayWfCommonsTest {
             dir.resolve(instance + ".csv"));
 
         assertThat(published).as(version).hasSize(wf.tasks().size());
-        Set<String> completed = new HashSet<>();
         for (JobSubmitted j : published) {
           String task = j.getJobId().substring(instance.length() + 1);
           assertThat(j.getJobId()).startsWith(instance + "/");
           assertThat(j.getPool()).isEqualTo("pool-" + instance);
-          // published only once every parent had completed (the test completes each at receipt)
-          assertThat(completed).as("%s: %s published before its parents", version, task)
-              .containsAll(parentsOf.get(task));
+          // the DAG goes whole: each task names its parents, the scheduler job releases it
+          assertThat(j.getParents()).as("%s: parents of %s", version, task)
+              .containsExactlyInAnyOrderElementsOf(parentsOf.get(task).stream()
+                  .map(p -> instance + "/" + p).toList());
           WfTask t = wf.tasks().stream().filter(x -> x.id().equals(task)).findFirst().orElseThrow();
           assertThat(j.getInputs()).as(version).hasSize(t.inputs().size());
           assertThat(j.getOutputs()).as(version).hasSize(t.outputs().size());
           assertThat(j.getOutputs()).allMatch(o -> o.getId().startsWith(instance + "/"));
-          completed.add(task);
         }
         assertThat(Files.readString(dir.resolve(instance + ".csv"))).contains("makespan");
       }
     }
   }
 
-  /** Runs the CLI replay and completes every job it publishes, in publication order. */
+  /**
+   * Runs the CLI replay, plays the scheduler job for the workflow it submits (every task
+   * completes, then the workflow succeeds) and returns the workflow's jobs.
+   */
   private static List<JobSubmitted> replay(String bootstrap, Path file, String pool, Path csv)
       throws Exception {
     List<JobSubmitted> seen = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
             ClientConfigs.consumer(bootstrap, null, false));
-        KafkaProducer<byte[], byte[]> events =
+        KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(bootstrap))) {
       List<TopicPartition> parts = new ArrayList<>();
-      for (int p = 0; p < Topics.JOB_ARRIVALS.partitions(); p++) {
-        parts.add(new TopicPartition(Topics.JOB_ARRIVALS.name(), p));
+      for (int p = 0; p < Topics.WORKFLOWS.partitions(); p++) {
+        parts.add(new TopicPartition(Topics.WORKFLOWS.name(), p));
       }
       c.assign(parts);
       c.seekToEnd(parts);
@@ -110,23 +116,34 @@ class ReplayWfCommonsTest {
             "--pool", pool, "--bootstrap-servers", bootstrap, "--speedup", "0", "--quiet",
             "--time-scale", "0.01", "--timeout", "PT60S", "--summary-csv", csv.toString());
       });
-      // Not Await: the loop plays the agents (completes each arrival) until the replay ends.
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (!run.isDone() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-          JobSubmitted j = Topics.JOB_ARRIVALS.decode(r.value());
-          seen.add(j);
-          long now = System.currentTimeMillis();
-          events.send(new ProducerRecord<>(Topics.TASK_EVENTS.name(),
-              Topics.TASK_EVENTS.key(j.getPool()), Topics.TASK_EVENTS.value(TaskEvent.newBuilder()
-                  .setPool(j.getPool()).setTaskId(j.getJobId()).setJobId(j.getJobId())
-                  .setAttempt(0).setNode("n1").setType(TaskEventType.COMPLETED).setTimeMs(now)
-                  .setStartTimeMs(now).setEndTimeMs(now).setBytesStorage(1).build())));
-        }
-        events.flush();
+      String[] workflowId = {null};
+      Await.atMost(Duration.ofSeconds(60)).pollEvery(Duration.ZERO).until(
+          () -> "the workflow's parts; replay: " + out + err, () -> {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+              WorkflowSubmitted w = Topics.WORKFLOWS.decode(r.value());
+              workflowId[0] = w.getWorkflowId();
+              seen.addAll(w.getJobs());
+            }
+            return !seen.isEmpty() && seen.get(0).getPool().equals(pool);
+          });
+      long now = System.currentTimeMillis();
+      for (JobSubmitted j : seen) {
+        producer.send(new ProducerRecord<>(Topics.TASK_EVENTS.name(),
+            Topics.TASK_EVENTS.key(j.getPool()), Topics.TASK_EVENTS.value(TaskEvent.newBuilder()
+                .setPool(j.getPool()).setTaskId(j.getJobId()).setJobId(j.getJobId())
+                .setAttempt(0).setNode("n1").setType(TaskEventType.COMPLETED).setTimeMs(now)
+                .setStartTimeMs(now).setEndTimeMs(now).setBytesStorage(1).build())));
       }
-      int code = run.get(30, TimeUnit.SECONDS);
+      producer.send(new ProducerRecord<>(Topics.WORKFLOW_STATUS.name(),
+          Topics.WORKFLOW_STATUS.key(workflowId[0]), Topics.WORKFLOW_STATUS.value(
+              WorkflowStatus.newBuilder().setWorkflowId(workflowId[0])
+                  .setState(WorkflowState.SUCCEEDED).setJobs(seen.size())
+                  .setCompleted(seen.size()).setTimeMs(now).build())));
+      producer.flush();
+      int code = run.get(60, TimeUnit.SECONDS);
       assertThat(code).as("replay of %s: %s %s", file, out, err).isZero();
+      assertThat(out.toString()).contains("workflow " + workflowId[0] + ": " + seen.size()
+          + " jobs in 1 part(s) published to workflows");
     }
     return seen;
   }

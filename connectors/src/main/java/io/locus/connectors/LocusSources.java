@@ -40,9 +40,26 @@ public final class LocusSources {
    * @param clientOverrides extra consumer properties; may be null
    * @param groupId consumer group, also the client-id prefix; unique per job
    */
-  @SuppressWarnings("deprecation") // OffsetResetStrategy: the connector's API still takes it.
   public static KafkaSource<RawRecord> inputs(String bootstrap, Properties clientOverrides,
       String groupId) {
+    return raw(bootstrap, clientOverrides, groupId, groupId, INPUT_TOPICS);
+  }
+
+  /**
+   * The workflow runner's inputs: {@code workflows} and the scheduler's own {@code job-status},
+   * read back (the loop through Kafka, see {@code WorkflowRunner}), as {@link #inputs} reads: the
+   * same group (offsets are per partition), {@code read_committed} (job-status is written in the
+   * scheduler's transactions), its own client-id prefix.
+   */
+  public static KafkaSource<RawRecord> workflowInputs(String bootstrap,
+      Properties clientOverrides, String groupId) {
+    return raw(bootstrap, clientOverrides, groupId, groupId + "-workflows",
+        List.of(Topics.WORKFLOWS.name(), Topics.JOB_STATUS.name()));
+  }
+
+  @SuppressWarnings("deprecation") // OffsetResetStrategy: the connector's API still takes it.
+  private static KafkaSource<RawRecord> raw(String bootstrap, Properties clientOverrides,
+      String groupId, String clientIdPrefix, List<String> topics) {
     requireNonBlank(bootstrap, "bootstrap");
     requireNonBlank(groupId, "groupId");
     Properties props = new Properties();
@@ -54,8 +71,8 @@ public final class LocusSources {
         .setProperties(props) // first, so the explicit arguments below win over overrides
         .setBootstrapServers(bootstrap)
         .setGroupId(groupId)
-        .setClientIdPrefix(groupId)
-        .setTopics(INPUT_TOPICS)
+        .setClientIdPrefix(clientIdPrefix)
+        .setTopics(topics)
         .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
         .setDeserializer(new RawRecordDeserializer())
         .build();

@@ -246,7 +246,7 @@ class SecuredWholeSystemTest {
       children.add(dashboard);
 
       step.accept("agents registered");
-      // 7. The workflow, replayed as the submitter: it waits for parents on task-events.
+      // 7. The workflow, submitted by replay as the submitter: it waits for the workflow status.
       Run replay = cli("replay", "--trace", trace.toString(), "--bootstrap-servers", bootstrap,
           "--kafka-properties", props.get("submitter").toString(), "--pool", POOL,
           "--speedup", "0", "--timeout", "60s", "--wait", "-q");

@@ -12,6 +12,9 @@ import io.locus.cli.EmbeddedLocus;
 import io.locus.cli.replay.AckedPublisher;
 import io.locus.cli.replay.Progress;
 import io.locus.cli.replay.Replayer;
+import io.locus.cli.replay.SubmissionWatch;
+import io.locus.cli.replay.WorkflowReplay;
+import io.locus.schemas.WorkflowFailurePolicy;
 import io.locus.cli.replay.TaskEventFeed;
 import io.locus.kafka.ClientConfigs;
 import io.locus.kafka.Topics;
@@ -37,11 +40,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A DAG-aware replay through the whole system: embedded Kafka, the scheduler (MCH) on a
- * MiniCluster with RocksDB, simulated agents that cache the outputs of the tasks they ran. A
- * three-level workflow completes; no task is submitted or started before its parents completed
- * (by the events' times); and children read their parents' outputs from the node's cache, where
- * MCH places them.
+ * A workflow through the whole system: embedded Kafka, the scheduler (MCH) on a MiniCluster with
+ * RocksDB, whose workflow runner releases each task, simulated agents that cache the outputs of
+ * the tasks they ran. A three-level workflow submitted by the replay completes; no task is
+ * submitted or started before its parents completed (by the events' times); and children read
+ * their parents' outputs from the node's cache, where MCH places them.
  */
 @Tag("integration")
 @Timeout(180)
@@ -94,12 +97,14 @@ class WorkflowReplaySystemTest {
         assertThat(agents.awaitRegistered(Duration.ofSeconds(30))).isTrue();
         var client = ClientConfigs.base(bootstrap);
         try (TaskEventFeed feed = new TaskEventFeed(client, Set.of(POOL));
+            SubmissionWatch watch = new SubmissionWatch(client, "e2e-wf-1", Set.of(POOL));
             AckedPublisher publisher = new AckedPublisher(client)) {
-          outcome = new Replayer(w, j -> POOL,
-              new Replayer.Settings(0, -1, true, Duration.ofSeconds(60)), publisher, feed,
+          outcome = new WorkflowReplay(w, j -> POOL, new WorkflowReplay.Settings("e2e-wf-1",
+              WorkflowFailurePolicy.FAIL_DESCENDANTS, -1, true, Duration.ofSeconds(60)),
+              publisher, watch, feed,
               new Progress(new PrintWriter(System.err), false, Duration.ofSeconds(5),
                   System.nanoTime()),
-              new PrintWriter(new StringWriter()), w.size()).run();
+              new PrintWriter(new StringWriter())).run();
         }
         assertThat(agents.consumerFailure()).isNull();
       }

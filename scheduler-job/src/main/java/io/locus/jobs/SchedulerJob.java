@@ -18,6 +18,12 @@ import io.locus.schemas.Decision;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.schemas.internal.RawRecord;
 import io.locus.schemas.internal.SchedulerInput;
+import io.locus.schemas.JobStatus;
+import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.WorkflowStatus;
+import io.locus.workflows.WorkflowInputs;
+import io.locus.workflows.WorkflowRunner;
+import io.locus.workflows.WorkflowTypes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -42,7 +48,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The job "locus-scheduler": Kafka inputs → parse + validate (bad → dead-letters) → keyBy(pool) →
- * SchedulerOperator → decisions (keyed by node), with metrics and rejections as side outputs.
+ * SchedulerOperator → decisions (keyed by node), with metrics and rejections as side outputs;
+ * beside it, workflows + job-status → keyBy(workflow) → WorkflowRunner → job-arrivals (the
+ * released jobs), job-status (WAITING, FAILED by a parent), workflow-status.
  * Every operator has a name and a stable uid so savepoints restore across versions.
  */
 public final class SchedulerJob {
@@ -165,7 +173,8 @@ public final class SchedulerJob {
 
   /**
    * Where the job reads and writes: one source of raw input records (the input topics,
-   * undecoded, each naming the topic it came from) and one sink per output. Production uses
+   * undecoded, each naming the topic it came from), one of the workflow runner's (workflows and
+   * job-status) and one sink per output. Production uses
    * {@link #kafka}; a test passes bounded in-memory sources and collecting sinks, so the whole
    * graph runs on a MiniCluster without a broker.
    */
@@ -178,7 +187,10 @@ public final class SchedulerJob {
       Sink<ShadowDecision> shadowDecisions,
       Sink<DeadLetter> deadLetters,
       Sink<NodeStatus> nodeStatus,
-      Sink<JobStatus> jobStatus) {
+      Sink<JobStatus> jobStatus,
+      Source<RawRecord, ?, ?> workflowInputs,
+      Sink<JobSubmitted> releasedJobs,
+      Sink<WorkflowStatus> workflowStatus) {
 
     public Io {
       Objects.requireNonNull(inputs, "inputs");
@@ -190,6 +202,9 @@ public final class SchedulerJob {
       Objects.requireNonNull(deadLetters, "deadLetters");
       Objects.requireNonNull(nodeStatus, "nodeStatus");
       Objects.requireNonNull(jobStatus, "jobStatus");
+      Objects.requireNonNull(workflowInputs, "workflowInputs");
+      Objects.requireNonNull(releasedJobs, "releasedJobs");
+      Objects.requireNonNull(workflowStatus, "workflowStatus");
     }
 
     /** The Kafka topics of {@code o}'s cluster, with {@code o}'s delivery guarantee. */
@@ -217,8 +232,17 @@ public final class SchedulerJob {
               s -> Topics.nodeStatusKey(s.getPool(), s.getNode()), o.bootstrap(),
               o.kafkaOverrides(), o.delivery(), prefix + "-node-status"),
           // Job transitions likewise: a replay never shows one the restored state did not make.
+          // One sink for the scheduler's transitions and the workflow runner's (WAITING, FAILED
+          // by a parent).
           LocusSinks.sink(Topics.JOB_STATUS, s -> Topics.jobStatusKey(s.getPool(), s.getJobId()),
-              o.bootstrap(), o.kafkaOverrides(), o.delivery(), prefix + "-job-status"));
+              o.bootstrap(), o.kafkaOverrides(), o.delivery(), prefix + "-job-status"),
+          LocusSources.workflowInputs(o.bootstrap(), o.kafkaOverrides(), o.groupId()),
+          // The runner's outputs in the job's delivery mode: with exactly-once, a restore never
+          // releases a job twice (WorkflowRunner's class comment says why).
+          LocusSinks.sink(Topics.JOB_ARRIVALS, JobSubmitted::getPool, o.bootstrap(),
+              o.kafkaOverrides(), o.delivery(), prefix + "-workflow-jobs"),
+          LocusSinks.sink(Topics.WORKFLOW_STATUS, WorkflowStatus::getWorkflowId, o.bootstrap(),
+              o.kafkaOverrides(), o.delivery(), prefix + "-workflow-status"));
     }
   }
 
@@ -259,12 +283,50 @@ public final class SchedulerJob {
     decisions.getSideOutput(SchedulerOperator.NODE_STATUS).sinkTo(io.nodeStatus())
         .name("node-status-sink")
         .uid("node-status-sink");
-    decisions.getSideOutput(SchedulerOperator.JOB_STATUS).sinkTo(io.jobStatus())
+    SingleOutputStreamOperator<RawRecord> workflowInputs = workflowInputs(env, io);
+    SingleOutputStreamOperator<JobSubmitted> released = runWorkflows(workflowInputs);
+    released.sinkTo(io.releasedJobs())
+        .name("released-jobs-sink")
+        .uid("released-jobs-sink");
+    decisions.getSideOutput(SchedulerOperator.JOB_STATUS)
+        .union(released.getSideOutput(WorkflowRunner.JOB_STATUS))
+        .sinkTo(io.jobStatus())
         .name("job-status-sink")
         .uid("job-status-sink");
-    deadLetters(parsed, decisions).sinkTo(io.deadLetters())
+    released.getSideOutput(WorkflowRunner.WORKFLOW_STATUS).sinkTo(io.workflowStatus())
+        .name("workflow-status-sink")
+        .uid("workflow-status-sink");
+    deadLetters(parsed, decisions)
+        .union(workflowInputs.getSideOutput(WorkflowInputs.DEAD_LETTERS),
+            released.getSideOutput(WorkflowRunner.DEAD_LETTERS))
+        .sinkTo(io.deadLetters())
         .name("dead-letters-sink")
         .uid("dead-letters-sink");
+  }
+
+  /**
+   * The workflow runner's inputs ({@code workflows} and {@code job-status}: the scheduler's own
+   * output read back, the loop through Kafka), keyed by the workflow they belong to.
+   */
+  private static SingleOutputStreamOperator<RawRecord> workflowInputs(
+      StreamExecutionEnvironment env, Io io) {
+    return env
+        .fromSource(io.workflowInputs(), WatermarkStrategy.noWatermarks(), "workflow-inputs",
+            LocusTypes.RAW_RECORD)
+        .uid("workflow-inputs")
+        .process(new WorkflowInputs(), LocusTypes.RAW_RECORD)
+        .name("workflow-keying")
+        .uid("workflow-keying");
+  }
+
+  /** One runner per workflow: releases its jobs to job-arrivals as their parents complete. */
+  private static SingleOutputStreamOperator<JobSubmitted> runWorkflows(
+      DataStream<RawRecord> inputs) {
+    return inputs
+        .keyBy(WorkflowInputs::workflowId, Types.STRING)
+        .process(new WorkflowRunner(), WorkflowTypes.JOB_SUBMITTED)
+        .name("workflow-runner")
+        .uid("workflow-runner");
   }
 
   /** Decodes and validates every raw record; bad ones go to the dead-letter side output. */

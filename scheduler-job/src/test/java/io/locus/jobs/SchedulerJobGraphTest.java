@@ -14,7 +14,12 @@ import io.locus.schemas.DataUnit;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.NodeStatus;
 import io.locus.schemas.Decision;
+import io.locus.schemas.JobState;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
+import io.locus.schemas.WorkflowFailurePolicy;
+import io.locus.schemas.WorkflowStatus;
+import io.locus.schemas.WorkflowSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
 import io.locus.schemas.PlaceTask;
@@ -114,6 +119,59 @@ class SchedulerJobGraphTest {
             "j2:QUEUED", "j2:PLACED");
   }
 
+  @Test
+  void runsWorkflowsBesideTheSchedulerAndRefusesAnInvalidOne(@TempDir Path dir) throws Exception {
+    List<RawRecord> workflowInputs = new ArrayList<>();
+    JobSubmitted a = job("a", 10);
+    JobSubmitted b = JobSubmitted.newBuilder(job("b", 10)).setParents(List.of("a")).build();
+    workflowInputs.add(workflowRecord(0, WorkflowSubmitted.newBuilder().setWorkflowId("wf-1")
+        .setSubmitTimeMs(500).setOnFailure(WorkflowFailurePolicy.FAIL_DESCENDANTS)
+        .setJobs(List.of(a, b)).build()));
+    JobSubmitted loop = JobSubmitted.newBuilder(job("x", 10)).setParents(List.of("x")).build();
+    workflowInputs.add(workflowRecord(1, WorkflowSubmitted.newBuilder().setWorkflowId("wf-2")
+        .setSubmitTimeMs(500).setOnFailure(WorkflowFailurePolicy.FAIL_WORKFLOW)
+        .setJobs(List.of(loop)).build()));
+    workflowInputs.add(statusOfJobOutsideWorkflows());
+    send(Topics.NODE_REPORTS, register("n1", 1));
+
+    Outputs out = new Outputs();
+    run(options(dir), out.io(source(inputs), source(workflowInputs)));
+
+    // the root goes to job-arrivals with its workflow; the child waits for it
+    assertThat(out.released.received()).singleElement().satisfies(j -> {
+      assertThat(j.getJobId()).isEqualTo("a");
+      assertThat(j.getWorkflow()).isEqualTo("wf-1");
+    });
+    assertThat(out.jobStatus.received()).singleElement().satisfies(s -> {
+      assertThat(s.getJobId()).isEqualTo("b");
+      assertThat(s.getState()).isEqualTo(JobState.WAITING);
+      assertThat(s.getPendingCode()).isEqualTo("parents");
+    });
+    assertThat(out.workflowStatus.received())
+        .extracting(WorkflowStatus::getWorkflowId, s -> s.getState().name())
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("wf-1", "RUNNING"),
+            org.assertj.core.groups.Tuple.tuple("wf-2", "REFUSED"));
+    assertThat(out.deadLetters.received()).singleElement().satisfies(l -> {
+      assertThat(l.getCode()).isEqualTo(DeadLetterCodes.INVALID_WORKFLOW);
+      assertThat(l.getSourceTopic()).isEqualTo(Topics.WORKFLOWS.name());
+      assertThat(l.getOffset()).isEqualTo(1L);
+      assertThat(l.getReason()).isEqualTo("invalid workflow 'wf-2': cycle: 'x' → 'x'");
+    });
+  }
+
+  /** A job-status record of a job outside any workflow: not the runner's business. */
+  private static RawRecord statusOfJobOutsideWorkflows() {
+    return new RawRecord(Topics.JOB_STATUS.name(), 0, 0L, 600L, null,
+        ByteBuffer.wrap(Topics.JOB_STATUS.value(JobStatus.newBuilder().setPool(POOL)
+            .setJobId("j0").setState(JobState.QUEUED).setTimeMs(600).build())));
+  }
+
+  private static RawRecord workflowRecord(long offset, WorkflowSubmitted w) {
+    return new RawRecord(Topics.WORKFLOWS.name(), 0, offset, 500L,
+        ByteBuffer.wrap(w.getWorkflowId().getBytes(StandardCharsets.UTF_8)),
+        ByteBuffer.wrap(Topics.WORKFLOWS.value(w)));
+  }
+
   /** The job's sinks, each collecting in this JVM. */
   private static final class Outputs {
     final CollectingSink<Decision> decisions = new CollectingSink<>();
@@ -123,11 +181,20 @@ class SchedulerJobGraphTest {
     final CollectingSink<ShadowDecision> shadowDecisions = new CollectingSink<>();
     final CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
     final CollectingSink<NodeStatus> nodeStatus = new CollectingSink<>();
-    final CollectingSink<io.locus.schemas.JobStatus> jobStatus = new CollectingSink<>();
+    final CollectingSink<JobStatus> jobStatus = new CollectingSink<>();
+    final CollectingSink<JobSubmitted> released = new CollectingSink<>();
+    final CollectingSink<WorkflowStatus> workflowStatus = new CollectingSink<>();
 
     SchedulerJob.Io io(DataGeneratorSource<RawRecord> inputs) {
+      // not an empty source: a bounded generator of no records emits a null
+      return io(inputs, source(List.of(statusOfJobOutsideWorkflows())));
+    }
+
+    SchedulerJob.Io io(DataGeneratorSource<RawRecord> inputs,
+        DataGeneratorSource<RawRecord> workflowInputs) {
       return new SchedulerJob.Io(inputs, decisions, metrics, scaleRequests, controlAcks,
-          shadowDecisions, deadLetters, nodeStatus, jobStatus);
+          shadowDecisions, deadLetters, nodeStatus, jobStatus, workflowInputs, released,
+          workflowStatus);
     }
   }
 

@@ -17,10 +17,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Publishes JobSubmitted records and counts what Kafka confirmed: an idempotent producer with
- * acks=all, a callback per record. A record counts as published only when the broker acknowledged
- * it; one Kafka refused (or never answered for) counts as failed, with the reason kept. The ids
- * of failed records are handed back ({@link #takeFailed}) so the replay stops waiting for them.
+ * Publishes JobSubmitted records (and a workflow's parts) and counts what Kafka confirmed: an
+ * idempotent producer with acks=all, a callback per record. A record counts as published only
+ * when the broker acknowledged it (where it landed is kept, so a dead letter about it is
+ * recognised: {@link #idAt}); one Kafka refused (or never answered for) counts as failed, with
+ * the reason kept. The ids of failed records are handed back ({@link #takeFailed}) so the replay stops waiting for them.
  * A broker outage the producer rides out is logged once when it starts and once when it ends
  * ({@link BrokerWatch}), so it is not silent.
  */
@@ -35,6 +36,8 @@ public final class AckedPublisher implements AutoCloseable {
   private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
   private final List<String> reasons = java.util.Collections.synchronizedList(new ArrayList<>());
   private final BrokerWatch watch;
+  private final java.util.Map<Coordinates, String> landed =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final ScheduledExecutorService watchTimer;
 
   /** @param client bootstrap servers and security settings */
@@ -60,16 +63,27 @@ public final class AckedPublisher implements AutoCloseable {
     watchTimer.scheduleWithFixedDelay(watch::check, 1, 1, TimeUnit.SECONDS);
   }
 
+  /** Where a record landed: a dead letter names its record by these. */
+  public record Coordinates(String topic, int partition, long offset) {}
+
   /** Sends {@code job}; the outcome arrives later through the counters. */
   public void send(JobSubmitted job) {
-    String id = job.getJobId();
+    send(Topics.JOB_ARRIVALS, job.getPool(), job, job.getJobId());
+  }
+
+  /**
+   * Sends {@code value} to {@code topic} with {@code key}; {@code id} names it in failures and in
+   * {@link #idAt}. The outcome arrives later through the counters.
+   */
+  public <V extends org.apache.avro.specific.SpecificRecord> void send(
+      io.locus.kafka.TopicSpec<V> topic, String key, V value, String id) {
     sent.incrementAndGet();
     watch.sent();
     try {
-      producer.send(new ProducerRecord<>(Topics.JOB_ARRIVALS.name(),
-          Topics.JOB_ARRIVALS.key(job.getPool()), Topics.JOB_ARRIVALS.value(job)),
+      producer.send(new ProducerRecord<>(topic.name(), topic.key(key), topic.value(value)),
           (meta, e) -> {
             if (e == null) {
+              landed.put(new Coordinates(meta.topic(), meta.partition(), meta.offset()), id);
               watch.acked();
               acked.incrementAndGet();
             } else {
@@ -96,6 +110,14 @@ public final class AckedPublisher implements AutoCloseable {
   /** Waits until every record sent so far is acknowledged or failed. */
   public void flush() {
     producer.flush();
+  }
+
+  /**
+   * The id of the record Kafka acknowledged at {@code c}, or null: how the replay knows that a
+   * dead letter is about one of its own records.
+   */
+  public String idAt(Coordinates c) {
+    return landed.get(c);
   }
 
   /** Failures since the last call. */

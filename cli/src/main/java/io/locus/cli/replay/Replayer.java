@@ -1,5 +1,8 @@
 package io.locus.cli.replay;
 
+import io.locus.schemas.DeadLetter;
+import io.locus.schemas.JobState;
+import io.locus.schemas.JobStatus;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.TaskEvent;
 import io.locus.workloads.TraceJob;
@@ -12,14 +15,16 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The workflow engine of {@code locus replay}. It walks the workload in arrival order and
- * publishes each job when it is due ({@code arrival / speedup} after the start, or after its
- * stage's release) and, for a job with parents, once all of them completed ({@link DagGate});
- * staged traces (STAGES18) release a stage when every earlier job completed. Completions come
- * from a {@link TaskEventFeed} made before the first publish. With {@code waitForCompletion} it
- * ends only when every published job completed; it gives up when it could only go on through
- * completions and none came for {@code timeout}, or when jobs wait for parents that nothing can
- * complete any more.
+ * The publisher of {@code locus replay} for a trace of independent jobs (a trace whose jobs have
+ * parents is a workflow: {@link WorkflowReplay} submits it, the scheduler job runs it). It walks
+ * the workload in arrival order and publishes each job when it is due ({@code arrival / speedup}
+ * after the start, or after its stage's release); staged traces (STAGES18) release a stage when
+ * every earlier job completed. Completions come from a {@link TaskEventFeed} made before the
+ * first publish. With {@code waitForCompletion} it ends only when every published job completed;
+ * it gives up when it could only go on through completions and none came for {@code timeout},
+ * and at once when the scheduler refuses one of its jobs (a dead letter) or a job fails or is
+ * cancelled for good (job-status), as a {@link SubmissionWatch} made before the first publish
+ * reports.
  */
 public final class Replayer {
   /**
@@ -51,8 +56,9 @@ public final class Replayer {
   private final Progress progress;
   private final PrintWriter out;
   private final long total;
+  private final SubmissionWatch watch;
+  private final List<DeadLetter> deadLetters = new ArrayList<>();
 
-  private final DagGate gate = new DagGate();
   private final RunStats stats = new RunStats();
   private final java.util.Set<String> pools = new java.util.LinkedHashSet<>();
 
@@ -64,6 +70,17 @@ public final class Replayer {
   public Replayer(Workload workload, Function<TraceJob, String> poolOf, Settings settings,
       AckedPublisher publisher, TaskEventFeed feed, Progress progress, PrintWriter out,
       long total) {
+    this(workload, poolOf, settings, publisher, feed, null, progress, out, total);
+  }
+
+  /**
+   * @param watch the scheduler's verdicts on the replay's jobs (made before this), to fail fast;
+   *     null when not waiting
+   */
+  public Replayer(Workload workload, Function<TraceJob, String> poolOf, Settings settings,
+      AckedPublisher publisher, TaskEventFeed feed, SubmissionWatch watch, Progress progress,
+      PrintWriter out, long total) {
+    this.watch = watch;
     this.workload = workload;
     this.poolOf = poolOf;
     this.settings = settings;
@@ -88,6 +105,10 @@ public final class Replayer {
         lastMove = now;
       }
       collectFailures();
+      problem = verdicts();
+      if (problem != null) {
+        break;
+      }
       // Publish what is due and allowed.
       while (next != null) {
         if (settings.limit() >= 0 && published >= settings.limit()) {
@@ -95,7 +116,7 @@ public final class Replayer {
           break;
         }
         if (next.stage() > stage) {
-          if (inFlight() > 0 || gate.waiting() > 0) {
+          if (inFlight() > 0) {
             break; // stage barrier: the previous stages are still running
           }
           if (stage > 0 || stats.submittedCount() > 0) {
@@ -110,10 +131,11 @@ public final class Replayer {
             && now < clockStart + (long) (next.arrival() / settings.speedup() * 1e9)) {
           break;
         }
-        String pool = poolOf.apply(next);
-        if (gate.admit(next, pool)) {
-          publish(next, pool);
+        if (!next.parents().isEmpty()) {
+          throw new IllegalArgumentException("job " + next.jobId() + " has parents: a workflow"
+              + " is submitted whole (WorkflowReplay), not job by job");
         }
+        publish(next, poolOf.apply(next));
         published++;
         lastMove = now;
         next = it.hasNext() ? it.next() : null;
@@ -123,21 +145,15 @@ public final class Replayer {
               feed == null ? -1 : stats.completedCount(), total);
         }
       }
-      boolean allOut = next == null && gate.waiting() == 0;
+      boolean allOut = next == null;
       if (allOut && (feed == null || !settings.waitForCompletion() || inFlight() == 0)) {
         break;
       }
       // Only completions can move the replay from here on?
       boolean blocked = next == null || next.stage() > stage;
-      if (blocked && inFlight() == 0 && gate.waiting() > 0) {
-        problem = gate.waiting() + " job(s) wait for parents that did not complete and cannot any"
-            + " more: " + gate.describeWaiting(5);
-        break;
-      }
       if (blocked && now - lastMove > settings.timeout().toNanos()) {
         problem = "no job completed for " + settings.timeout().toSeconds() + " s: "
             + inFlight() + " job(s) published and not completed"
-            + (gate.waiting() > 0 ? ", " + gate.waiting() + " waiting for their parents" : "")
             + (next != null ? ", " + (total - published) + " not published yet" : "")
             + "; are the scheduler and agents running for pool(s) " + poolsHint() + "?";
         break;
@@ -163,6 +179,37 @@ public final class Replayer {
       problem = problem == null ? failed : failed + "; " + problem;
     }
     return new Outcome(s, problem);
+  }
+
+  /**
+   * The first verdict of the scheduler that ends the replay: a dead letter about one of its
+   * records, or one of its jobs failed or cancelled for good; null when there is none (yet).
+   */
+  private String verdicts() throws InterruptedException {
+    if (watch == null) {
+      return null;
+    }
+    for (Object e; (e = watch.poll(Duration.ZERO)) != null; ) {
+      if (e instanceof DeadLetter d) {
+        deadLetters.add(d);
+      } else if (e instanceof JobStatus js && stats.isSubmitted(js.getJobId(),
+          js.getPool())) {
+        return "job " + js.getJobId() + " of pool " + js.getPool() + " "
+            + (js.getState() == JobState.CANCELLED ? "was cancelled" : "failed")
+            + (js.getReason().isEmpty() ? "" : ": " + js.getReason());
+      }
+    }
+    // a dead letter can come before the acknowledgement of its record: kept until matched
+    for (DeadLetter d : deadLetters) {
+      String own = SubmissionWatch.ownDeadLetter(d, publisher);
+      if (own != null) {
+        return own;
+      }
+    }
+    if (deadLetters.size() > 10_000) {
+      deadLetters.subList(0, 5_000).clear(); // others' dead letters: keep the recent ones
+    }
+    return null;
   }
 
   /** Jobs published and not completed. */
@@ -211,12 +258,7 @@ public final class Replayer {
     TaskEvent e = pending != null ? pending : feed.poll(Duration.ZERO);
     pending = null;
     for (; e != null; e = feed.poll(Duration.ZERO)) {
-      if (stats.apply(e)) {
-        moved = true;
-        for (DagGate.Released r : gate.completed(e.getTaskId())) {
-          publish(r.job(), r.pool());
-        }
-      }
+      moved |= stats.apply(e);
     }
     return moved;
   }

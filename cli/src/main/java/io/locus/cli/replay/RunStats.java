@@ -32,6 +32,23 @@ public final class RunStats {
     firstSubmitMs = Math.min(firstSubmitMs, timeMs);
   }
 
+  /**
+   * A workflow's job was released by the scheduler job at {@code timeMs}: its response counts
+   * from there, not from the workflow's submission (unless it already completed).
+   */
+  public void released(String jobId, long timeMs) {
+    Submitted s = submitted.get(jobId);
+    if (s != null && !completed.contains(jobId) && timeMs > s.timeMs()) {
+      submitted.put(jobId, new Submitted(s.pool(), timeMs));
+    }
+  }
+
+  /** Whether {@code jobId} of {@code pool} is one of this replay's jobs. */
+  public boolean isSubmitted(String jobId, String pool) {
+    Submitted s = submitted.get(jobId);
+    return s != null && s.pool().equals(pool);
+  }
+
   /** Forgets a job whose record was not accepted by Kafka: it will never run. */
   public void unpublished(String jobId) {
     submitted.remove(jobId);

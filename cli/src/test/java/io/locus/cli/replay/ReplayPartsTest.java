@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The replay's parts without Kafka: the DAG gate, the scan, the stats and the progress bar. */
+/** The replay's parts without Kafka: workflow parts and ids, the scan, the stats and the progress bar. */
 class ReplayPartsTest {
   private static TraceJob job(String id, String pool, String... parents) {
     return new TraceJob(id, pool, 0, List.of(InputFile.of("f", 1)), 0, 0, Map.of(), null,
@@ -23,22 +23,40 @@ class ReplayPartsTest {
   }
 
   @Test
-  void theGateReleasesAChildWithItsLastParentOnce() {
-    DagGate g = new DagGate();
-    assertThat(g.admit(job("a", null), "p")).isTrue();
-    assertThat(g.admit(job("b", null), "p")).isTrue();
-    assertThat(g.admit(job("c", null, "a", "b", "a"), "p")).isFalse(); // a repeated parent counts once
-    assertThat(g.admit(job("d", null, "a"), "q")).isFalse();
-    assertThat(g.waiting()).isEqualTo(2);
-    assertThat(g.describeWaiting(5)).isEqualTo("c (waits for a, b), d (waits for a)");
-    assertThat(g.completed("a")).extracting(r -> r.job().jobId() + "@" + r.pool())
-        .containsExactly("d@q");
-    assertThat(g.completed("a")).isEmpty(); // a repeated completion
-    assertThat(g.describeWaiting(5)).isEqualTo("c (waits for b)");
-    assertThat(g.completed("b")).extracting(r -> r.job().jobId()).containsExactly("c");
-    assertThat(g.waiting()).isZero();
-    // a job whose parents completed before it arrived goes at once
-    assertThat(g.admit(job("e", null, "a", "b"), "p")).isTrue();
+  void aWorkflowIsCutIntoPartsUnderTheLimitKeepingItsJobsInOrder() {
+    List<io.locus.schemas.JobSubmitted> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      jobs.add(io.locus.schemas.JobSubmitted.newBuilder(
+              JobRecords.toJob(job("job-" + i, null), "p", 1000))
+          .setArgs(List.of("x".repeat(1000))) // ~1 KB each: 200 KB in all
+          .setParents(i == 0 ? List.of() : List.of("job-" + (i - 1))).build());
+    }
+    List<io.locus.schemas.WorkflowSubmitted> parts = WorkflowParts.of("wf", jobs,
+        io.locus.schemas.WorkflowFailurePolicy.FAIL_WORKFLOW, 1000, "r", 50_000);
+    assertThat(parts).hasSizeGreaterThan(3);
+    assertThat(parts).allSatisfy(p -> {
+      assertThat(io.locus.kafka.Topics.WORKFLOWS.value(p).length).isLessThanOrEqualTo(50_000);
+      assertThat(p.getParts()).isEqualTo(parts.size());
+      assertThat(p.getWorkflowId()).isEqualTo("wf");
+      assertThat(p.getOnFailure().name()).isEqualTo("FAIL_WORKFLOW");
+      assertThat(p.getSubmitTimeMs()).isEqualTo(1000);
+    });
+    assertThat(parts).extracting(io.locus.schemas.WorkflowSubmitted::getPart)
+        .containsExactly(java.util.stream.IntStream.range(0, parts.size()).boxed()
+            .toArray(Integer[]::new));
+    assertThat(parts.stream().flatMap(p -> p.getJobs().stream()).toList()).isEqualTo(jobs);
+    // a small workflow is one part
+    assertThat(WorkflowParts.of("wf", jobs.subList(0, 3),
+        io.locus.schemas.WorkflowFailurePolicy.FAIL_DESCENDANTS, 1000, null,
+        WorkflowParts.PART_BYTES)).hasSize(1);
+  }
+
+  @Test
+  void aWorkflowIdComesFromTheTraceNameAndIsNewEachTime() {
+    String a = WorkflowParts.idFor("BLAST chameleon/1.json");
+    assertThat(a).startsWith("blast-chameleon-1.json-").hasSize(23 + 36);
+    assertThat(WorkflowParts.idFor("BLAST chameleon/1.json")).isNotEqualTo(a);
+    assertThat(WorkflowParts.idFor("///")).startsWith("workflow-");
   }
 
   @Test

@@ -207,7 +207,7 @@ public class ParseAndValidate extends ProcessFunction<RawRecord, SchedulerInput>
    * {@link #MAX_DEAD_VALUE_BYTES}; the reason says so), the reason (cut to {@link #MAX_REASON}
    * chars) and the code.
    */
-  static DeadLetter deadLetter(RawRecord raw, String code, String reason, long timeMs) {
+  public static DeadLetter deadLetter(RawRecord raw, String code, String reason, long timeMs) {
     String r = reason == null ? "unknown reason" : reason;
     if (r.length() > MAX_REASON) {
       r = r.substring(0, MAX_REASON) + "...";

@@ -216,7 +216,7 @@ public final class Validation {
    * An identifier: present, at most {@link Limits#MAX_ID_CHARS} chars, not blank, no control
    * characters (they break logs and file names).
    */
-  static Violation id(String what, String value) {
+  public static Violation id(String what, String value) {
     return identifier(what, value, MAX_ID_CHARS);
   }
 
