@@ -50,6 +50,11 @@ final class JobWorkflows {
     }
   }
 
+  /** The workflow of unfinished job {@code jobId}, or null (finished, unknown, no workflow). */
+  String workflowOf(String pool, String jobId) throws Exception {
+    return mayHaveEntries(pool) ? workflows.get(jobId) : null;
+  }
+
   private boolean mayHaveEntries(String pool) throws Exception {
     Boolean known = inUse.get(pool);
     if (known == null) {

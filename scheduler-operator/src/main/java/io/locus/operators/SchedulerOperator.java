@@ -140,6 +140,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         ctx.output(NODE_STATUS, NodeVerdicts.refused(name, r.getNode(), r.getInstanceId(),
             DeadLetterCodes.UNKNOWN_POOL, unknown, r.getTimeMs(), 0));
       }
+      if (in.getEvent() instanceof JobSubmitted j && j.getWorkflow() != null) {
+        ctx.output(JOB_STATUS, refusedWorkflowJob(name, j,
+            new PoolOutput.Rejection(DeadLetterCodes.UNKNOWN_POOL, unknown), 0, 0));
+      }
       return;
     }
     ScheduledPool pool = pool(name, ctx);
@@ -161,6 +165,11 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       jobWorkflows.stamp(name, s);
       ctx.output(JOB_STATUS, s);
     }
+    if (event instanceof JobSubmitted j && j.getWorkflow() != null && !o.rejections().isEmpty()
+        && failsItsWorkflow(name, j, o.rejections().get(0))) {
+      ctx.output(JOB_STATUS, refusedWorkflowJob(name, j, o.rejections().get(0),
+          pool.meta.getClockMs(), pool.meta.getEpoch()));
+    }
     PoolMetrics pm = metrics.pool(name);
     long now = ctx.timerService().currentProcessingTime();
     for (Decision d : o.decisions()) {
@@ -176,6 +185,46 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     acknowledge(ctx, name, pool, event, o);
     store.flush(name);
     store.saveMeta(pool.meta);
+  }
+
+  /**
+   * Whether refusal {@code r} of workflow job {@code j} is a failure of that job. Not for an id
+   * seen before when it may be the same submission delivered again (the workflow runner's
+   * at-least-once release after a restore): only when the earlier arrival is known to belong to
+   * another workflow (an unfinished job's workflow, {@link JobWorkflows}). A re-run's job whose
+   * earlier namesake finished is refused by dead letter only.
+   */
+  private boolean failsItsWorkflow(String pool, JobSubmitted j, PoolOutput.Rejection r)
+      throws Exception {
+    if (!DeadLetterCodes.DUPLICATE_JOB.equals(r.code())) {
+      return true;
+    }
+    String earlier = jobWorkflows.workflowOf(pool, j.getJobId());
+    return earlier != null && !earlier.equals(j.getWorkflow());
+  }
+
+  /**
+   * A workflow job the scheduler refused (an invalid job, an unknown pool, an id seen within the
+   * retention window) fails for good: its workflow runner learns it from job-status, the only
+   * thing it reads back, and applies the workflow's failure policy, instead of waiting forever
+   * for a job that will never run. A job outside workflows gets its dead letter only. (For a
+   * duplicate id this record replaces the earlier job's latest status on the compacted topic;
+   * the dead letter and the workflow say which submission it was: {@link #failsItsWorkflow}.)
+   */
+  private static JobStatus refusedWorkflowJob(String pool, JobSubmitted j,
+      PoolOutput.Rejection r, long clockMs, long epoch) {
+    return JobStatus.newBuilder()
+        .setPool(pool)
+        .setJobId(j.getJobId())
+        .setWorkflow(j.getWorkflow())
+        .setState(io.locus.schemas.JobState.FAILED)
+        .setReason("refused by the scheduler (" + r.code() + "): " + r.reason())
+        .setPriority(j.getPriority())
+        .setSubmitTimeMs(j.getSubmitTimeMs())
+        .setTimeMs(clockMs)
+        .setEndTimeMs(clockMs)
+        .setEpoch(epoch)
+        .build();
   }
 
   /** An input that passed the gate, to its pool's driver. */

@@ -352,6 +352,48 @@ class JobLifecycleOperatorTest {
     assertThat(states(statuses())).containsExactly("c:QUEUED#0", "c:PLACED#0");
   }
 
+  /**
+   * A refused workflow job fails for good on job-status (its runner reads nothing else), except a
+   * repeated delivery of the same submission: the same id in the same workflow is a dead letter
+   * only, the same id from another workflow while the first is unfinished fails.
+   */
+  @Test
+  void aRefusedWorkflowJobFailsButTheSameSubmissionDeliveredTwiceDoesNot() throws Exception {
+    operator(3, null);
+    send(register("n1", 1, 0, 10), 10);
+    send(job("a", 20), 20);
+    statuses();
+    send(job("a", 21), 21); // the runner's release delivered again: same workflow "wf"
+    assertThat(rejected()).extracting(DeadLetter::getCode)
+        .containsExactly(DeadLetterCodes.DUPLICATE_JOB);
+    assertThat(statuses()).as("a repeat changes nothing").isEmpty();
+
+    send(JobSubmitted.newBuilder(job("a", 22)).setWorkflow("wf-rerun").build(), 22);
+    assertThat(rejected()).extracting(DeadLetter::getCode)
+        .containsExactly(DeadLetterCodes.DUPLICATE_JOB);
+    assertThat(statuses()).singleElement().satisfies(x -> {
+      assertThat(x.getJobId()).isEqualTo("a");
+      assertThat(x.getWorkflow()).isEqualTo("wf-rerun");
+      assertThat(x.getState()).isEqualTo(JobState.FAILED);
+      assertThat(x.getReason()).startsWith("refused by the scheduler (duplicate-job)");
+    });
+
+    // an event-range job in a file pool: the driver refuses it
+    send(JobSubmitted.newBuilder(job("bad", 23)).setSplittable(true)
+        .setEvents(new io.locus.schemas.EventRange("d", 0L, 10L)).build(), 23);
+    assertThat(rejected()).hasSize(1);
+    List<JobStatus> s = statuses();
+    assertThat(s).singleElement().satisfies(x -> {
+      assertThat(x.getJobId()).isEqualTo("bad");
+      assertThat(x.getWorkflow()).isEqualTo("wf");
+      assertThat(x.getState()).isEqualTo(JobState.FAILED);
+    });
+    send(JobSubmitted.newBuilder(job("solo", 24)).setWorkflow(null).setSplittable(true)
+        .setEvents(new io.locus.schemas.EventRange("d", 0L, 10L)).build(), 24);
+    assertThat(rejected()).hasSize(1);
+    assertThat(statuses()).as("a job outside workflows: its dead letter only").isEmpty();
+  }
+
   @Test
   void refusalsNameTheJobAndTheRecord() throws Exception {
     operator(3, null);
