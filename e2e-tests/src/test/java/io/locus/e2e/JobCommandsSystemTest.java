@@ -106,4 +106,64 @@ class JobCommandsSystemTest {
       locus.checkJobAlive();
     }
   }
+
+  private static WholeSystem.CliRun cli(String... args) {
+    var cl = LocusCli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new WholeSystem.CliRun(code, out.toString(), err.toString());
+  }
+
+  /**
+   * "Why pending" on the whole system: MCH holds a job for the busy node that caches its input
+   * while another node idles; its job status says locality-wait naming that node, {@code locus
+   * status} counts it under that reason; cancelling the job that keeps the holder busy frees it,
+   * and the waiting job runs there.
+   */
+  @Test
+  void aJobMchHoldsForItsHolderSaysSoUntilTheHolderFrees() throws Exception {
+    String pool = "e2e-jobs-mch";
+    SchedulerConfig.PolicySpec mch = new SchedulerConfig.PolicySpec("MCH", Map.of());
+    SchedulerConfig cfg = new SchedulerConfig(mch, Map.of(), 1000, 3).withPools(Set.of(pool));
+    try (EmbeddedLocus locus = EmbeddedLocus.start(cfg, DeliveryMode.AT_LEAST_ONCE,
+            Duration.ofSeconds(1));
+        AgentHost<?> agents = WholeSystem.simulatedAgents(locus.bootstrapServers(), pool, 2, 1)) {
+      String b = locus.bootstrapServers();
+      // a long job (3,000 modelled s = 30 s at the agents' time scale) takes hot-1 to its node
+      assertThat(job(b, "submit", "--pool", pool, "--job-id", "long-1", "--input",
+          "hot-1:10000000", "--compute-seconds", "3000").code()).isZero();
+      String[] holder = new String[1];
+      WholeSystem.await(WAIT, "long-1 running", () -> {
+        WholeSystem.CliRun s = job(b, "status", pool + "/long-1", "--json");
+        if (s.code() == 0 && s.out().contains("RUNNING")) {
+          holder[0] = s.out().contains(pool + "-node-0") ? pool + "-node-0" : pool + "-node-1";
+          return true;
+        }
+        return false;
+      });
+      // the same input: MCH waits for the holder although the other node is idle
+      assertThat(job(b, "submit", "--pool", pool, "--job-id", "after-1", "--input",
+          "hot-1:10000000").code()).isZero();
+      WholeSystem.await(WAIT, "after-1 waiting for its holder", () -> {
+        WholeSystem.CliRun s = job(b, "status", pool + "/after-1");
+        return s.code() == 0 && s.out().contains("locality-wait") && s.out().contains(holder[0]);
+      });
+      WholeSystem.await(WAIT, "locus status counts it", () -> {
+        WholeSystem.CliRun s = cli("status", "--bootstrap-servers", b, "--pool", pool);
+        return s.out().contains("queued by reason") && s.out().contains("waiting for a data holder");
+      });
+      // cancel the long job: the holder frees and the waiting job runs there
+      assertThat(job(b, "cancel", pool + "/long-1").code()).isZero();
+      WholeSystem.await(WAIT, "after-1 completed", () -> {
+        WholeSystem.CliRun s = job(b, "status", pool + "/after-1", "--json");
+        return s.code() == 0 && s.out().contains("COMPLETED");
+      });
+      WholeSystem.CliRun done = job(b, "status", pool + "/after-1");
+      assertThat(done.out()).contains(holder[0]);
+      locus.checkJobAlive();
+    }
+  }
 }
