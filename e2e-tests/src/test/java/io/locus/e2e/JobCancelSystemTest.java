@@ -37,9 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 23 item 1, cancel in each state, on the whole system: an in-JVM broker, the scheduler job
  * on a MiniCluster with RocksDB, and one real agent process ({@code java -jar locus-agent.jar
- * real}, one slot) talking only through Kafka. A job queued behind a running one is cancelled and
- * never runs; the running one, a real {@code sleep} whose pid its template writes down, is
- * cancelled and the process is gone; the freed slot then runs the next job to completion; a
+ * real}, one slot and the default local queue of one) talking only through Kafka. A job held in
+ * the agent's local queue and one queued at the scheduler behind it are cancelled and never run;
+ * the running one, a real {@code sleep} whose pid its template writes down, is cancelled and the process is gone; the freed slot then runs the next job to completion; a
  * cancel of that finished job and of a job never submitted are dead-lettered ({@code
  * job-finished}, {@code unknown-job}) naming the command's record. Every transition is read back
  * from the job-status topic.
@@ -100,7 +100,13 @@ class JobCancelSystemTest {
       ProcessHandle sleeper = ProcessHandle.of(pid).orElseThrow();
       assertThat(sleeper.isAlive()).isTrue();
 
-      // A queued job: the agent's one slot is taken.
+      // A placed job: the agent's one slot is taken, and its local queue (a real agent's
+      // default depth is its slots: one) holds it.
+      send(producer, Topics.JOB_ARRIVALS.name(), Topics.JOB_ARRIVALS.value(
+          job("placed-1", "sleeper", List.of(dir.resolve("never-placed.pid").toString()))));
+      WholeSystem.await(WAIT, "placed-1 placed", () -> last("placed-1") == JobState.PLACED);
+
+      // A queued job: the slot and the local queue are taken.
       send(producer, Topics.JOB_ARRIVALS.name(), Topics.JOB_ARRIVALS.value(
           job("queued-1", "sleeper", List.of(dir.resolve("never.pid").toString()))));
       WholeSystem.await(WAIT, "queued-1 queued", () -> last("queued-1") == JobState.QUEUED);
@@ -112,6 +118,12 @@ class JobCancelSystemTest {
       JobStatus q = latest("queued-1");
       assertThat(q.getRequestId()).isEqualTo("req-q");
       assertThat(q.getNode()).isNull();
+
+      // The placed one leaves the node's local queue without ever starting.
+      send(producer, Topics.JOB_COMMANDS.name(), Topics.JOB_COMMANDS.value(
+          cancel("placed-1", "req-p")));
+      WholeSystem.await(WAIT, "placed-1 cancelled", () -> last("placed-1") == JobState.CANCELLED);
+      assertThat(latest("placed-1").getNode()).isEqualTo(NODE);
 
       send(producer, Topics.JOB_COMMANDS.name(), Topics.JOB_COMMANDS.value(
           cancel("run-1", "req-r")));
@@ -144,7 +156,10 @@ class JobCancelSystemTest {
       assertThat(of("run-1")).extracting(JobStatus::getState)
           .containsExactly(JobState.QUEUED, JobState.PLACED, JobState.RUNNING,
               JobState.CANCELLED);
+      assertThat(of("placed-1")).extracting(JobStatus::getState)
+          .containsExactly(JobState.QUEUED, JobState.PLACED, JobState.CANCELLED);
       assertThat(Files.exists(dir.resolve("never.pid"))).isFalse();
+      assertThat(Files.exists(dir.resolve("never-placed.pid"))).isFalse();
       assertThat(agent.isAlive()).isTrue();
       locus.checkJobAlive();
     } catch (AssertionError | Exception e) {
