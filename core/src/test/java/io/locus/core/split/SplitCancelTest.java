@@ -3,10 +3,15 @@ package io.locus.core.split;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * CANCEL of a split job ({@link SplitPolicy#cancelJob}) in each policy family: a queued job leaves
@@ -273,6 +278,73 @@ class SplitCancelTest {
     t.apply(p -> p.removeNode("n2", 130));
     assertThat(t.p.cancelling("a")).isFalse();
     assertThat(t.p.entries().subjobs()).extracting(SubjobEntry::jobId).containsOnly("b");
+  }
+
+  static Stream<Arguments> policies() {
+    List<Arguments> l = new ArrayList<>();
+    for (String p : List.of("FARM", "JOB_SPLITTING", "CACHE_JOB_SPLITTING", "OUT_OF_ORDER",
+        "OUT_OF_ORDER+replication", "DELAYED", "DELAYED+d0", "ADAPTIVE_DELAY")) {
+      for (SplitTestDriver.Ack a : SplitTestDriver.Ack.values()) {
+        l.add(Arguments.of(p, a));
+      }
+    }
+    return l.stream();
+  }
+
+  /**
+   * A journalled workload on 5 nodes where every fourth job is cancelled, at its arrival or some
+   * minutes later (queued, held, running, or with a stop in flight, as it happens), and agents
+   * that answer stops and cancels exactly, ahead, behind or late: nothing of a cancelled job runs
+   * after its cancel, every other job's events are processed exactly once, and at the end nothing
+   * of the cancelled jobs is left in the state.
+   */
+  private static final double[] LATER = {0, 1500, 3000, 22_000, 26_000, 30_000, 40_000};
+
+  private static SplitTestDriver withCancels(String spec, SplitTestDriver.Ack ack) {
+    SplitTestDriver d = new SplitTestDriver(SplitConservationTest.policy(spec), ack, 3);
+    d.journalled(true);
+    d.addNodes(5);
+    List<Double> at = new ArrayList<>();
+    List<SplitJob> jobs = SplitConservationTest.workload(13, 60, 80_000, 900, at);
+    for (int i = 0; i < jobs.size(); i++) {
+      d.submit(jobs.get(i), at.get(i));
+      if (i % 4 == 1) {
+        // at once, minutes later, or hours later (after a DELAYED period's end)
+        d.cancel(jobs.get(i).id(), at.get(i) + LATER[(i / 4) % LATER.length]);
+      }
+    }
+    return d;
+  }
+
+  @ParameterizedTest(name = "{0} / {1}")
+  @MethodSource("policies")
+  void cancelsAmidAWorkloadLeaveNoTraceAndLoseNoOtherEvent(String spec,
+      SplitTestDriver.Ack ack) {
+    SplitTestDriver d = withCancels(spec, ack);
+    d.run();
+    d.assertExactlyOnce();
+    assertThat(d.cancelled).hasSizeGreaterThan(2);
+    assertThat(d.policy.activeJobs()).isZero();
+    assertThat(d.policy.cancellingJobs()).isZero();
+    assertThat(d.policy.entries().jobs()).isEmpty();
+    assertThat(d.policy.entries().subjobs()).isEmpty();
+    assertThat(d.policy.queuedWork()).isZero();
+  }
+
+  /** The same, restored from its journal midway (cancels in flight): it decides identically. */
+  @ParameterizedTest(name = "{0} / {1}")
+  @MethodSource("policies")
+  void aRestoreAmidCancelsDecidesIdentically(String spec, SplitTestDriver.Ack ack) {
+    SplitTestDriver whole = withCancels(spec, ack);
+    whole.run();
+    SplitTestDriver cut = withCancels(spec, ack);
+    cut.runUntil(20_000);
+    SplitPolicy restored = SplitPolicies.restore(cut.policy.params(), cut.journal.entries());
+    assertThat(restored.entries()).isEqualTo(cut.policy.entries());
+    cut.continueWith(restored);
+    cut.run();
+    cut.assertExactlyOnce();
+    assertThat(cut.log).isEqualTo(whole.log);
   }
 
   @Test
