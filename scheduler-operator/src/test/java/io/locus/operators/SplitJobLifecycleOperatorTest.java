@@ -3,6 +3,8 @@ package io.locus.operators;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.schemas.CancelTask;
+import io.locus.schemas.Control;
+import io.locus.schemas.ControlType;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.Decision;
 import io.locus.schemas.EventRange;
@@ -197,6 +199,12 @@ class SplitJobLifecycleOperatorTest {
       assertThat(s.getTasks()).isEqualTo(1); // its one subjob, running
       assertThat(s.getTasksDone()).isZero();
     });
+
+    // the pool is not idle while j1/1 has not stopped: no change of family
+    send(Control.newBuilder().setPool(POOL).setType(ControlType.SET_POLICY).setPolicy("FA")
+        .setTimeMs(T0 + 5).build());
+    assertThat(rejected()).singleElement().satisfies(d -> assertThat(d.getReason())
+        .contains("1 unfinished job(s) and 1 cancelled job(s) whose subjobs have not stopped"));
 
     // j1/1 had finished before the CancelTask reached its node
     send(end(TaskEventType.COMPLETED, j1, T0 + 80_000, 0, 100));
