@@ -114,6 +114,12 @@ final class SplitDriverState {
     jobsFinished++;
   }
 
+  /** The job was cancelled: its info goes (no placement of it follows); not counted finished. */
+  void jobCancelled(String jobId) {
+    jobs.remove(jobId);
+    writes.jobInfo(jobId, null);
+  }
+
   RunInfo run(String subjobId) {
     return runs.get(subjobId);
   }

@@ -89,14 +89,15 @@ final class SplitEntryCodec {
   static SplitJobEntry toAvro(JobEntry j) {
     return new SplitJobEntry(j.seq(), j.events().start(), j.events().end(), j.arrival(),
         j.released(), j.firstStart(), j.lastEnd(), j.done(), j.localEvents(), j.remoteEvents(),
-        j.tapeEvents(), j.priority(), j.replicated(), j.pieces(), j.subjobsRun(), j.waiting());
+        j.tapeEvents(), j.priority(), j.replicated(), j.pieces(), j.subjobsRun(), j.waiting(),
+        j.cancelled());
   }
 
   static JobEntry fromAvro(String id, SplitJobEntry j) {
     return new JobEntry(id, j.getSeq(), new EventSpan(j.getStart(), j.getEnd()), j.getArrival(),
         j.getReleased(), j.getFirstStart(), j.getLastEnd(), j.getDone(), j.getLocalEvents(),
         j.getRemoteEvents(), j.getTapeEvents(), j.getPriority(), j.getReplicated(),
-        j.getPieces(), j.getSubjobsRun(), j.getWaiting());
+        j.getPieces(), j.getSubjobsRun(), j.getWaiting(), j.getCancelled());
   }
 
   static SplitSubjobEntry toAvro(SubjobEntry x) {

@@ -59,6 +59,8 @@ import org.slf4j.LoggerFactory;
  *       decision of a dead attempt, a forged event) is rejected, dead letter {@code unknown-task}
  *       with the reason, unless it is one a replay explains (see "Reconciliation"). A STARTED
  *       that is stale is only counted.</li>
+ *   <li>{@code JobCommand} CANCEL of an unfinished job → {@code cancelJob}; each CANCEL it
+ *       returns → {@code CancelTask} of the attempt placed there (see {@link #onJobCommand}).</li>
  *   <li>RUN → {@code PlaceTask} (task id = subjob id, attempt = how often that subjob was placed
  *       before, decision id {@code pool/subjob/attempt}); a RUN the core holds ({@code awaitsAckOf})
  *       is not emitted: the acknowledgement returns its replacement. SHRINK → {@code ShrinkTask}
@@ -338,8 +340,12 @@ public final class SplitPoolDriver implements PoolDriver {
           upTo = e.getType() == io.locus.schemas.TaskEventType.COMPLETED ? info.range().end()
               : info.range().start();
         }
+        boolean cancelled = core.cancelling(jobOf(id)); // the answer to its CANCEL
         cmds.addAll(core.onSubjobEnd(e.getNode(), id, upTo, now));
-        if (e.getType() == io.locus.schemas.TaskEventType.COMPLETED) {
+        if (cancelled) {
+          LOG.debug("pool {}: {} of {} of a cancelled job: its node is free", pool, e.getType(),
+              id);
+        } else if (e.getType() == io.locus.schemas.TaskEventType.COMPLETED) {
           meta.setCompletions(meta.getCompletions() + 1);
         } else {
           meta.setFailures(meta.getFailures() + 1);
@@ -360,8 +366,11 @@ public final class SplitPoolDriver implements PoolDriver {
           return finish(cmds, meta, now);
         }
         LOG.warn("pool {}: agent {} refused {}: {}", pool, e.getNode(), place, e.getMessage());
+        boolean cancelled = core.cancelling(jobOf(id));
         cmds.addAll(core.onSubjobEnd(e.getNode(), id, info.range().start(), now));
-        meta.setFailures(meta.getFailures() + 1);
+        if (!cancelled) {
+          meta.setFailures(meta.getFailures() + 1);
+        }
       }
       case SHRUNK, SUSPENDED -> {
         if (e.getStopAt() == null) {
@@ -517,9 +526,12 @@ public final class SplitPoolDriver implements PoolDriver {
     }
     List<Decision> cancel = List.of(cancel(meta, info.node(), id, current, "attempt "
         + e.getAttempt() + " completed on " + e.getNode()));
+    boolean cancelled = core.cancelling(jobOf(id));
     List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(info.node(), id,
         end < 0 ? info.range().end() : end, now));
-    meta.setCompletions(meta.getCompletions() + 1);
+    if (!cancelled) {
+      meta.setCompletions(meta.getCompletions() + 1);
+    }
     LOG.info("pool {}: {} attempt {} completed on {} while attempt {} runs on {}; counted, that "
         + "run cancelled", pool, id, e.getAttempt(), e.getNode(), current, info.node());
     return withFirst(cancel, finish(cmds, meta, now));
@@ -684,20 +696,21 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   /**
-   * CANCEL of a split job: refused while the job is unfinished, with its reason. The split core
-   * has no removal of a job's subjobs from its policies' own queues yet (each of the six keeps its
-   * own), and stopping only the running subjobs would re-queue their remainders; a finished or
-   * unknown job is refused as in file pools.
+   * CANCEL of a split job. An unfinished job leaves the core ({@link SplitPolicy#cancelJob}): its
+   * queued, held and derived subjobs at once, each running subjob through a {@code CancelTask} to
+   * its node (decision {@code pool/cancel/seq}, the attempt placed there), whose end then only
+   * frees the node (counted neither as a completion nor as a failure); its status is CANCELLED
+   * (tasks: its subjobs that ran plus those it had open, tasksDone: those that ran). Its id
+   * counts as finished from then on (a second cancel: {@code job-finished}; a resubmission: a
+   * duplicate). A finished or unknown job is refused as in file pools.
    */
   @Override
   public PoolOutput onJobCommand(JobCommand c, boolean arrived, PoolMeta meta) throws Exception {
     String id = c.getJobId();
-    PoolOutput out = settle(applyClock(meta), meta);
     if (state.hasJob(id)) {
-      return out.reject(DeadLetterCodes.REJECTED, "CANCEL of job '" + InputGate.shown(id)
-          + "' refused: pool " + pool + " runs the split policy " + policy() + ", which cannot "
-          + "cancel an unfinished event-range job yet (it runs to its end)");
+      return cancelJob(c, meta);
     }
+    PoolOutput out = settle(applyClock(meta), meta);
     if (arrived || store.finished(id)) {
       return out.reject(DeadLetterCodes.JOB_FINISHED, "CANCEL of job '" + InputGate.shown(id)
           + "' refused: it already finished in pool " + pool);
@@ -705,6 +718,40 @@ public final class SplitPoolDriver implements PoolDriver {
     return out.reject(DeadLetterCodes.UNKNOWN_JOB, "CANCEL of job '" + InputGate.shown(id)
         + "' refused: pool " + pool + " does not know it (never submitted, its id left the "
         + "retention window, or the cancel came before the job: send it again)");
+  }
+
+  private PoolOutput cancelJob(JobCommand c, PoolMeta meta) throws Exception {
+    String id = c.getJobId();
+    String why = c.getReason() == null || c.getReason().isEmpty() ? "cancelled by the user"
+        : c.getReason();
+    SplitPolicy.JobTasks tasks = core.jobTasks(id);
+    long submitted = state.job(id).submitTimeMs();
+    PoolOutput out = guarded(c, meta, () -> applyCancel(id, why, meta));
+    if (!out.rejections().isEmpty()) {
+      return out;
+    }
+    store.markFinished(id, meta.getClockMs());
+    int run = tasks == null ? 0 : tasks.run();
+    return out.status(JobStatuses.ended(JobStatuses.of(pool, meta, id, JobState.CANCELLED))
+        .setReason(why).setRequestId(c.getRequestId()).setSubmitTimeMs(submitted)
+        .setTasks(tasks == null ? 0 : run + tasks.open()).setTasksDone(run).build());
+  }
+
+  /** The core's cancel; its CANCELs become CancelTasks, ahead of what freed nodes take. */
+  private Step applyCancel(String id, String why, PoolMeta meta) {
+    double now = now(meta);
+    List<Decision> cancels = new ArrayList<>();
+    List<SplitCommand> cmds = new ArrayList<>();
+    for (SplitCommand k : core.cancelJob(id, now)) {
+      if (k instanceof SplitCommand.Cancel x) {
+        SplitDriverState.RunInfo ri = placed(x.node(), x.subjobId());
+        cancels.add(cancel(meta, x.node(), x.subjobId(), ri.attempt(), "job cancelled: " + why));
+      } else {
+        cmds.add(k);
+      }
+    }
+    state.jobCancelled(id);
+    return withFirst(cancels, finish(cmds, meta, now));
   }
 
   @Override
@@ -766,7 +813,9 @@ public final class SplitPoolDriver implements PoolDriver {
   @Override
   public String busy() {
     int n = activeJobs();
-    return n == 0 ? null : "split pool " + pool + " has " + n + " unfinished job(s)";
+    int k = core.cancellingJobs();
+    return n + k == 0 ? null : "split pool " + pool + " has " + n + " unfinished job(s)"
+        + (k == 0 ? "" : " and " + k + " cancelled job(s) whose subjobs have not stopped yet");
   }
 
   /**
@@ -969,6 +1018,9 @@ public final class SplitPoolDriver implements PoolDriver {
         state.putRun(s.subjobId(), new SplitDriverState.RunInfo(ri.node(), ri.attempt(),
             d.getDecisionId()));
         out.add(d);
+      } else {
+        throw new IllegalStateException("policy " + core.name() + " sent " + c
+            + " outside a job's cancel");
       }
     }
     state.forgetRuns(id -> core.subjob(id) == null);

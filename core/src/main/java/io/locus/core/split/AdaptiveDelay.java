@@ -66,6 +66,11 @@ final class AdaptiveDelay implements PolicyHooks {
   }
 
   @Override
+  public void jobCancelled(JobState j) {
+    delayed.jobCancelled(j); // the rate window keeps its arrival: it did arrive
+  }
+
+  @Override
   public boolean queueBacklog() {
     return delayed.queueBacklog();
   }

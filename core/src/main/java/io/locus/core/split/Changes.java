@@ -99,7 +99,7 @@ final class Changes {
       flushCache(v);
     }
     for (JobState j : jobs) {
-      if (state.jobs.get(j.id) == j) {
+      if (state.job(j.id) == j) {
         journal.putJob(Entries.job(j));
       } else {
         journal.removeJob(j.id);

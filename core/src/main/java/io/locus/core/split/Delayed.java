@@ -155,6 +155,37 @@ final class Delayed implements PolicyHooks {
     add(new PolicyEntry.MetaSubjob(rank, x.job.arrival, x.start, List.of(x.id)), true);
   }
 
+  /**
+   * Its job leaves the period batch, and its pieces leave the meta-subjobs (a meta-subjob left
+   * without pieces goes: a node taking it would get nothing). Each changed meta-subjob keeps its
+   * rank, so Q_meta keeps its order.
+   */
+  @Override
+  public void jobCancelled(JobState j) {
+    batch.remove(j);
+    ArrayDeque<PolicyEntry.MetaSubjob> kept = new ArrayDeque<>();
+    for (PolicyEntry.MetaSubjob m : metas) {
+      List<String> rest = new ArrayList<>();
+      for (String id : m.pieces()) {
+        if (!id.substring(0, id.lastIndexOf('/')).equals(j.id)) {
+          rest.add(id);
+        }
+      }
+      if (rest.size() == m.pieces().size()) {
+        kept.add(m);
+      } else if (rest.isEmpty()) {
+        changes.forget(m.key());
+      } else {
+        PolicyEntry.MetaSubjob n = new PolicyEntry.MetaSubjob(m.rank(), m.arrival(),
+            m.stripeStart(), rest);
+        kept.add(n);
+        changes.memory(n);
+      }
+    }
+    metas.clear();
+    metas.addAll(kept);
+  }
+
   @Override
   public void exportMemory(Consumer<PolicyEntry> out) {
     metas.forEach(out);

@@ -29,7 +29,7 @@ final class Entries {
   static JobEntry job(JobState j) {
     return new JobEntry(j.id, j.seq, j.events, j.arrival, j.released, j.firstStart, j.lastEnd,
         j.done, j.local, j.remote, j.tape, j.priority, j.replicated, j.counter, j.subjobsRun,
-        j.waiting);
+        j.waiting, j.cancelled);
   }
 
   static SubjobEntry subjob(Subjob x) {
@@ -51,6 +51,9 @@ final class Entries {
       }
     }
     for (JobState job : s.jobs.values()) {
+      j.putJob(job(job));
+    }
+    for (JobState job : s.cancelled.values()) {
       j.putJob(job(job));
     }
     for (Subjob x : s.live.values()) {
@@ -87,10 +90,10 @@ final class Entries {
     List<JobEntry> jobs = new ArrayList<>(e.jobs());
     jobs.sort(Comparator.comparingLong(JobEntry::seq));
     for (JobEntry je : jobs) {
-      if (s.jobs.containsKey(je.id())) {
+      if (s.job(je.id()) != null) {
         throw new IllegalArgumentException("job " + je.id() + " given twice");
       }
-      s.jobs.put(je.id(), job(je, s.changes));
+      (je.cancelled() ? s.cancelled : s.jobs).put(je.id(), job(je, s.changes));
     }
     restoreSubjobs(p, e.subjobs());
     if (p.params().caching()) {
@@ -144,6 +147,7 @@ final class Entries {
     j.counter = e.pieces();
     j.subjobsRun = e.subjobsRun();
     j.waiting = e.waiting();
+    j.cancelled = e.cancelled();
     return j;
   }
 
@@ -202,14 +206,14 @@ final class Entries {
   }
 
   private static JobState jobOf(SplitState s, SubjobEntry x) {
-    JobState j = s.jobs.get(x.jobId());
+    JobState j = s.job(x.jobId());
     if (j == null || !x.id().startsWith(x.jobId() + "/")) {
       throw new IllegalArgumentException("subjob " + x.id() + " of unknown job " + x.jobId());
     }
     return j;
   }
 
-  private static long piece(String subjobId) {
+  static long piece(String subjobId) {
     try {
       return Long.parseLong(subjobId.substring(subjobId.lastIndexOf('/') + 1));
     } catch (NumberFormatException e) {

@@ -45,6 +45,11 @@ final class Farm implements PolicyHooks {
   }
 
   @Override
+  public void jobCancelled(JobState j) {
+    fifo.remove(j);
+  }
+
+  @Override
   public void requeue(Subjob x) {
     resume.pushBack(x);
   }

@@ -113,6 +113,12 @@ abstract class FcfsWork implements PolicyHooks {
   }
 
   @Override
+  public void jobCancelled(JobState j) {
+    fifo.remove(j);
+    withSuspended.remove(j.seq);
+  }
+
+  @Override
   public void requeue(Subjob x) {
     pushSuspended(x);
   }

@@ -19,8 +19,10 @@ package io.locus.core.split;
  * @param pieces subjobs cut from it so far (the next one is {@code id/(pieces + 1)})
  * @param subjobsRun subjobs that processed at least one of its events
  * @param waiting it waits, without subjobs, in its policy's job FIFO
+ * @param cancelled it was cancelled and only waits for its running subjobs' ends and its stops'
+ *     acknowledgements (it is in no queue and never completes)
  */
 public record JobEntry(String id, long seq, EventSpan events, double arrival, double released,
     double firstStart, double lastEnd, long done, long localEvents, long remoteEvents,
     long tapeEvents, boolean priority, boolean replicated, int pieces, int subjobsRun,
-    boolean waiting) {}
+    boolean waiting, boolean cancelled) {}

@@ -28,6 +28,14 @@ final class JobFifo {
     return j;
   }
 
+  /** A cancelled job leaves the FIFO (a linear scan: cancels are rare). */
+  void remove(JobState j) {
+    if (jobs.remove(j)) {
+      j.waiting = false;
+      changes.job(j);
+    }
+  }
+
   JobState peekFirst() {
     return jobs.peekFirst();
   }

@@ -23,6 +23,12 @@ final class JobState {
   int active;
   /** In its policy's {@link JobFifo} (it has no subjob yet). */
   boolean waiting;
+  /**
+   * Cancelled ({@link SplitPolicy#cancelJob}): it has left the policy's queues and never
+   * completes; it stays in {@link SplitState#cancelled} only while subjobs of it still run (their
+   * CANCEL not answered yet) or await a stop acknowledgement.
+   */
+  boolean cancelled;
   /** FIFO policies: its suspended subjobs, in suspension order. */
   final SubjobQueue suspended;
 

@@ -36,6 +36,13 @@ interface PolicyHooks {
   /** A job finished; drop it from the policy's structures. */
   default void jobFinished(JobState j) {}
 
+  /**
+   * A job is being cancelled ({@link JobCancel}): drop it from the policy's own structures other
+   * than subjob queues (its place in a job FIFO, indexes, meta-subjob piece lists). Its subjobs
+   * are taken out of every {@link SubjobQueue} by the caller, after this.
+   */
+  default void jobCancelled(JobState j) {}
+
   /** The policy's own queue named {@code tag} ({@link SubjobEntry#queue()}), or null. */
   default SubjobQueue queue(String tag) {
     return null;

@@ -55,4 +55,12 @@ public sealed interface SplitCommand {
    * there.
    */
   record Shrink(String node, String subjobId, long newEnd) implements SplitCommand {}
+
+  /**
+   * CANCEL(node, subjob): the subjob's job was cancelled ({@link SplitPolicy#cancelJob}); stop it
+   * at once, its work is not wanted. The node stays taken in the policy's model until the agent
+   * reports the subjob's end ({@link SplitPolicy#onSubjobEnd}, any processed position), which
+   * then only frees the node.
+   */
+  record Cancel(String node, String subjobId) implements SplitCommand {}
 }

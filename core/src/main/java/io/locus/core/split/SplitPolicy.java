@@ -31,6 +31,10 @@ import java.util.function.LongToDoubleFunction;
  *   <li>{@link #onTimer}: due at {@link #nextTimerAt()} (period ends, starvation checks, adaptive
  *       re-evaluations).</li>
  *   <li>{@link #acknowledgeStop}: see below.</li>
+ *   <li>{@link #cancelJob}: the job's queued, derived and held subjobs leave the pool at once;
+ *       each running one gets a {@link SplitCommand.Cancel} and keeps its node until its end is
+ *       reported, which then only frees the node (the data it read stays in the cache model;
+ *       nothing is re-queued); the job never completes (see {@link JobCancel}).</li>
  * </ul>
  *
  * <h2>Authority and acknowledgement (spec §9)</h2>
@@ -129,13 +133,23 @@ public final class SplitPolicy {
       if (x.stop != null) {
         stops.ack(x.id, x.stop.modelPos());
       }
-      ops.unassign(x);
-      x.materialised = x.start;
-      x.dispatch = Double.NaN;
-      hooks.requeue(x);
+      if (x.job.cancelled) {
+        JobCancel.lost(x, state, ops);
+      } else {
+        ops.unassign(x);
+        x.materialised = x.start;
+        x.dispatch = Double.NaN;
+        hooks.requeue(x);
+      }
     }
     for (Subjob s : new ArrayList<>(state.stopped.values())) {
-      if (s.stoppedOn == v) {
+      if (s.stoppedOn == v && s.job.cancelled) {
+        // no acknowledgement will come from a node that left, and there is no range to correct
+        state.stopped.remove(s.id);
+        s.dead = true;
+        state.changes.subjob(s);
+        state.forgetIfDrained(s.job);
+      } else if (s.stoppedOn == v) {
         s.stoppedOn = null; // its ack still corrects ranges; there is no cache to update
         state.changes.subjob(s);
       }
@@ -194,6 +208,11 @@ public final class SplitPolicy {
       throw new IllegalArgumentException("subjob " + x.id + " " + x.range()
           + " cannot have processed up to " + processedUpTo);
     }
+    if (x.job.cancelled) {
+      JobCancel.ended(x, processedUpTo, state, model, ops);
+      stops.releaseFreed();
+      return;
+    }
     model.materialiseUpTo(x, processedUpTo);
     ops.credit(x, processedUpTo);
     ops.unassign(x);
@@ -247,6 +266,23 @@ public final class SplitPolicy {
   public List<SplitCommand> acknowledgeStop(String subjobId, long actualPos, double t) {
     return input(t, () -> {
       stops.ack(subjobId, actualPos);
+      stops.releaseFreed();
+    });
+  }
+
+  /**
+   * CANCEL of the unfinished job {@code jobId}: returns a {@link SplitCommand.Cancel} for each of
+   * its running subjobs (in subjob order) and the work that nodes freed by its held RUNs take.
+   * See {@link JobCancel}. An unknown or finished job is refused (IllegalArgumentException).
+   */
+  public List<SplitCommand> cancelJob(String jobId, double t) {
+    return input(t, () -> {
+      JobState j = state.jobs.get(jobId);
+      if (j == null) {
+        throw new IllegalArgumentException("no unfinished job " + jobId + " in the pool"
+            + (state.cancelled.containsKey(jobId) ? " (it was cancelled)" : ""));
+      }
+      JobCancel.cancel(j, state, ops, out);
       stops.releaseFreed();
     });
   }
@@ -342,6 +378,41 @@ public final class SplitPolicy {
   public String runningOn(String node) {
     SplitNode v = state.nodes.get(node);
     return v == null || v.running == null ? null : v.running.id;
+  }
+
+  /**
+   * Whether {@code jobId} was cancelled and some subjob of it still runs (its CANCEL not answered
+   * yet) or awaits a stop acknowledgement: answers about it only free nodes.
+   */
+  public boolean cancelling(String jobId) {
+    return state.cancelled.containsKey(jobId);
+  }
+
+  /** Cancelled jobs some subjob of which has not stopped yet ({@link #cancelling}). */
+  public int cancellingJobs() {
+    return state.cancelled.size();
+  }
+
+  /**
+   * An unfinished job's subjobs: {@code run}, those that processed at least one of its events
+   * (ended or stopped); {@code open}, those queued, running, held or stopped now. Null for an
+   * unknown, finished or cancelled job.
+   */
+  public record JobTasks(int run, int open) {}
+
+  public JobTasks jobTasks(String jobId) {
+    JobState j = state.jobs.get(jobId);
+    if (j == null) {
+      return null;
+    }
+    int open = 0;
+    for (Subjob x : state.live.values()) {
+      open += x.job == j ? 1 : 0;
+    }
+    for (Subjob x : state.stopped.values()) {
+      open += x.job == j ? 1 : 0;
+    }
+    return new JobTasks(j.subjobsRun, open);
   }
 
   /** Unfinished jobs. */

@@ -25,6 +25,11 @@ final class SplitState {
   final CoverageIndex index = new CoverageIndex();
   /** Unfinished jobs in arrival order. */
   final LinkedHashMap<String, JobState> jobs = new LinkedHashMap<>();
+  /**
+   * Cancelled jobs some subjob of which still runs (until its end is reported) or awaits a stop
+   * acknowledgement, in cancelling order; see {@link #forgetIfDrained}.
+   */
+  final LinkedHashMap<String, JobState> cancelled = new LinkedHashMap<>();
   /** Queued, running and held subjobs. */
   final LinkedHashMap<String, Subjob> live = new LinkedHashMap<>();
   /** Suspended subjobs whose acknowledgement has not come. */
@@ -48,6 +53,10 @@ final class SplitState {
     if (jobs.containsKey(job.id())) {
       throw new IllegalArgumentException("job " + job.id() + " is already in the pool");
     }
+    if (cancelled.containsKey(job.id())) { // its subjob ids are still taken
+      throw new IllegalArgumentException("job " + job.id() + " was cancelled and subjobs of it "
+          + "still run in the pool");
+    }
     JobState j = new JobState(job.id(), jobSeq++, job.events(), now, changes);
     jobs.put(j.id, j);
     changes.job(j);
@@ -61,6 +70,29 @@ final class SplitState {
     changes.subjob(x);
     changes.job(j);
     return x;
+  }
+
+  /** The unfinished or cancelled (still draining) job with that id, or null. */
+  JobState job(String id) {
+    JobState j = jobs.get(id);
+    return j != null ? j : cancelled.get(id);
+  }
+
+  /**
+   * A cancelled job leaves the pool once no subjob of it is on a node and none awaits a stop
+   * acknowledgement (the answers about them are then no longer expected).
+   */
+  void forgetIfDrained(JobState j) {
+    if (!j.cancelled || j.active > 0 || !cancelled.containsKey(j.id)) {
+      return;
+    }
+    for (Subjob s : stopped.values()) {
+      if (s.job == j) {
+        return;
+      }
+    }
+    cancelled.remove(j.id);
+    changes.job(j);
   }
 
   /** The live or stopped subjob with that id, or null. */

@@ -159,7 +159,7 @@ final class StopProtocol {
       }
       if (head != null) {
         ops.setRange(head, a, head.end);
-      } else {
+      } else if (!y.job.cancelled) { // a cancelled job's events are not wanted any more
         Subjob r = state.newPiece(y.job, a, m);
         r.copyFlags(y);
         ops.hooks().requeue(r);
@@ -187,6 +187,7 @@ final class StopProtocol {
     if (s.suspend() && y.job.finished() && ops.unfinished(y.job)) {
       ops.complete(y.job);
     }
+    state.forgetIfDrained(y.job);
     if (refill) {
       ops.fillIdle();
     }

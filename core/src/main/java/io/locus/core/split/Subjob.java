@@ -64,9 +64,12 @@ final class Subjob {
     return node != null && Double.isNaN(dispatch);
   }
 
-  /** Excluded from stops and splits while its range or position is not authoritative. */
+  /**
+   * Excluded from stops and splits while its range or position is not authoritative, or while it
+   * runs only until its cancel is answered (nothing of it is wanted: no piece of it may move).
+   */
   boolean frozen() {
-    return stop != null || awaitsAck != null;
+    return stop != null || awaitsAck != null || job.cancelled;
   }
 
   /** Flags a remainder keeps (D17). */

@@ -18,6 +18,8 @@ import java.util.TreeMap;
  * SHRINK, hold RUNs that await an acknowledgement, and acknowledge stops exactly (as the simulator
  * does) or like a real agent would (ahead of or behind the model, late, or by ending first). It
  * records every processed event range per job, to check that each event is processed exactly once.
+ * Jobs may be cancelled ({@link #cancel}): their agents stop at a CANCEL (at once, or later in
+ * LATE mode) and report the position reached; nothing of a cancelled job may run after it.
  */
 final class SplitTestDriver {
   enum Ack {
@@ -40,6 +42,8 @@ final class SplitTestDriver {
   private static final int SUSPENDED_END = 4;
   private static final int NODE_LOST = 5;
   private static final int NODE_JOINS = 6;
+  private static final int CANCEL = 7;
+  private static final int CANCELLED_END = 8;
 
   private static final class AgentRun {
     final String node;
@@ -99,6 +103,8 @@ final class SplitTestDriver {
   int shrinks;
   int corrections;
   private double timerAt = Double.POSITIVE_INFINITY;
+  /** Jobs cancelled while unfinished. */
+  final Set<String> cancelled = new HashSet<>();
   /** With {@link #journalled}: what the policy's journal wrote, as a durable store would hold. */
   JournalReplica journal;
   private boolean checkJournal;
@@ -155,6 +161,11 @@ final class SplitTestDriver {
     push(t, ARRIVAL, j.id(), null, 0, 0);
   }
 
+  /** At t the job is cancelled, if it has arrived and is not finished then. */
+  void cancel(String job, double t) {
+    push(t, CANCEL, job, null, 0, 0);
+  }
+
   private void push(double t, int kind, String id, String node, long pos, int version) {
     events.add(new Ev(t, seq++, kind, id, node, pos, version));
   }
@@ -205,6 +216,15 @@ final class SplitTestDriver {
           execute(policy.removeNode(e.node, now));
         }
         case NODE_JOINS -> execute(policy.addNode(e.node, now));
+        case CANCEL -> {
+          if (Double.isNaN(policy.releasedAt(e.id))) {
+            continue; // finished already
+          }
+          cancelled.add(e.id);
+          held.values().removeIf(r -> r.jobId().equals(e.id)); // the policy drops them
+          execute(policy.cancelJob(e.id, now));
+        }
+        case CANCELLED_END -> execute(policy.onSubjobEnd(e.node, e.id, e.pos, now));
         case TIMER -> {
           if (e.t == timerAt) {
             timerAt = Double.POSITIVE_INFINITY;
@@ -239,7 +259,19 @@ final class SplitTestDriver {
       if (logging) {
         log.add(String.format(java.util.Locale.ROOT, "%.6f %s", now, c));
       }
-      if (c instanceof SplitCommand.Run r) {
+      if (!(c instanceof SplitCommand.Cancel)) {
+        String job = c.subjobId().substring(0, c.subjobId().lastIndexOf('/'));
+        assertThat(cancelled).as("nothing of a cancelled job is run or stopped: %s", c)
+            .doesNotContain(job);
+      }
+      if (c instanceof SplitCommand.Cancel k) {
+        AgentRun a = agent.remove(k.subjobId());
+        assertThat(a).as("cancelled subjob runs").isNotNull();
+        long pos = Math.min(a.end, a.posAt(now));
+        record(a.job, a.start, pos);
+        push(mode == Ack.LATE ? now + 1 + rng.nextInt(30) : now, CANCELLED_END, k.subjobId(),
+            a.node, pos, 0);
+      } else if (c instanceof SplitCommand.Run r) {
         {
           if (r.held()) {
             held.put(r.subjobId(), r);
@@ -311,8 +343,8 @@ final class SplitTestDriver {
       outcomes.add(o);
     }
     double next = policy.nextTimerAt();
-    boolean work = policy.activeJobs() > 0 || arrivals.size() > outcomes.size()
-        || !pendingAcks.isEmpty();
+    boolean work = policy.activeJobs() > 0
+        || arrivals.size() > outcomes.size() + cancelled.size() || !pendingAcks.isEmpty();
     if (work && next < timerAt) {
       timerAt = Math.max(next, now);
       push(timerAt, TIMER, null, null, 0, 0);
@@ -346,21 +378,34 @@ final class SplitTestDriver {
     }
   }
 
-  /** Every event of every submitted job processed exactly once, and every job reported done. */
+  /**
+   * Every event of every submitted job processed exactly once, and every job reported done; of a
+   * cancelled job, no event twice, and no report.
+   */
   void assertExactlyOnce() {
     assertThat(held).as("no RUN left held").isEmpty();
     assertThat(agent).as("no subjob left running").isEmpty();
-    assertThat(outcomes).hasSize(arrivals.size());
+    assertThat(outcomes).hasSize(arrivals.size() - cancelled.size());
+    for (JobOutcome o : outcomes) {
+      assertThat(cancelled).as("a cancelled job never completes").doesNotContain(o.jobId());
+    }
     for (SplitJob j : arrivals.values()) {
       List<long[]> rs = new ArrayList<>(processed.getOrDefault(j.id(), List.of()));
       rs.sort((x, y) -> Long.compare(x[0], y[0]));
       long pos = j.events().start();
       for (long[] r : rs) {
-        assertThat(r[0]).as("job %s: range [%d,%d) continues at %d", j.id(), r[0], r[1], pos)
-            .isEqualTo(pos);
+        if (cancelled.contains(j.id())) {
+          assertThat(r[0]).as("cancelled job %s: [%d,%d) after %d", j.id(), r[0], r[1], pos)
+              .isGreaterThanOrEqualTo(pos);
+        } else {
+          assertThat(r[0]).as("job %s: range [%d,%d) continues at %d", j.id(), r[0], r[1], pos)
+              .isEqualTo(pos);
+        }
         pos = r[1];
       }
-      assertThat(pos).as("job " + j.id() + " fully processed").isEqualTo(j.events().end());
+      if (!cancelled.contains(j.id())) {
+        assertThat(pos).as("job " + j.id() + " fully processed").isEqualTo(j.events().end());
+      }
     }
     for (JobOutcome o : outcomes) {
       assertThat(o.localEvents() + o.remoteEvents() + o.tapeEvents()).isEqualTo(o.eventCount());
