@@ -42,8 +42,12 @@ class OperatorRestoreDeterminismTest {
     final ArrayDeque<Decision> running = new ArrayDeque<>();
     final Map<String, Long> cacheSeq = new HashMap<>();
     final List<String> log = new ArrayList<>();
+    /** Jobs the scheduler said are cancelled: their placed attempts get no completion. */
+    final java.util.Set<String> cancelled = new java.util.HashSet<>();
     long clock = 1000;
     int jobs;
+    /** Issue 23: jobs with priorities and workflows, and cancels of earlier jobs in between. */
+    boolean lifecycle;
 
     List<SchedulerInput> next(int step) {
       List<SchedulerInput> out = new ArrayList<>();
@@ -52,6 +56,12 @@ class OperatorRestoreDeterminismTest {
         out.add(in(NodeReport.newBuilder().setPool(POOL).setNode("n" + step)
             .setType(NodeReportType.REGISTER).setTimeMs(clock).setSlots(1)
             .setCacheCapacityBytes(300 * MIB).build()));
+        return out;
+      }
+      if (lifecycle && step % 7 == 0 && jobs > 0) {
+        out.add(in(io.locus.schemas.JobCommand.newBuilder().setPool(POOL)
+            .setJobId("j" + rnd.nextInt(jobs)).setType(io.locus.schemas.JobCommandType.CANCEL)
+            .setTimeMs(clock).setRequestId("c" + step).build()));
         return out;
       }
       if (step % 3 != 0 || running.isEmpty()) {
@@ -65,12 +75,18 @@ class OperatorRestoreDeterminismTest {
           files.add(DataUnit.newBuilder().setId("img-" + f).setBytes((f % 3 == 0 ? 64 : 4) * MIB)
               .setLocation("sn-" + (f % 4)).build());
         }
-        out.add(in(JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
-            .setSubmitTimeMs(clock).setInputs(files).build()));
+        JobSubmitted.Builder j = JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
+            .setSubmitTimeMs(clock).setInputs(files);
+        if (lifecycle) {
+          j.setPriority(rnd.nextInt(11) - 5).setWorkflow(jobs % 3 == 0 ? null : "w" + jobs % 3);
+        }
+        out.add(in(j.build()));
       } else {
         Decision d = running.poll();
         PlaceTask p = (PlaceTask) d.getAction();
-        out.addAll(OperatorHarness.finish(POOL, d, p, clock, cacheSeq));
+        if (!cancelled.contains(p.getTaskId())) {
+          out.addAll(OperatorHarness.finish(POOL, d, p, clock, cacheSeq));
+        }
       }
       return out;
     }
@@ -88,6 +104,30 @@ class OperatorRestoreDeterminismTest {
           log.add(d.getDecisionId() + "@" + d.getNode() + " replicate " + r.getFileId());
         }
       }
+    }
+  }
+
+  /** The statuses and refusals a lifecycle run published, in order, as text. */
+  static void sawSide(Driver drv, KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput,
+      Decision> h) {
+    var st = h.getSideOutput(SchedulerOperator.JOB_STATUS);
+    if (st != null) {
+      st.forEach(r -> {
+        var x = r.getValue();
+        drv.log.add("status " + x.getJobId() + " " + x.getState() + " #" + x.getAttempt() + " "
+            + x.getNode() + " " + x.getPendingCode() + " " + x.getWorkflow() + " "
+            + x.getTimeMs() + " " + x.getReason());
+        if (x.getState() == io.locus.schemas.JobState.CANCELLED) {
+          drv.cancelled.add(x.getJobId());
+        }
+      });
+      st.clear();
+    }
+    var dl = h.getSideOutput(SchedulerOperator.REJECTED);
+    if (dl != null) {
+      dl.forEach(r -> drv.log.add("refused " + r.getValue().getCode() + " "
+          + r.getValue().getReason()));
+      dl.clear();
     }
   }
 
@@ -110,7 +150,14 @@ class OperatorRestoreDeterminismTest {
    */
   private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
       String changeTo, List<io.locus.schemas.ControlAck> acks) throws Exception {
+    return run(policy, steps, restoreAt, changeAt, changeTo, acks, false);
+  }
+
+  private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
+      String changeTo, List<io.locus.schemas.ControlAck> acks, boolean lifecycle)
+      throws Exception {
     Driver drv = new Driver();
+    drv.lifecycle = lifecycle;
     var h = open(policy, null);
     try {
       for (int step = 0; step < steps; step++) {
@@ -132,6 +179,9 @@ class OperatorRestoreDeterminismTest {
           h.processElement(e, drv.clock);
           drv.saw(h.extractOutputValues());
           h.getOutput().clear();
+          if (lifecycle) {
+            sawSide(drv, h);
+          }
         }
       }
     } finally {
@@ -178,5 +228,24 @@ class OperatorRestoreDeterminismTest {
     assertThat(after).filteredOn(l -> l.contains("\"policy\":")).hasSizeGreaterThan(10)
         // GCC names its mode: "GCC/MCU"
         .allSatisfy(l -> assertThat(l).contains("\"policy\": \"" + to));
+  }
+
+  /**
+   * Issue 23: with priorities, workflow jobs and cancels (of queued, placed and finished jobs) in
+   * flight, a restore in the middle changes no decision, no job-status record and no refusal.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"FA", "MCH", "GCC", "EFT", "MET"})
+  void aRestoreWithCancelsPrioritiesAndWorkflowsInFlightChangesNothing(String policy)
+      throws Exception {
+    List<String> straight = run(policy, 240, -1, -1, null, new ArrayList<>(), true);
+    List<String> restored = run(policy, 240, 120, -1, null, new ArrayList<>(), true);
+    assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" CANCELLED "))
+        .as("cancels applied").isNotEmpty();
+    assertThat(straight).filteredOn(l -> l.startsWith("refused job-finished"))
+        .as("cancels of finished jobs refused").isNotEmpty();
+    assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" w1 "))
+        .as("workflow jobs").isNotEmpty();
+    assertThat(restored).isEqualTo(straight);
   }
 }
