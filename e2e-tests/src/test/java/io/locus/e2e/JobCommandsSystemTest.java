@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.AgentHost;
 import io.locus.cli.EmbeddedLocus;
-import io.locus.cli.LocusCli;
 import io.locus.connectors.DeliveryMode;
 import io.locus.operators.SchedulerConfig;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,15 +30,9 @@ class JobCommandsSystemTest {
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   private static WholeSystem.CliRun job(String bootstrap, String command, String... args) {
-    var cl = LocusCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
     List<String> all = new ArrayList<>(List.of("job", command, "--bootstrap-servers", bootstrap));
     all.addAll(List.of(args));
-    int code = cl.execute(all.toArray(new String[0]));
-    return new WholeSystem.CliRun(code, out.toString(), err.toString());
+    return WholeSystem.cli(all.toArray(new String[0]));
   }
 
   @Test
@@ -107,16 +98,6 @@ class JobCommandsSystemTest {
     }
   }
 
-  private static WholeSystem.CliRun cli(String... args) {
-    var cl = LocusCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute(args);
-    return new WholeSystem.CliRun(code, out.toString(), err.toString());
-  }
-
   /**
    * "Why pending" on the whole system: MCH holds a job for the busy node that caches its input
    * while another node idles; its job status says locality-wait naming that node, {@code locus
@@ -152,7 +133,7 @@ class JobCommandsSystemTest {
         return s.code() == 0 && s.out().contains("locality-wait") && s.out().contains(holder[0]);
       });
       WholeSystem.await(WAIT, "locus status counts it", () -> {
-        WholeSystem.CliRun s = cli("status", "--bootstrap-servers", b, "--pool", pool);
+        WholeSystem.CliRun s = WholeSystem.cli("status", "--bootstrap-servers", b, "--pool", pool);
         return s.out().contains("queued by reason") && s.out().contains("waiting for a data holder");
       });
       // cancel the long job: the holder frees and the waiting job runs there

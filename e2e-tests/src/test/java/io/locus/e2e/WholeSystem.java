@@ -31,15 +31,20 @@ final class WholeSystem {
 
   /** {@code locus control --bootstrap-servers B --timeout PT60S ARGS...}, in this JVM. */
   static CliRun control(String bootstrap, String... args) {
+    List<String> all = new ArrayList<>(List.of("control", "--bootstrap-servers", bootstrap,
+        "--timeout", "PT60S"));
+    all.addAll(List.of(args));
+    return cli(all.toArray(new String[0]));
+  }
+
+  /** {@code locus ARGS...} in this JVM: its exit code and what it printed. */
+  static CliRun cli(String... args) {
     var cl = LocusCli.commandLine();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out));
     cl.setErr(new PrintWriter(err));
-    List<String> all = new ArrayList<>(List.of("control", "--bootstrap-servers", bootstrap,
-        "--timeout", "PT60S"));
-    all.addAll(List.of(args));
-    int code = cl.execute(all.toArray(new String[0]));
+    int code = cl.execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }
 

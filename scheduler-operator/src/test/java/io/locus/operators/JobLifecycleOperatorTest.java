@@ -97,23 +97,11 @@ class JobLifecycleOperatorTest {
   }
 
   private List<JobStatus> statuses() {
-    List<JobStatus> out = new ArrayList<>();
-    var q = harness.getSideOutput(SchedulerOperator.JOB_STATUS);
-    if (q != null) {
-      q.forEach(r -> out.add(r.getValue()));
-      q.clear();
-    }
-    return out;
+    return OperatorHarness.take(harness, SchedulerOperator.JOB_STATUS);
   }
 
   private List<DeadLetter> rejected() {
-    List<DeadLetter> out = new ArrayList<>();
-    var q = harness.getSideOutput(SchedulerOperator.REJECTED);
-    if (q != null) {
-      q.forEach(r -> out.add(r.getValue()));
-      q.clear();
-    }
-    return out;
+    return OperatorHarness.take(harness, SchedulerOperator.REJECTED);
   }
 
   private SchedulerMetrics metricsAt(long processingTime) throws Exception {

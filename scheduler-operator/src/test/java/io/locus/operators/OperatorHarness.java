@@ -94,4 +94,17 @@ public final class OperatorHarness {
   private static SchedulerInput wrap(String pool, Object event) {
     return SchedulerInput.newBuilder().setPool(pool).setEvent(event).build();
   }
+
+  /** The records of side output {@code tag} emitted since the last call, which it clears. */
+  public static <T> java.util.List<T> take(
+      KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> h,
+      org.apache.flink.util.OutputTag<T> tag) {
+    java.util.List<T> out = new java.util.ArrayList<>();
+    var q = h.getSideOutput(tag);
+    if (q != null) {
+      q.forEach(r -> out.add(r.getValue()));
+      q.clear();
+    }
+    return out;
+  }
 }

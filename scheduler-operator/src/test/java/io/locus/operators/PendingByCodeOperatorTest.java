@@ -124,13 +124,7 @@ class PendingByCodeOperatorTest {
   }
 
   private List<io.locus.schemas.JobStatus> statuses() {
-    List<io.locus.schemas.JobStatus> out = new java.util.ArrayList<>();
-    var q = harness.getSideOutput(SchedulerOperator.JOB_STATUS);
-    if (q != null) {
-      q.forEach(r -> out.add(r.getValue()));
-      q.clear();
-    }
-    return out;
+    return OperatorHarness.take(harness, SchedulerOperator.JOB_STATUS);
   }
 
   /**
