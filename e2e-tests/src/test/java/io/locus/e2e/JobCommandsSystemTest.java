@@ -64,6 +64,20 @@ class JobCommandsSystemTest {
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("fails fast, not at --timeout")
           .isLessThan(Duration.ofSeconds(60));
 
+      // locus replay of a trace holding that id again fails fast too, naming the dead letter
+      java.nio.file.Path trace = java.nio.file.Files.createTempFile("locus-dup", ".jsonl");
+      java.nio.file.Files.writeString(trace, "{\"format\":\"locus-trace\",\"version\":1,"
+          + "\"name\":\"dup\",\"jobs\":1}\n{\"jobId\":\"hand-1\",\"arrival\":0,"
+          + "\"inputs\":[{\"id\":\"f-1\",\"bytes\":1000000}],\"computeSeconds\":0.0}\n");
+      long r0 = System.nanoTime();
+      WholeSystem.CliRun rep = WholeSystem.cli("replay", "--trace", trace.toString(),
+          "--format", "locus", "--pool", BUSY, "--bootstrap-servers", b, "--wait", "--timeout",
+          "PT5M");
+      assertThat(rep.code()).as("%s%s", rep.out(), rep.err()).isNotZero();
+      assertThat(rep.out() + rep.err()).contains("duplicate-job");
+      assertThat(Duration.ofNanos(System.nanoTime() - r0)).as("replay fails fast")
+          .isLessThan(Duration.ofSeconds(60));
+
       // a job with nowhere to run stays queued, and says why
       assertThat(job(b, "submit", "--pool", IDLE, "--job-id", "q-1", "--input", "f-2:10")
           .code()).isZero();
