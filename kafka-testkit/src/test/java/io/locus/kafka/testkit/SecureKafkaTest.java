@@ -300,19 +300,30 @@ class SecureKafkaTest {
         return null;
       })).isInstanceOf(TransactionalIdAuthorizationException.class);
     }
-    for (TopicSpec<?> t : List.of(Topics.TASK_EVENTS, Topics.JOB_ARRIVALS, Topics.CONTROL)) {
+    // (job-arrivals is written: the workflow runner in the scheduler job releases jobs there)
+    for (TopicSpec<?> t : List.of(Topics.TASK_EVENTS, Topics.CONTROL, Topics.JOB_COMMANDS,
+        Topics.WORKFLOWS)) {
       try (KafkaProducer<byte[], byte[]> producer = producer(base)) {
         assertThat(failure(() -> producer.send(new ProducerRecord<>(t.name(), bytes("pool-s"),
             bytes("forged"))).get())).as("write " + t.name())
             .isInstanceOf(TopicAuthorizationException.class);
       }
     }
-    // A submitter may only submit.
+    // A submitter may only submit, cancel and follow its jobs: no control, no decisions.
     try (KafkaProducer<byte[], byte[]> submitter =
         producer(kafka.clientProperties("replay", "replay-password"))) {
-      assertThat(failure(() -> submitter.send(new ProducerRecord<>(Topics.CONTROL.name(),
-          bytes("pool-s"), bytes("forged"))).get()))
-          .isInstanceOf(TopicAuthorizationException.class);
+      for (TopicSpec<?> t : List.of(Topics.JOB_COMMANDS, Topics.WORKFLOWS)) {
+        submitter.send(new ProducerRecord<>(t.name(), bytes("pool-s"), bytes("command")))
+            .get(30, TimeUnit.SECONDS);
+      }
+    }
+    for (TopicSpec<?> t : List.of(Topics.CONTROL, Topics.DECISIONS, Topics.JOB_STATUS)) {
+      try (KafkaProducer<byte[], byte[]> submitter =
+          producer(kafka.clientProperties("replay", "replay-password"))) {
+        assertThat(failure(() -> submitter.send(new ProducerRecord<>(t.name(),
+            bytes("pool-s"), bytes("forged"))).get())).as("submitter writes " + t.name())
+            .isInstanceOf(TopicAuthorizationException.class);
+      }
     }
   }
 
