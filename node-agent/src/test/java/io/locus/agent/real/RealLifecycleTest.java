@@ -50,6 +50,8 @@ class RealLifecycleTest {
 
   /** The pid the "tree" template's shell wrote for its background child. */
   private static ProcessHandle child(RealAgent a, String key) throws Exception {
+    // the run is started on the agent's own thread: its work dir exists once it has begun
+    WAIT.until(key + " has a work dir", () -> a.executor().workDir(key).isPresent());
     Path pidFile = a.executor().workDir(key).orElseThrow().resolve("child.pid");
     WAIT.until("the child's pid", () -> {
       try {
