@@ -46,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * <p>The pool state writes itself through to keyed state (its journal is {@link
  * FlinkStateJournal}); the counters and the policy's memory go to {@link PoolMeta} and {@link
  * PoolStore} after every input.
+ *
+ * <p>Why ~700 lines: each task event is judged against the pool (attempt, node, proof of the
+ * replayed placement, early completions) before it changes anything, and each outcome publishes
+ * its job status; the pending-reason refresh ({@link PendingStatuses}), job statuses ({@link
+ * JobStatuses}) and early completions ({@link EarlyCompletions}) are already their own classes.
+ * The next cut is the task-event judgement ({@code check}) into its own class.
  */
 final class FilePoolDriver implements PoolDriver {
   private static final Logger LOG = LoggerFactory.getLogger(FilePoolDriver.class);

@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * placed attempts per node and the withdraws in flight ({@link PlacementBook}), the cache index
  * ({@link CacheIndex}), and the data-aware policies' queue index ({@link DispatchIndex}).
  *
- * <p>Why it is still ~750 lines: what remains are one-line queries and the transitions that must
+ * <p>Why it is ~850 lines (issue 23 added the cancel transitions): what remains are one-line queries and the transitions that must
  * move those parts together in one step (a placement changes the queue, the index, the book, the
  * free pool and the journal at once). The next cut, if it grows, is one class per transition
  * family (arrival and placement, endings, late binding), not more queries elsewhere.

@@ -62,6 +62,11 @@ import org.slf4j.LoggerFactory;
  * <p>The last {@code work.keep} finished work directories are kept for inspection (older ones,
  * including those of a previous run of the agent, are deleted, or renamed for a later run when
  * clean; see {@link WorkDirs}).
+ *
+ * <p>Why ~700 lines in one class: starting, watching and stopping a process tree (timeouts, the
+ * kill grace, a cancel's clean-up of partial outputs) share the run's handles and must agree on
+ * who ends it; the template expansion, work directories and outputs are already their own classes
+ * ({@link WorkDirs}, TaskOutputs). The next cut, if it grows, is the event-range batch loop.
  */
 public final class ProcessTaskExecutor implements TaskExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessTaskExecutor.class);
