@@ -108,7 +108,11 @@ import org.slf4j.LoggerFactory;
  * the new one as a duplicate. A SUSPENDED of the attempt the core has on that node, answering a
  * stop of an earlier epoch that is not the pending one, says the attempt runs no more: it ends
  * the attempt at its {@code stopAt} (acknowledging any stop pending for it) instead of leaving it
- * waiting for an answer that never comes.
+ * waiting for an answer that never comes. An acknowledgement (that one, or the answer to the
+ * pending stop) whose {@code stopAt} lies outside the subjob's range as the core has it comes
+ * from a run of another range under the same id (the replay cut the subjob otherwise and placed
+ * it on the same node: the agent kept what it had): the attempt ends with nothing credited, its
+ * range is queued again, and a run still going is cancelled ({@link #stoppedAnotherRange}).
  *
  * <p><b>Ranges.</b> A subjob's completion covers the event range it reports. It counts only if that
  * range starts at the subjob's start and ends within the subjob's range as the core has it now:
@@ -379,10 +383,16 @@ public final class SplitPoolDriver implements PoolDriver {
         if (e.getStopAt() == null) {
           return reject(meta, e.getType() + " of " + id + " has no stopAt");
         }
+        boolean outside = !core.stopFits(id, e.getStopAt());
+        boolean earlierStop = e.getType() == TaskEventType.SUSPENDED
+            && e.getEpoch() < meta.getEpoch()
+            && (e.getDecisionId().startsWith(pool + "/suspend/")
+                || e.getDecisionId().startsWith(pool + "/shrink/"));
+        if (outside && (e.getDecisionId().equals(run.stop()) || earlierStop)) {
+          return stoppedAnotherRange(e, info, run, meta, now);
+        }
         if (!e.getDecisionId().equals(run.stop())) {
-          if (e.getType() == TaskEventType.SUSPENDED && e.getEpoch() < meta.getEpoch()
-              && (e.getDecisionId().startsWith(pool + "/suspend/")
-                  || e.getDecisionId().startsWith(pool + "/shrink/"))) {
+          if (earlierStop) {
             // The agent suspended this attempt for a stop sent before a restore: it runs no
             // more, and no answer to the stop of this epoch will come (stop decision ids are
             // sequence numbers, made again after a restore: the agent may have taken this
@@ -579,6 +589,39 @@ public final class SplitPoolDriver implements PoolDriver {
         + e.getEpoch() + " but the subjob holds " + info.range() + " now (cut otherwise since): "
         + "the attempt is over with nothing credited, the subjob is placed again", o.finished(),
         DeadLetterCodes.UNKNOWN_TASK);
+  }
+
+  /**
+   * An acknowledgement of a stop (the pending one, or a SUSPENDED answering a stop of an earlier
+   * epoch) whose {@code stopAt} lies outside the subjob's range as the core has it: the agent runs
+   * another range under this attempt's id. That happens after an at-least-once restore when the
+   * replay cut the subjob otherwise and placed it on the same node again: the replayed placement
+   * kept its decision id ({@code pool/subjob/attempt}), so the agent dropped it as a redelivery and
+   * went on with the range it had. Before this rule the core refused the acknowledgement (the
+   * stop outside its range), the stop stayed pending for good and the subjob's events were never
+   * credited (SchedulerKillSystemTest, CI 2026-11-28). Now the attempt is over with nothing
+   * credited (the core's range is queued again as a new subjob, whose id the agent has not seen),
+   * and the run on the node, of no use any more, is cancelled unless it already stopped
+   * (SUSPENDED). In exactly-once mode no replayed placement reaches an agent, so only a faulty or
+   * lying agent gets here, and it costs only a re-run of its own attempt.
+   */
+  private Step stoppedAnotherRange(TaskEvent e, SplitPolicy.SubjobInfo info,
+      SplitDriverState.RunInfo run, PoolMeta meta, double now) {
+    String why = e.getType() + " at " + e.getStopAt() + " answering " + e.getDecisionId()
+        + " (epoch " + e.getEpoch() + ") lies outside what the subjob " + info.range()
+        + (info.stopPending() ? " (a stop pending)" : "") + " can stop at: the node runs "
+        + "another range under that attempt's id";
+    List<Decision> first = new ArrayList<>();
+    if (e.getType() == TaskEventType.SHRUNK) {
+      first.add(cancel(meta, e.getNode(), e.getTaskId(), run.attempt(), why));
+    }
+    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(e.getNode(), e.getTaskId(),
+        info.range().start(), now));
+    Step o = finish(cmds, meta, now);
+    return withFirst(first, new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId()
+        + " attempt " + e.getAttempt() + " from node " + e.getNode() + " rejected: " + why
+        + "; the attempt is over with nothing credited, the subjob is placed again",
+        o.finished(), DeadLetterCodes.UNKNOWN_TASK));
   }
 
   private Decision cancel(PoolMeta meta, String node, String subjob, int attempt, String why) {

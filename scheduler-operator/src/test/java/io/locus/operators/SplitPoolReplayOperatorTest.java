@@ -405,4 +405,87 @@ class SplitPoolReplayOperatorTest {
     assertThat(m.getRunningTasks()).isZero();
     assertThat(m.getQueueLength()).isZero();
   }
+  @Test
+  void aSuspensionFromBeforeTheRestoreOutsideTheReplayedRangeEndsTheAttemptAndTheRangeRunsAgain()
+      throws Exception {
+    // Seen in CI (SchedulerKillSystemTest, split, at-least-once): the replay placed the subjob
+    // again on the same node under the same decision id but cut otherwise, so the agent kept the
+    // range it had and suspended it, for a stop of epoch 1, at a point outside the replayed range.
+    // The core refused that acknowledgement (outside its range), the attempt stayed "running" for
+    // good and the job's events were never credited. In this play n1 ran [0,150) in epoch 1.
+    open("FARM", FARM, null);
+    send(register("n1", T0));
+    OperatorSubtaskState chk = checkpoint(1);
+    send(job("j1", 0, 100, T0));
+    Decision before = drain().get(0);
+    restore(chk);
+    send(job("j1", 0, 100, T0));
+    Decision d = drain().get(0);
+    assertThat(d.getDecisionId()).isEqualTo(before.getDecisionId());
+    PlaceTask p = (PlaceTask) before.getAction();
+    send(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId()).setJobId(p.getJobId())
+        .setAttempt(p.getAttempt()).setNode("n1").setType(TaskEventType.SUSPENDED)
+        .setDecisionId(POOL + "/suspend/7").setEpoch(before.getEpoch()).setStopAt(120L)
+        .setEvents(new EventRange("lhcb", 0L, 120L)).setTimeMs(T0 + 1000).build());
+    assertThat(rejected()).singleElement().satisfies(r -> {
+      assertThat(r.getCode()).isEqualTo(DeadLetterCodes.UNKNOWN_TASK);
+      assertThat(r.getReason()).contains("at 120", "outside", "nothing credited", "placed again");
+    });
+    List<Decision> out = drain();
+    assertThat(cancels(out)).as("the run already stopped: nothing to cancel").isEmpty();
+    Decision again = placements(out).get(0);
+    PlaceTask a = (PlaceTask) again.getAction();
+    assertThat(a.getTaskId()).isNotEqualTo(p.getTaskId());
+    assertThat(a.getEvents().getStart()).isZero();
+    assertThat(a.getEvents().getEnd()).isEqualTo(100);
+    send(done(again, T0 + 2000));
+    assertThat(rejected()).isEmpty();
+    SchedulerMetrics m = metrics(60_000);
+    assertThat(m.getRunningTasks()).isZero();
+    assertThat(m.getQueueLength()).isZero();
+  }
+
+  @Test
+  void anAnswerToThePendingStopOutsideTheSubjobCancelsTheRunAndTheRangeRunsAgain()
+      throws Exception {
+    // The same after a restore when the stop is one of this epoch: the agent answers it from the
+    // range it runs (not the core's). Played here without a restore: a node whose SHRUNK lies
+    // outside the subjob's range runs something else under the attempt's id, whatever the cause.
+    open("OUT_OF_ORDER", OOO, null);
+    send(register("n1", T0));
+    send(job("j1", 0, 200, T0));
+    Decision d1 = drain().get(0);
+    send(register("n2", T0 + 40_000));
+    Decision shrink = drain().get(0);
+    assertThat(shrink.getAction()).isInstanceOf(io.locus.schemas.ShrinkTask.class);
+    PlaceTask p = (PlaceTask) d1.getAction();
+    send(TaskEvent.newBuilder().setPool(POOL).setTaskId(p.getTaskId()).setJobId(p.getJobId())
+        .setAttempt(0).setNode("n1").setType(TaskEventType.SHRUNK)
+        .setDecisionId(shrink.getDecisionId()).setEpoch(shrink.getEpoch()).setStopAt(260L)
+        .setTimeMs(T0 + 41_000).build());
+    assertThat(rejected()).singleElement().satisfies(r -> {
+      assertThat(r.getCode()).isEqualTo(DeadLetterCodes.UNKNOWN_TASK);
+      assertThat(r.getReason()).contains("SHRUNK at 260", "outside", "nothing credited");
+    });
+    List<Decision> out = drain();
+    assertThat(cancels(out)).singleElement().satisfies(c -> {
+      assertThat(c.getNode()).isEqualTo("n1");
+      assertThat(((CancelTask) c.getAction()).getTaskId()).isEqualTo(p.getTaskId());
+    });
+    // the whole range is queued again as new subjobs, on the two idle nodes; their completions
+    // end the job
+    List<Decision> again = placements(out);
+    assertThat(again).isNotEmpty().allSatisfy(a ->
+        assertThat(((PlaceTask) a.getAction()).getTaskId()).isNotEqualTo(p.getTaskId()));
+    assertThat(again.stream().mapToLong(a -> ((PlaceTask) a.getAction()).getEvents().getEnd()
+        - ((PlaceTask) a.getAction()).getEvents().getStart()).sum()).isEqualTo(200);
+    long t = T0 + 200_000;
+    for (Decision a : again) {
+      send(done(a, t++));
+    }
+    assertThat(rejected()).isEmpty();
+    SchedulerMetrics m = metrics(60_000);
+    assertThat(m.getRunningTasks()).isZero();
+    assertThat(m.getQueueLength()).isZero();
+  }
 }

@@ -479,6 +479,29 @@ public final class SplitPolicy {
         x.stop != null, x.preemptible, x.priority, x.awaitsAck);
   }
 
+  /**
+   * Whether an agent's stop of subjob {@code subjobId} at {@code at} is one this subjob, as the
+   * core has it, can make: within the bounds {@link #acknowledgeStop} accepts while a stop is
+   * pending (from the start for a suspend, from the requested end for a shrink, up to the range's
+   * end before the stop), else within its range. False for a subjob the core does not know. The
+   * driver asks before applying an acknowledgement: one that does not fit comes from a run of
+   * another range under the same id (see the operator's SplitPoolDriver).
+   */
+  public boolean stopFits(String subjobId, long at) {
+    Subjob x = state.live.get(subjobId);
+    if (x == null) {
+      x = state.stopped.get(subjobId);
+    }
+    if (x == null) {
+      return false;
+    }
+    if (x.stop != null) {
+      long lo = x.stop.suspend() ? x.start : x.stop.modelPos();
+      return at >= lo && at <= x.stop.originalEnd();
+    }
+    return at >= x.start && at <= x.end;
+  }
+
   /** Model position of the subjob running on the node at the latest input's time. */
   public long modelPosition(String node) {
     SplitNode v = state.nodes.get(node);

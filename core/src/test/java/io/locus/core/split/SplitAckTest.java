@@ -72,6 +72,22 @@ class SplitAckTest {
     finishAndCheck(p, null, "n2", "a/3", 500, 401 + 400 * 0.8);
   }
 
+  @Test
+  void stopFitsTellsWhichAcknowledgementsTheCoreAcceptsAndEveryOtherThrows() {
+    List<SplitCommand> first = new java.util.ArrayList<>();
+    SplitPolicy p = suspendedScenario(first);
+    // a/1 [0,500) suspended at model 125: any point of its range before the stop fits
+    assertThat(p.stopFits("a/1", 0)).isTrue();
+    assertThat(p.stopFits("a/1", 500)).isTrue();
+    assertThat(p.stopFits("a/1", 501)).isFalse();
+    assertThat(p.stopFits("a/2", 499)).as("a/2 [500,1000), no stop: its range").isFalse();
+    assertThat(p.stopFits("a/2", 500)).isTrue();
+    assertThat(p.stopFits("nope", 0)).isFalse();
+    assertThatThrownBy(() -> p.acknowledgeStop("a/1", 501, 101))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside");
+    assertThat(p.acknowledgeStop("a/1", 500, 102)).isNotNull();
+  }
+
   private static void finishAndCheck(SplitPolicy p, Object unused, String node, String id,
       long upTo, double t) {
     p.onSubjobEnd(node, id, upTo, t);
