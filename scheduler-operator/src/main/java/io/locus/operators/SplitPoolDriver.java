@@ -70,62 +70,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Reconciliation (PROTOCOL-12, "At-least-once safety")</h2>
  * After a restore in at-least-once mode the placements made since the checkpoint are made again
- * (same decision id {@code pool/subjob/attempt} when the replay splits alike) while their nodes'
- * STARTED and COMPLETED come back in another order; and a node that is lost or registers again
- * has its subjob re-queued while its last events may still be on their way. As file pools ({@code
- * FilePoolDriver}), a split pool reconciles these instead of running the work again. Only
- * STARTED and COMPLETED naming the placement of their attempt, from a node of the pool, of a
- * subjob whose range and position are settled (not held, no stop pending, not derived from an
- * unacknowledged stop) are reconciled:
- * <ul>
- *   <li><b>Placed twice.</b> The attempt runs on another node in the core: a STARTED gets a
- *       CancelTask to its node (the pool's placement wins); a COMPLETED counts (the subjob ends
- *       on the core's node with the reported range) and the core's node gets the CancelTask.</li>
- *   <li><b>Spared attempt.</b> A COMPLETED of an older attempt of the subjob counts: a subjob is
- *       placed again under the same id only after its node was lost, left or registered again,
- *       never after a failure (a failed or partial run's remainder is a new subjob). If the
- *       subjob runs again, it ends there and that run is cancelled; if it is queued, see
- *       below.</li>
- *   <li><b>Queued subjob.</b> The core places subjobs only through its policy (each policy keeps
- *       its own queues), so a queued subjob is not moved onto the reporting node at once: a
- *       STARTED or COMPLETED of the attempt it will be placed at next (answering a placement of
- *       an earlier epoch), or a COMPLETED of a spared attempt, is kept ({@link
- *       SplitDriverState.Report}, state {@code split-replay-reports}) and judged when the policy
- *       places the subjob: a kept COMPLETED counts there (the subjob ends on the node it is
- *       placed on, the placement is not sent); a kept STARTED of another node gets that node a
- *       CancelTask and the placement goes out. A kept COMPLETED is dead-lettered {@code
- *       early-completion} when it is read (it acts later).</li>
- *   <li><b>Early completion.</b> A COMPLETED of a subjob the core does not know (its job's
- *       arrival not replayed yet, or not cut into that subjob yet), answering a placement of an
- *       earlier epoch, of a job not finished, is kept likewise (dead letter {@code
- *       early-completion}) and counts only if the subjob is placed on that node at that attempt;
- *       otherwise it is dropped (dead letter {@code early-completion}, "dropped") and the
- *       placement goes out. Kept reports expire after {@link EarlyCompletions#RETENTION_MS} of
- *       record clock.</li>
- * </ul>
- * <b>Stops.</b> Shrink and suspend decisions are numbered ({@code pool/suspend/N}), so a replay
- * makes their ids again, possibly for another subjob, and an agent that saw the id before drops
- * the new one as a duplicate. A SUSPENDED of the attempt the core has on that node, answering a
- * stop of an earlier epoch that is not the pending one, says the attempt runs no more: it ends
- * the attempt at its {@code stopAt} (acknowledging any stop pending for it) instead of leaving it
- * waiting for an answer that never comes. An acknowledgement (that one, or the answer to the
- * pending stop) whose {@code stopAt} lies outside the subjob's range as the core has it comes
- * from a run of another range under the same id (the replay cut the subjob otherwise and placed
- * it on the same node: the agent kept what it had): the attempt ends with nothing credited, its
- * range is queued again, and a run still going is cancelled ({@link #stoppedAnotherRange}).
- *
- * <p><b>Ranges.</b> A subjob's completion covers the event range it reports. It counts only if that
- * range starts at the subjob's start and ends within the subjob's range as the core has it now:
- * a queued subjob can be re-split between the placement an agent ran and the one replayed
- * (OUT_OF_ORDER cuts queued work for idle nodes; a replay in another order cuts differently), and
- * the events past its end then belong to other subjobs. Such a completion is refused (dead letter
- * {@code unknown-task} naming both ranges): each event is credited by exactly one subjob, so a
- * job's accepted completions tile its range, and the re-split events run again (at-least-once
- * only). When it comes from the node the core runs that attempt on and answers a placement of an
- * earlier epoch, with a range that reaches past the subjob's end or starts elsewhere (the agent
- * answered the replayed placement, which kept its decision id, as a
- * duplicate of the one it ran), the attempt is over: the subjob ends there with nothing credited
- * and its range is queued again as a new subjob.
+ * while their nodes' answers come back in another order. The events a replay explains are judged
+ * by {@link SplitReplay} (its class comment has the rules); everything else is rejected as above.
  *
  * <h2>Time</h2>
  * The core's clock is the pool clock (largest event time seen), counted from the first event the
@@ -137,11 +83,8 @@ import org.slf4j.LoggerFactory;
  * <p>A core call that throws (an acknowledgement outside the possible range, say) rejects the
  * input: its writes are dropped and the driver is rebuilt from the store.
  *
- * <p>Why it is ~1,100 lines: issue 22 added the reconciliation above (about 350 lines) to the
- * driver, because each rule reads and writes the same store, core and output of one input in one
- * step. That is too much for one sitting; the next cut is the reconciliation into its own class
- * (judging a task event against the store and the kept reports, returning what to apply), leaving
- * here the routing of inputs, the timers and the writes. Not done in issue 22's session: the
+ * <p>The reconciliation rules live in {@link SplitReplay}, which reads and writes this driver's
+ * store, core and output within the same input step (so it reaches them through the driver). Not done in issue 22's session: the
  * split kill test that proves the rules needed the time left for the whole suite. Issue 23 added
  * cancel (about 80 lines, {@link #onJobCommand}); the cut is still the reconciliation, and with
  * it the fix of the same-node re-placement after a restore (docs/reliability.md, "Known limits"),
@@ -152,22 +95,24 @@ public final class SplitPoolDriver implements PoolDriver {
   /** Timer rounds after one input before the driver gives up (a core that never advances). */
   private static final int MAX_TIMER_ROUNDS = 10_000;
 
-  private final String pool;
+  final String pool;
   /** Replaced only by {@link #rollBack} (a core call that threw leaves the core unusable). */
-  private SplitPolicy core;
+  SplitPolicy core;
   /** Where the state and the finished job ids are kept; in memory unless {@link #attach}ed. */
-  private SplitStore store = SplitStore.inMemory();
+  SplitStore store = SplitStore.inMemory();
   /** This input's writes to {@link #store}; the core's journal. */
   private SplitWrites writes;
   /** Replaced only by {@link #rollBack}, with the core. */
-  private SplitDriverState state;
+  SplitDriverState state;
   /** The pool's node registry (kept for a change of family), or null. */
   private io.locus.core.Scheduler roster;
   private final double timeScale;
   /** The pool's parameters as given (the core's, dataset and timeScale), for a rollback. */
   private Map<String, String> params = Map.of();
   /** Kept reports this input dropped ({@link #settle}), dead letters of the input's output. */
-  private final List<PoolOutput.Rejection> discarded = new ArrayList<>();
+  final List<PoolOutput.Rejection> discarded = new ArrayList<>();
+  /** Judges the task events a replay explains (class comment, "Reconciliation"). */
+  private final SplitReplay replay = new SplitReplay(this);
 
   /**
    * What one core input produced.
@@ -176,7 +121,7 @@ public final class SplitPoolDriver implements PoolDriver {
    * @param rejection why the input was not applied (a dead letter), or null
    * @param finished jobs whose last event was processed with this input
    */
-  private record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
+  record Step(List<Decision> decisions, String rejection, List<JobOutcome> finished,
       String code) {
     Step(List<Decision> decisions, String rejection, List<JobOutcome> finished) {
       this(decisions, rejection, finished, DeadLetterCodes.REJECTED);
@@ -298,9 +243,9 @@ public final class SplitPoolDriver implements PoolDriver {
     String id = e.getTaskId();
     SplitDriverState.RunInfo run = state.run(id);
     SplitPolicy.SubjobInfo info = core.subjob(id);
-    String stale = staleness(e, run, info);
+    String stale = SplitReplay.staleness(e, run, info);
     if (stale != null) {
-      Step reconciled = reconcile(e, run, info, meta, now);
+      Step reconciled = replay.reconcile(e, run, info, meta, now);
       if (reconciled != null) {
         return reconciled;
       }
@@ -335,7 +280,7 @@ public final class SplitPoolDriver implements PoolDriver {
           boolean otherStart = e.getEvents().getStart() != info.range().start();
           if (e.getEpoch() < meta.getEpoch() && (otherStart
               || (e.getEvents().getEnd() > info.range().end() && !info.stopPending()))) {
-            return ranAnotherRange(e, info, meta, now);
+            return replay.ranAnotherRange(e, info, meta, now);
           }
           if (otherStart) {
             return reject(meta, e.getType() + " of " + id + " reports events from "
@@ -389,7 +334,7 @@ public final class SplitPoolDriver implements PoolDriver {
             && (e.getDecisionId().startsWith(pool + "/suspend/")
                 || e.getDecisionId().startsWith(pool + "/shrink/"));
         if (outside && (e.getDecisionId().equals(run.stop()) || earlierStop)) {
-          return stoppedAnotherRange(e, info, run, meta, now);
+          return replay.stoppedAnotherRange(e, info, run, meta, now);
         }
         if (!e.getDecisionId().equals(run.stop())) {
           if (earlierStop) {
@@ -419,286 +364,18 @@ public final class SplitPoolDriver implements PoolDriver {
     return finish(cmds, meta, now);
   }
 
-  // ===================================================================== reconciliation
+  // ===================================================================== helpers of SplitReplay
 
-  /**
-   * A task event that is not about the attempt the core has on that node, but is one a replay
-   * after a restore (or a node's re-registration read before its last events) explains; the step
-   * it makes, or null when it is none of these (it is then rejected as before). See the class
-   * comment, "Reconciliation".
-   */
-  private Step reconcile(TaskEvent e, SplitDriverState.RunInfo run, SplitPolicy.SubjobInfo info,
-      PoolMeta meta, double now) {
-    TaskEventType type = e.getType();
-    String id = e.getTaskId();
-    int attempt = e.getAttempt();
-    String node = e.getNode();
-    if ((type != TaskEventType.STARTED && type != TaskEventType.COMPLETED)
-        || !Decisions.placementId(pool, id, attempt).equals(e.getDecisionId())
-        || !core.nodeIds().contains(node)) {
-      return null;
-    }
-    boolean completed = type == TaskEventType.COMPLETED;
-    if (info == null) {
-      return completed ? early(e, meta, now) : null;
-    }
-    if (info.held() || info.stopPending() || info.awaitsAck() != null) {
-      return null; // its range or position is not settled: only its own answers count
-    }
-    int current = run == null ? -1 : run.attempt();
-    if (info.node() != null) {
-      if (attempt == current && !node.equals(info.node())) {
-        // The same attempt placed twice (the replay sent it to another node): it runs where the
-        // pool has it; the other run goes, unless it finished first.
-        if (!completed) {
-          List<Decision> cancel = List.of(cancel(meta, node, id, attempt, "attempt runs on "
-              + info.node()));
-          return withFirst(cancel, finish(new ArrayList<>(), meta, now));
-        }
-        return endElsewhere(e, info, current, meta, now);
-      }
-      if (attempt < current && completed) {
-        return endElsewhere(e, info, current, meta, now); // spared, and placed again already
-      }
-      return null;
-    }
-    if (attempt == current + 1) {
-      if (e.getEpoch() >= meta.getEpoch()) {
-        return null; // not placed before a restore: this scheduler never placed that attempt
-      }
-      SplitDriverState.Report had = state.report(id);
-      if (completed || had == null || !had.completed()) {
-        state.putReport(id, report(SplitDriverState.Rule.QUEUED, e, meta));
-      }
-      if (!completed) {
-        return finish(new ArrayList<>(), meta, now);
-      }
-      return kept(e, meta, now, "the subjob is queued at that attempt (placed before the "
-          + "scheduler's restore); kept until the subjob is placed, where it counts");
-    }
-    if (attempt <= current && completed) {
-      state.putReport(id, report(SplitDriverState.Rule.SPARED, e, meta));
-      return kept(e, meta, now, "attempt " + attempt + " was superseded only because its node "
-          + "was lost or registered again; kept until the subjob is placed, where it counts");
-    }
-    return null;
-  }
-
-  private static SplitDriverState.Report report(SplitDriverState.Rule rule, TaskEvent e,
-      PoolMeta meta) {
-    EventRange ev = e.getEvents();
-    return new SplitDriverState.Report(rule, e.getType() == TaskEventType.COMPLETED,
-        e.getAttempt(), e.getNode(), ev == null ? -1 : ev.getStart(), ev == null ? -1
-            : ev.getEnd(), meta.getClockMs());
-  }
-
-  /** A COMPLETED of a subjob the core does not know: kept when it may precede its job's replay. */
-  private Step early(TaskEvent e, PoolMeta meta, double now) {
-    String id = e.getTaskId();
-    try {
-      if (store.finished(jobOf(id))) {
-        return null; // a late duplicate: its job is done
-      }
-    } catch (Exception x) {
-      throw new IllegalStateException("cannot read the finished jobs of pool " + pool, x);
-    }
-    if (e.getEpoch() >= meta.getEpoch()) {
-      return unknownTask(meta, e, "the pool does not know the subjob; the completion answers a "
-          + "placement of epoch " + e.getEpoch() + ", not one made before this scheduler's "
-          + "restore (epoch " + meta.getEpoch() + "): not remembered");
-    }
-    state.putReport(id, report(SplitDriverState.Rule.EARLY, e, meta));
-    return kept(e, meta, now, "the pool does not know the subjob (its job's arrival not replayed "
-        + "yet, or not split that way yet); remembered for " + EarlyCompletions.RETENTION_MS
-        / 3_600_000 + " h of record clock: it counts only if the subjob is then placed on node "
-        + e.getNode() + " at attempt " + e.getAttempt());
-  }
-
-  /** A kept event's dead letter ({@code early-completion}): it acts when the subjob is placed. */
-  private Step kept(TaskEvent e, PoolMeta meta, double now, String why) {
-    Step o = finish(new ArrayList<>(), meta, now);
-    return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
-        + e.getAttempt() + " from node " + e.getNode() + " kept: " + why, o.finished(),
-        DeadLetterCodes.EARLY_COMPLETION);
-  }
-
-  /**
-   * A COMPLETED of the subjob from another node, or of an older (spared) attempt, while the core
-   * runs it on {@code info.node()} at {@code current}: the work is done, so it counts there
-   * (checked against the subjob's range, {@link #processedUpTo}) and that run is cancelled.
-   */
-  private Step endElsewhere(TaskEvent e, SplitPolicy.SubjobInfo info, int current,
-      PoolMeta meta, double now) {
-    String id = e.getTaskId();
-    EventRange ev = e.getEvents();
-    long start = ev == null ? -1 : ev.getStart();
-    long end = ev == null ? -1 : ev.getEnd();
-    String problem = rangeProblem(start, end, info.range());
-    if (problem != null) {
-      return unknownTask(meta, e, problem);
-    }
-    List<Decision> cancel = List.of(cancel(meta, info.node(), id, current, "attempt "
-        + e.getAttempt() + " completed on " + e.getNode()));
-    boolean cancelled = core.cancelling(jobOf(id));
-    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(info.node(), id,
-        end < 0 ? info.range().end() : end, now));
-    if (!cancelled) {
-      meta.setCompletions(meta.getCompletions() + 1);
-    }
-    LOG.info("pool {}: {} attempt {} completed on {} while attempt {} runs on {}; counted, that "
-        + "run cancelled", pool, id, e.getAttempt(), e.getNode(), current, info.node());
-    return withFirst(cancel, finish(cmds, meta, now));
-  }
-
-  /**
-   * Why a reported range [start, end) cannot count for a subjob of {@code range} (-1: no range,
-   * the whole subjob); null when it can. A completion covers its reported range; one that starts
-   * elsewhere, or reaches past the subjob's end (the rest was re-split into other subjobs since
-   * that attempt was placed), is refused: each event is credited by one subjob only.
-   */
-  private static String rangeProblem(long start, long end, io.locus.core.split.EventSpan range) {
-    if (start < 0) {
-      return null;
-    }
-    if (start != range.start() || end > range.end() || end < start) {
-      return "it reports events [" + start + "," + end + ") but the subjob holds " + range
-          + " now (re-split since that attempt was placed): a completion counts only for events "
-          + "its subjob still holds";
-    }
-    return null;
-  }
-
-  /**
-   * A COMPLETED or FAILED of the attempt the core has on that node, answering a placement of an
-   * earlier epoch, whose range starts elsewhere than the subjob or reaches past its end: the node
-   * ran the attempt's placement from before a restore, when the subjob was cut otherwise (the
-   * replayed placement kept its decision id, so the agent answered it as a duplicate and will not
-   * run it). The attempt is over but its range is not the subjob's: nothing is credited, the
-   * subjob's range goes back to the queue as a new piece, and the event is dead-lettered. (Of the
-   * current epoch, such a range is a bad record: rejected as before, or refused by the core and
-   * the state rolled back, {@link #guarded}.)
-   */
-  private Step ranAnotherRange(TaskEvent e, SplitPolicy.SubjobInfo info, PoolMeta meta,
-      double now) {
-    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(e.getNode(), e.getTaskId(),
-        info.range().start(), now));
-    Step o = finish(cmds, meta, now);
-    return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
-        + e.getAttempt() + " from node " + e.getNode() + " rejected: it reports events ["
-        + e.getEvents().getStart() + "," + e.getEvents().getEnd() + ") of a placement of epoch "
-        + e.getEpoch() + " but the subjob holds " + info.range() + " now (cut otherwise since): "
-        + "the attempt is over with nothing credited, the subjob is placed again", o.finished(),
-        DeadLetterCodes.UNKNOWN_TASK);
-  }
-
-  /**
-   * An acknowledgement of a stop (the pending one, or a SUSPENDED answering a stop of an earlier
-   * epoch) whose {@code stopAt} lies outside the subjob's range as the core has it: the agent runs
-   * another range under this attempt's id. That happens after an at-least-once restore when the
-   * replay cut the subjob otherwise and placed it on the same node again: the replayed placement
-   * kept its decision id ({@code pool/subjob/attempt}), so the agent dropped it as a redelivery and
-   * went on with the range it had. Before this rule the core refused the acknowledgement (the
-   * stop outside its range), the stop stayed pending for good and the subjob's events were never
-   * credited (SchedulerKillSystemTest, CI 2026-11-28). Now the attempt is over with nothing
-   * credited (the core's range is queued again as a new subjob, whose id the agent has not seen),
-   * and the run on the node, of no use any more, is cancelled unless it already stopped
-   * (SUSPENDED). In exactly-once mode no replayed placement reaches an agent, so only a faulty or
-   * lying agent gets here, and it costs only a re-run of its own attempt.
-   */
-  private Step stoppedAnotherRange(TaskEvent e, SplitPolicy.SubjobInfo info,
-      SplitDriverState.RunInfo run, PoolMeta meta, double now) {
-    String why = e.getType() + " at " + e.getStopAt() + " answering " + e.getDecisionId()
-        + " (epoch " + e.getEpoch() + ") lies outside what the subjob " + info.range()
-        + (info.stopPending() ? " (a stop pending)" : "") + " can stop at: the node runs "
-        + "another range under that attempt's id";
-    List<Decision> first = new ArrayList<>();
-    if (e.getType() == TaskEventType.SHRUNK) {
-      first.add(cancel(meta, e.getNode(), e.getTaskId(), run.attempt(), why));
-    }
-    List<SplitCommand> cmds = new ArrayList<>(core.onSubjobEnd(e.getNode(), e.getTaskId(),
-        info.range().start(), now));
-    Step o = finish(cmds, meta, now);
-    return withFirst(first, new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId()
-        + " attempt " + e.getAttempt() + " from node " + e.getNode() + " rejected: " + why
-        + "; the attempt is over with nothing credited, the subjob is placed again",
-        o.finished(), DeadLetterCodes.UNKNOWN_TASK));
-  }
-
-  private Decision cancel(PoolMeta meta, String node, String subjob, int attempt, String why) {
+  Decision cancel(PoolMeta meta, String node, String subjob, int attempt, String why) {
     LOG.info("pool {}: cancelling {} attempt {} on {}: {}", pool, subjob, attempt, node, why);
     return Decisions.sequenced(pool, meta, "cancel", node, CancelTask.newBuilder()
         .setTaskId(subjob).setAttempt(attempt).setReason(why).build());
   }
 
-  private static Step withFirst(List<Decision> first, Step o) {
+  static Step withFirst(List<Decision> first, Step o) {
     List<Decision> all = new ArrayList<>(first);
     all.addAll(o.decisions());
     return new Step(all, o.rejection(), o.finished(), o.code());
-  }
-
-  /**
-   * The RUN of a subjob with a kept report ({@link #reconcile}), about to be placed at {@code
-   * attempt}: true when the report settles it (a completion that counts: the subjob ended on
-   * that node, the placement is not sent); false when the placement goes out (a STARTED kept on
-   * another node: that run is cancelled; a report that does not match: dropped, dead letter).
-   */
-  private boolean settle(SplitCommand.Run r, SplitDriverState.Report rep, int attempt,
-      PoolMeta meta, List<SplitCommand> cmds, List<Decision> out, double now) {
-    String id = r.subjobId();
-    boolean matches = switch (rep.rule()) {
-      case EARLY -> rep.attempt() == attempt && rep.node().equals(r.node());
-      case QUEUED -> rep.attempt() == attempt;
-      case SPARED -> rep.attempt() < attempt;
-    };
-    String problem = matches ? null : "the subjob is placed on node " + r.node() + " at attempt "
-        + attempt + (rep.rule() == SplitDriverState.Rule.EARLY ? ", and a completion kept before "
-        + "its subjob existed counts only from the node given that attempt" : "");
-    if (problem == null && rep.completed()) {
-      problem = rangeProblem(rep.start(), rep.upTo(), r.range());
-    }
-    if (problem != null) {
-      if (rep.completed()) {
-        discarded.add(new PoolOutput.Rejection(DeadLetterCodes.EARLY_COMPLETION, "COMPLETED of "
-            + "subjob " + id + " attempt " + rep.attempt() + " from node " + rep.node()
-            + ", kept at pool clock " + rep.clockMs() + " ms, dropped: " + problem));
-      }
-      return false;
-    }
-    if (!rep.completed()) {
-      if (!rep.node().equals(r.node())) {
-        // Started on rep.node() before the restore, placed on r.node() now: the pool's wins.
-        out.add(cancel(meta, rep.node(), id, attempt, "attempt placed again on " + r.node()));
-      }
-      return false;
-    }
-    LOG.info("pool {}: {} attempt {} completed on {} before the restore; counted, not placed "
-        + "again", pool, id, rep.attempt(), rep.node());
-    state.putRun(id, new SplitDriverState.RunInfo(r.node(), attempt, null));
-    cmds.addAll(core.onSubjobEnd(r.node(), id, rep.upTo() < 0 ? r.range().end() : rep.upTo(),
-        now));
-    meta.setCompletions(meta.getCompletions() + 1);
-    return true;
-  }
-
-  /** Why the event is not about the attempt the core has on that node; null when it is. */
-  private static String staleness(TaskEvent e, SplitDriverState.RunInfo run,
-      SplitPolicy.SubjobInfo info) {
-    if (run == null || info == null) {
-      return "no such subjob is placed (finished, or never placed)";
-    }
-    if (e.getAttempt() != run.attempt()) {
-      return "attempt " + run.attempt() + " is the placed one";
-    }
-    if (!e.getNode().equals(run.node())) {
-      return "it was placed on " + run.node();
-    }
-    if (info.node() != null) {
-      if (!info.node().equals(e.getNode()) || info.held()) {
-        return "the subjob is now on " + info.node();
-      }
-      return null;
-    }
-    return info.stopPending() ? null : "the subjob is queued again";
   }
 
   /** Only the clock moved (a control, or an input for the pool that touches nothing else). */
@@ -1016,13 +693,13 @@ public final class SplitPoolDriver implements PoolDriver {
     return state.originMs < 0 ? 0 : (meta.getClockMs() - state.originMs) / 1000.0 / timeScale;
   }
 
-  private Step reject(PoolMeta meta, String reason) {
+  Step reject(PoolMeta meta, String reason) {
     Step o = applyClock(meta);
     return new Step(o.decisions(), reason, o.finished());
   }
 
   /** A task event not about the attempt the pool has there: dead letter {@code unknown-task}. */
-  private Step unknownTask(PoolMeta meta, TaskEvent e, String why) {
+  Step unknownTask(PoolMeta meta, TaskEvent e, String why) {
     Step o = applyClock(meta);
     return new Step(o.decisions(), e.getType() + " of subjob " + e.getTaskId() + " attempt "
         + e.getAttempt() + " from node " + e.getNode() + " rejected: " + why, o.finished(),
@@ -1030,7 +707,7 @@ public final class SplitPoolDriver implements PoolDriver {
   }
 
   /** Fires due timers, turns the commands into decisions and collects finished jobs. */
-  private Step finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
+  Step finish(List<SplitCommand> cmds, PoolMeta meta, double now) {
     fireTimers(cmds, now);
     state.purgeReports(meta.getClockMs());
     List<Decision> out = new ArrayList<>(cmds.size());
@@ -1039,7 +716,7 @@ public final class SplitPoolDriver implements PoolDriver {
       if (c instanceof SplitCommand.Run r) {
         if (!r.held()) {
           SplitDriverState.Report rep = state.takeReport(r.subjobId(), meta.getClockMs());
-          if (rep != null && settle(r, rep, nextAttempt(r.subjobId()), meta, cmds, out, now)) {
+          if (rep != null && replay.settle(r, rep, nextAttempt(r.subjobId()), meta, cmds, out, now)) {
             // the settled subjob's end may have made a timer due
             fireTimers(cmds, now);
             continue;
@@ -1108,7 +785,7 @@ public final class SplitPoolDriver implements PoolDriver {
     return ri;
   }
 
-  private static String jobOf(String subjob) {
+  static String jobOf(String subjob) {
     int slash = subjob.lastIndexOf('/');
     return slash < 0 ? subjob : subjob.substring(0, slash);
   }
