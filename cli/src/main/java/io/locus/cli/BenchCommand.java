@@ -4,6 +4,7 @@ import io.locus.kafka.cli.EntryPoints;
 import io.locus.jobs.options.PolicyParameters;
 import io.locus.connectors.DeliveryMode;
 import io.locus.core.policy.Policies;
+import io.locus.core.policy.PolicyRegistry;
 import io.locus.cli.bench.BenchConfig;
 import io.locus.cli.bench.BenchReport;
 import io.locus.cli.bench.BenchRun;
@@ -49,10 +50,10 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--policy", split = ",", defaultValue = "FA,MCH,GCC",
       paramLabel = "POLICY[,POLICY...]",
-      completionCandidates = io.locus.core.policy.PolicyRegistry.FileNames.class,
-      description = "File policies to measure, of ${COMPLETION-CANDIDATES} (any case; split "
-          + "policies are refused: the bench measures file pools). Default: ${DEFAULT-VALUE} "
-          + "(--real-agents: FA).")
+      completionCandidates = PolicyRegistry.FileNames.class,
+      description = "File policies to measure, of ${COMPLETION-CANDIDATES} (any case), or all"
+          + " for every one of them (split policies are refused: the bench measures file pools)."
+          + " Default: ${DEFAULT-VALUE} (--real-agents: FA).")
   List<String> policies;
 
   @Option(names = "--delivery", split = ",", defaultValue = "at-least-once",
@@ -186,6 +187,9 @@ public final class BenchCommand implements Callable<Integer> {
       description = "--real-agents: give up on a run after this long. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
+  /** Draws bench.png; a test stands in for a host that cannot draw. */
+  BenchReport.Plotter plotter = BenchReport::plot;
+
   @Override
   public Integer call() throws Exception {
     List<BenchConfig> configs = validate();
@@ -205,15 +209,19 @@ public final class BenchCommand implements Callable<Integer> {
         o.println("   FAILED: " + e.getMessage());
       }
     }
+    return report(results, failures, o, System.err);
+  }
+
+  /**
+   * The table, bench.csv and bench.png where it can be drawn (a warning on {@code warn} where it
+   * cannot: the exit code does not depend on it); the exit code.
+   */
+  int report(List<BenchRun.Result> results, List<String> failures, PrintStream o,
+      PrintStream warn) throws java.io.IOException {
     BenchReport.table(o, results);
     Path csv = BenchReport.csv(out.resolve("bench.csv"), results);
-    try {
-      Path png = BenchReport.plot(out.resolve("bench.png"), results);
-      o.println("Wrote " + csv + " and " + png);
-    } catch (RuntimeException e) {
-      // e.g. no configuration placed anything: the table and CSV still say so
-      o.println("Wrote " + csv + "; no plot: " + e.getMessage());
-    }
+    Path png = BenchReport.plotOrWarn(plotter, out.resolve("bench.png"), results, warn);
+    o.println("Wrote " + csv + (png == null ? "" : " and " + png));
     for (String f : failures) {
       o.println("FAILED " + f);
     }
@@ -304,7 +312,15 @@ public final class BenchCommand implements Callable<Integer> {
       problems.add("--parallelism must be between 1 and 64");
     }
     List<String> canon = new ArrayList<>();
+    List<String> asked = new ArrayList<>();
     for (String p : policies) {
+      if (p.trim().equalsIgnoreCase("all")) {
+        asked.addAll(PolicyRegistry.fileNames()); // the registry's list: a new policy is in it
+      } else {
+        asked.add(p);
+      }
+    }
+    for (String p : asked) {
       String u = p.trim().toUpperCase(Locale.ROOT);
       if (SplitPoolParams.isSplitPolicy(u)) {
         problems.add("--policy " + p + " is a split policy (event-range jobs): the bench "
@@ -313,7 +329,8 @@ public final class BenchCommand implements Callable<Integer> {
       }
       try {
         new SchedulerConfig.PolicySpec(u, BenchRun.policyParams(u, parameters.window, parameters.theta));
-        canon.add(u);
+        // the registry's own name for an alias (EARLIEST_FINISH is EFT): a twice is seen
+        canon.add(PolicyRegistry.find(u).map(d -> d.name()).orElse(u));
       } catch (IllegalArgumentException e) {
         problems.add("--policy: " + e.getMessage());
       }

@@ -1,15 +1,29 @@
 package io.locus.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locus.cli.bench.BenchConfig;
+import io.locus.cli.bench.BenchRun;
+import io.locus.cli.bench.StepResult;
+import io.locus.core.policy.PolicyRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code locus bench}: a bad argument says what is wrong, and nothing starts. */
+/**
+ * {@code locus bench}: a bad argument says what is wrong, and nothing starts; every registered
+ * file policy can be measured; a host that cannot draw the plot still gets the results.
+ */
 class BenchCommandTest {
   private record Run(int code, String err) {}
 
@@ -127,6 +141,74 @@ class BenchCommandTest {
     Run r = run("--real-agents", "--policy", "FA,MCH");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--real-agents runs one --policy and one --delivery at a time");
+  }
+
+  /** Every file policy of the core's registry, by name or as "all"; no list of our own. */
+  @Test
+  void everyRegisteredFilePolicyCanBeMeasured() {
+    List<String> registered = PolicyRegistry.fileNames();
+    assertThat(registered).contains("EFT", "FA", "MCH", "GCC");
+    for (String name : registered) {
+      assertThat(parse("--policy", name.toLowerCase(Locale.ROOT)).validate())
+          .as(name).singleElement().satisfies(c -> assertThat(c.policy()).isEqualTo(name));
+    }
+    assertThat(parse("--policy", "all").validate()).extracting(BenchConfig::policy)
+        .containsExactlyElementsOf(registered);
+    Run twice = run("--policy", "EFT,earliest_finish");
+    assertThat(twice.code()).isEqualTo(2);
+    assertThat(twice.err()).contains("--policy lists a policy twice");
+  }
+
+  /**
+   * A host without font libraries fails inside AWT with an Error (UnsatisfiedLinkError for
+   * libharfbuzz, AWTError): the bench warns, writes the table and bench.csv, and exits 0.
+   */
+  @Test
+  void aHostThatCannotDrawGetsAWarningAndStillTheResults() throws Exception {
+    for (Error cannotDraw : List.<Error>of(
+        new UnsatisfiedLinkError("/usr/lib/jvm/lib/libfontmanager.so: libharfbuzz.so.0: cannot"
+            + " open shared object file"),
+        new java.awt.AWTError("no font configuration"),
+        new NoClassDefFoundError("Could not initialize class sun.awt.X11FontManager"))) {
+      BenchCommand bench = parse();
+      bench.plotter = (file, results) -> {
+        throw cannotDraw;
+      };
+      BenchConfig c = bench.validate().get(0);
+      BenchRun.Result result = new BenchRun.Result(c, List.of(new StepResult(c.label() + " @500",
+          500, 500, 499, 498, 1.5, 4.0, 9.0, 1, 0, true)), List.of());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream warn = new ByteArrayOutputStream();
+      int code = bench.report(List.of(result), List.of(), new PrintStream(out, true, UTF_8),
+          new PrintStream(warn, true, UTF_8));
+      assertThat(code).as(cannotDraw.toString()).isZero();
+      assertThat(warn.toString(UTF_8)).startsWith("warning: no plot ")
+          .contains(cannotDraw.getMessage()).contains("font libraries");
+      assertThat(out.toString(UTF_8)).contains("sustained", "Wrote " + tmp.resolve("out")
+          .resolve("bench.csv")).doesNotContain("bench.png");
+      assertThat(Files.readAllLines(tmp.resolve("out").resolve("bench.csv")))
+          .hasSize(2).last().asString().startsWith(c.label() + " @500,FA,");
+      assertThat(tmp.resolve("out").resolve("bench.png")).doesNotExist();
+    }
+    BenchCommand bench = parse();
+    bench.plotter = (file, results) -> {
+      throw new OutOfMemoryError("Java heap space");
+    };
+    assertThatThrownBy(() -> bench.report(List.of(), List.of(),
+        new PrintStream(new ByteArrayOutputStream(), true, UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, UTF_8)))
+        .as("the JVM's own failures are not a drawing problem")
+        .isInstanceOf(OutOfMemoryError.class);
+  }
+
+  private BenchCommand parse(String... args) {
+    CommandLine cl = LocusCli.commandLine();
+    String[] all = new String[args.length + 2];
+    all[0] = "bench";
+    System.arraycopy(args, 0, all, 1, args.length);
+    all[all.length - 1] = "--out=" + tmp.resolve("out");
+    cl.parseArgs(all);
+    return cl.getSubcommands().get("bench").getCommand();
   }
 
   @Test

@@ -43,7 +43,8 @@ import picocli.CommandLine;
  * Issue 23 item 3, durable workflows, through the whole system: embedded Kafka, the scheduler job
  * on a MiniCluster with RocksDB (its workflow runner included), agents talking only through
  * Kafka. A workflow submitted by {@code locus replay} runs to completion after the replay process
- * is killed right after submitting (the DAG lives in Flink state, not in the client); and a task
+ * is killed right after submitting (the DAG lives in Flink state, not in the client), and the same
+ * trace submitted again as a new workflow fails at once naming the first; and a task
  * that fails for good on real agents ends the replay at once, non-zero, naming it, while the
  * runner fails its descendants.
  */
@@ -87,6 +88,25 @@ class DurableWorkflowSystemTest {
       assertThat(follower.twice).isEmpty();
       assertThat(follower.released.values()).allSatisfy(j -> assertThat(j.getWorkflow())
           .isEqualTo(id));
+
+      // the same trace again as a new workflow: its job ids are taken by the finished one, so
+      // it fails at once in the scheduler, naming the earlier workflow (it used to stay RUNNING)
+      String again = "durable-2";
+      try (Follower second = new Follower(locus.bootstrapServers(), again)) {
+        Run rerun = locus("replay", "--trace", trace.toString(), "--format", "wfcommons",
+            "--pool", pool, "--bootstrap-servers", locus.bootstrapServers(), "--speedup", "0",
+            "--workflow-id", again, "--no-wait", "--quiet");
+        assertThat(rerun.code()).as(rerun.err()).isZero();
+        Await.atMost(Duration.ofSeconds(120)).pollEvery(Duration.ofMillis(100)).until(
+            () -> "workflow " + again + " failed; " + second, () -> {
+              locus.checkJobAlive();
+              return second.last(WorkflowState.FAILED) != null;
+            });
+        assertThat(second.last(WorkflowState.FAILED).getReason())
+            .contains("refused by the scheduler (duplicate-job)")
+            .contains("a job of workflow '" + id + "'");
+        assertThat(second.last(WorkflowState.FAILED).getCompleted()).isZero();
+      }
       locus.checkJobAlive();
     }
   }

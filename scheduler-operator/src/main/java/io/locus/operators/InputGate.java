@@ -322,7 +322,7 @@ final class InputGate {
     }
     PoolOutput out = route.apply();
     if (out.rejections().isEmpty()) {
-      p.ledger.record(job.getJobId(), clock);
+      p.ledger.record(job.getJobId(), clock, job.getWorkflow());
       warnIfNoNodes(p, job);
     }
     return out;

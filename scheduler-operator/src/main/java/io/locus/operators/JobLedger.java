@@ -16,7 +16,10 @@ import org.apache.flink.api.common.state.MapState;
  * use; the value is not read) and {@code job-ledger-entries} ({@code bucket SEP index} → job id,
  * indexes 0, 1, 2, ... without gaps). An arrival writes two entries (its id and its bucket entry);
  * the next index of a bucket is kept on the heap and, after a restore, found again by probing the
- * entries (O(log n) reads once per bucket). When the clock enters a new bucket, the buckets
+ * entries (O(log n) reads once per bucket). A workflow's job also writes {@code job-ledger-workflow}
+ * (job id → workflow id), so a later arrival of the id can tell a redelivery of the same workflow's
+ * release from another workflow (a re-run) that reuses a finished job's id: the pool forgets the
+ * job's workflow at its final status ({@link JobWorkflows}), the ledger keeps it for the window. When the clock enters a new bucket, the buckets
  * wholly outside the window are dropped with their ids. No full scan per record: the bucket map
  * has at most ~130 entries and is read once per bucket of clock.
  *
@@ -29,18 +32,25 @@ final class JobLedger {
   private final MapState<String, Long> arrivals;
   private final MapState<Long, Integer> buckets;
   private final MapState<String, String> entries;
+  private final MapState<String, String> workflows;
   private final long retentionMs;
   private final long bucketMs;
   /** The bucket of clock the expiry last ran in (heap: a restart runs it once more). */
   private long checkedBucket = Long.MIN_VALUE;
   /** Next entry index per bucket (heap; rebuilt by {@link #probe} after a restore). */
   private final Map<Long, Integer> next = new HashMap<>();
+  /**
+   * Whether {@link #workflows} may hold entries (heap; asked of the state once after a restart),
+   * so the expiry of a pool that never ran a workflow job deletes nothing there.
+   */
+  private Boolean workflowsInUse;
 
   JobLedger(MapState<String, Long> arrivals, MapState<Long, Integer> buckets,
-      MapState<String, String> entries, long retentionMs) {
+      MapState<String, String> entries, MapState<String, String> workflows, long retentionMs) {
     this.arrivals = arrivals;
     this.buckets = buckets;
     this.entries = entries;
+    this.workflows = workflows;
     this.retentionMs = retentionMs;
     this.bucketMs = Math.max(1, retentionMs / BUCKETS);
   }
@@ -51,8 +61,24 @@ final class JobLedger {
     return at != null && clockMs - at < retentionMs ? at : null;
   }
 
-  /** Records the arrival of {@code jobId} at {@code clockMs}. */
-  void record(String jobId, long clockMs) throws Exception {
+  /**
+   * The workflow {@code jobId} arrived in, when it arrived within the window as a workflow's job;
+   * null for a job outside workflows or an unknown id. (An id recorded before the ledger kept
+   * workflows also reads null.)
+   */
+  String workflowOf(String jobId) throws Exception {
+    return mayHaveWorkflows() ? workflows.get(jobId) : null;
+  }
+
+  /** Records the arrival of {@code jobId} at {@code clockMs}, in {@code workflow} (or null). */
+  void record(String jobId, long clockMs, String workflow) throws Exception {
+    if (workflow != null) {
+      workflows.put(jobId, workflow);
+      workflowsInUse = true;
+    } else if (mayHaveWorkflows() && arrivals.contains(jobId)) {
+      // the id's earlier arrival, out of the window but not expired yet, was a workflow's
+      workflows.remove(jobId);
+    }
     long b = clockMs / bucketMs;
     int i = count(b);
     if (i == 0) {
@@ -119,11 +145,21 @@ final class JobLedger {
         // the id may have arrived again since, in a later bucket: keep that arrival
         if (at != null && at / bucketMs == b) {
           arrivals.remove(job);
+          if (mayHaveWorkflows()) {
+            workflows.remove(job);
+          }
         }
       }
       buckets.remove(b);
       next.remove(b);
     }
+  }
+
+  private boolean mayHaveWorkflows() throws Exception {
+    if (workflowsInUse == null) {
+      workflowsInUse = !workflows.isEmpty();
+    }
+    return workflowsInUse;
   }
 
   private static String entryKey(long bucket, int index) {

@@ -5,6 +5,7 @@ import io.locus.core.model.Task;
 import io.locus.core.state.NodeView;
 import io.locus.schemas.JobState;
 import io.locus.schemas.JobStatus;
+import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.state.PoolMeta;
 import java.util.Collection;
 
@@ -21,12 +22,33 @@ final class JobStatuses {
 
   /** A status of {@code jobId} at the pool's clock; the caller sets what the state needs. */
   static JobStatus.Builder of(String pool, PoolMeta meta, String jobId, JobState state) {
+    return of(pool, meta.getClockMs(), meta.getEpoch(), jobId, state);
+  }
+
+  /** A status at a given clock and epoch: for a pool that has none (an undeclared pool: 0, 0). */
+  static JobStatus.Builder of(String pool, long clockMs, long epoch, String jobId,
+      JobState state) {
     return JobStatus.newBuilder()
         .setPool(pool)
         .setJobId(jobId)
         .setState(state)
-        .setTimeMs(meta.getClockMs())
-        .setEpoch(meta.getEpoch());
+        .setTimeMs(clockMs)
+        .setEpoch(epoch);
+  }
+
+  /**
+   * FAILED of workflow job {@code j} the scheduler refused ({@code code}: an invalid job, an
+   * unknown pool, a job id taken by another submission), ended at once: the workflow runner reads
+   * nothing but job-status, so this is how it learns the job will never run.
+   */
+  static JobStatus refused(String pool, long clockMs, long epoch, JobSubmitted j, String code,
+      String reason) {
+    return ended(of(pool, clockMs, epoch, j.getJobId(), JobState.FAILED)
+        .setWorkflow(j.getWorkflow())
+        .setReason("refused by the scheduler (" + code + "): " + reason)
+        .setPriority(j.getPriority())
+        .setSubmitTimeMs(j.getSubmitTimeMs()))
+        .build();
   }
 
   /** A status of a file task (one task per job), with its attempt, priority and submit time. */

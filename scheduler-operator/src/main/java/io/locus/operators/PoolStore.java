@@ -42,7 +42,8 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *   <li>Split family: {@link SplitStore}.</li>
  *   <li>The input gate ({@link InputGate}), any family: {@code node-registry} (node → owner
  *       instance and last heard, {@link NodeRegistry}); {@code job-ledger}, {@code
- *       job-ledger-buckets}, {@code job-ledger-entries} (job ids within the retention window,
+ *       job-ledger-buckets}, {@code job-ledger-entries} (job ids within the retention window),
+ *       {@code job-ledger-workflow} (a workflow job's id → its workflow, for the same window;
  *       {@link JobLedger}).</li>
  *   <li>Job status, any family: {@code job-workflow} (a workflow job's id → its workflow, until
  *       its final status; {@link JobWorkflows}).</li>
@@ -80,6 +81,8 @@ final class PoolStore {
   final MapState<String, Long> jobArrivals;
   final MapState<Long, Integer> jobBuckets;
   final MapState<String, String> jobEntries;
+  /** Job id → workflow id of a workflow's job within the retention window ({@link JobLedger}). */
+  final MapState<String, String> jobLedgerWorkflows;
   /** Job id → workflow id of a workflow's unfinished jobs ({@link JobWorkflows}). */
   final MapState<String, String> jobWorkflows;
 
@@ -111,13 +114,15 @@ final class PoolStore {
         "job-ledger-buckets", Types.LONG, Types.INT));
     jobEntries = ctx.getMapState(new MapStateDescriptor<>(
         "job-ledger-entries", Types.STRING, Types.STRING));
+    jobLedgerWorkflows = ctx.getMapState(new MapStateDescriptor<>(
+        "job-ledger-workflow", Types.STRING, Types.STRING));
     jobWorkflows = ctx.getMapState(new MapStateDescriptor<>(
         "job-workflow", Types.STRING, Types.STRING));
   }
 
   /** The pool's job ledger (the current key must be the pool). */
   JobLedger ledger(long retentionMs) {
-    return new JobLedger(jobArrivals, jobBuckets, jobEntries, retentionMs);
+    return new JobLedger(jobArrivals, jobBuckets, jobEntries, jobLedgerWorkflows, retentionMs);
   }
 
   // ------------------------------------------------------------------ keys

@@ -141,8 +141,9 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
             DeadLetterCodes.UNKNOWN_POOL, unknown, r.getTimeMs(), 0));
       }
       if (in.getEvent() instanceof JobSubmitted j && j.getWorkflow() != null) {
-        ctx.output(JOB_STATUS, refusedWorkflowJob(name, j,
-            new PoolOutput.Rejection(DeadLetterCodes.UNKNOWN_POOL, unknown), 0, 0));
+        // its runner would wait forever otherwise (see workflowRefusal)
+        ctx.output(JOB_STATUS,
+            JobStatuses.refused(name, 0, 0, j, DeadLetterCodes.UNKNOWN_POOL, unknown));
       }
       return;
     }
@@ -165,10 +166,12 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
       jobWorkflows.stamp(name, s);
       ctx.output(JOB_STATUS, s);
     }
-    if (event instanceof JobSubmitted j && j.getWorkflow() != null && !o.rejections().isEmpty()
-        && failsItsWorkflow(name, j, o.rejections().get(0))) {
-      ctx.output(JOB_STATUS, refusedWorkflowJob(name, j, o.rejections().get(0),
-          pool.meta.getClockMs(), pool.meta.getEpoch()));
+    if (event instanceof JobSubmitted j && j.getWorkflow() != null && !o.rejections().isEmpty()) {
+      PoolOutput.Rejection fails = workflowRefusal(pool, name, j, o.rejections().get(0));
+      if (fails != null) {
+        ctx.output(JOB_STATUS, JobStatuses.refused(name, pool.meta.getClockMs(),
+            pool.meta.getEpoch(), j, fails.code(), fails.reason()));
+      }
     }
     PoolMetrics pm = metrics.pool(name);
     long now = ctx.timerService().currentProcessingTime();
@@ -188,43 +191,39 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   }
 
   /**
-   * Whether refusal {@code r} of workflow job {@code j} is a failure of that job. Not for an id
-   * seen before when it may be the same submission delivered again (the workflow runner's
-   * at-least-once release after a restore): only when the earlier arrival is known to belong to
-   * another workflow (an unfinished job's workflow, {@link JobWorkflows}). A re-run's job whose
-   * earlier namesake finished is refused by dead letter only.
+   * A workflow job the scheduler refused (an invalid job, an id seen within the retention window)
+   * fails for good: its workflow runner learns it from job-status, the only thing it reads back,
+   * and applies the workflow's failure policy instead of waiting forever for a job that will
+   * never run. A job outside workflows gets its dead letter only. Returns the refusal to publish
+   * as the job's FAILED status, or null for none.
+   *
+   * <p>A duplicate id is not a failure when the earlier arrival was a job of the same workflow:
+   * that is the same submission delivered again (the runner's at-least-once release after a
+   * restore), and the job it names is running or ran. Any other owner of the id (another
+   * workflow, finished or not: a workflow run again under a new id; a job outside workflows)
+   * fails the job, naming that owner. The ledger ({@link JobLedger#workflowOf}) knows the owner
+   * for the whole retention window; an id it recorded before it kept workflows is looked up
+   * among the unfinished jobs' workflows ({@link JobWorkflows}). (The FAILED record replaces the
+   * earlier job's latest status on the compacted topic; its workflow and reason say which
+   * submission it was.)
    */
-  private boolean failsItsWorkflow(String pool, JobSubmitted j, PoolOutput.Rejection r)
-      throws Exception {
+  private PoolOutput.Rejection workflowRefusal(ScheduledPool pool, String name, JobSubmitted j,
+      PoolOutput.Rejection r) throws Exception {
     if (!DeadLetterCodes.DUPLICATE_JOB.equals(r.code())) {
-      return true;
+      return r;
     }
-    String earlier = jobWorkflows.workflowOf(pool, j.getJobId());
-    return earlier != null && !earlier.equals(j.getWorkflow());
-  }
-
-  /**
-   * A workflow job the scheduler refused (an invalid job, an unknown pool, an id seen within the
-   * retention window) fails for good: its workflow runner learns it from job-status, the only
-   * thing it reads back, and applies the workflow's failure policy, instead of waiting forever
-   * for a job that will never run. A job outside workflows gets its dead letter only. (For a
-   * duplicate id this record replaces the earlier job's latest status on the compacted topic;
-   * the dead letter and the workflow say which submission it was: {@link #failsItsWorkflow}.)
-   */
-  private static JobStatus refusedWorkflowJob(String pool, JobSubmitted j,
-      PoolOutput.Rejection r, long clockMs, long epoch) {
-    return JobStatus.newBuilder()
-        .setPool(pool)
-        .setJobId(j.getJobId())
-        .setWorkflow(j.getWorkflow())
-        .setState(io.locus.schemas.JobState.FAILED)
-        .setReason("refused by the scheduler (" + r.code() + "): " + r.reason())
-        .setPriority(j.getPriority())
-        .setSubmitTimeMs(j.getSubmitTimeMs())
-        .setTimeMs(clockMs)
-        .setEndTimeMs(clockMs)
-        .setEpoch(epoch)
-        .build();
+    String earlier = pool.ledger.workflowOf(j.getJobId());
+    if (earlier == null) {
+      earlier = jobWorkflows.workflowOf(name, j.getJobId());
+    }
+    if (j.getWorkflow().equals(earlier)) {
+      return null;
+    }
+    String owner = earlier == null ? "a job outside workflows"
+        : "a job of workflow '" + InputGate.shown(earlier) + "'";
+    return new PoolOutput.Rejection(r.code(), r.reason() + "; that job was " + owner
+        + ", so workflow '" + InputGate.shown(j.getWorkflow()) + "' cannot run its job '"
+        + InputGate.shown(j.getJobId()) + "' (a workflow run again needs new job ids)");
   }
 
   /** An input that passed the gate, to its pool's driver. */

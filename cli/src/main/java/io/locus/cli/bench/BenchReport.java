@@ -15,7 +15,10 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 
-/** The bench's outputs: a table on stdout, bench.csv and bench.png (XChart). */
+/**
+ * The bench's outputs: a table on stdout, bench.csv and, where the host can draw, bench.png
+ * (XChart; {@link #plotOrWarn}).
+ */
 public final class BenchReport {
   public static final String CSV_HEADER = "configuration,policy,delivery,state_backend,workload,"
       + "pools,parallelism,nodes,slots,queue_depth,offered_per_s,published_per_s,"
@@ -78,6 +81,46 @@ public final class BenchReport {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.write(file, lines);
     return file;
+  }
+
+  /** What draws bench.png: {@link #plot}, or a test's stand-in for a host that cannot draw. */
+  @FunctionalInterface
+  public interface Plotter {
+    Path plot(Path file, List<BenchRun.Result> results) throws Exception;
+  }
+
+  /**
+   * Draws {@code file} with {@code plotter}, or warns on {@code warn} why it could not and
+   * returns null. The plot is an extra (the table and bench.csv hold every figure), so nothing
+   * that goes wrong drawing it ends the bench. On a host without font libraries AWT fails with
+   * an Error rather than an exception: UnsatisfiedLinkError (libfreetype, libharfbuzz,
+   * libfontmanager), then NoClassDefFoundError of the font manager on later tries, AWTError,
+   * InternalError, or fontconfig's plain Error; all are caught here. Only the JVM running out of
+   * memory or stack goes on up.
+   */
+  public static Path plotOrWarn(Plotter plotter, Path file, List<BenchRun.Result> results,
+      PrintStream warn) {
+    try {
+      return plotter.plot(file, results);
+    } catch (VirtualMachineError e) {
+      if (!(e instanceof InternalError)) {
+        throw e;
+      }
+      warnNoPlot(warn, file, e);
+    } catch (Throwable e) {
+      warnNoPlot(warn, file, e);
+    }
+    return null;
+  }
+
+  private static void warnNoPlot(PrintStream warn, Path file, Throwable e) {
+    String what = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    boolean host = e instanceof Error || e instanceof java.awt.HeadlessException;
+    warn.println("warning: no plot " + file + ": " + what + (host
+        ? " (this host cannot draw images: AWT needs font libraries such as fontconfig,"
+            + " libfreetype and libharfbuzz)" : "")
+        + "; the table above and bench.csv hold every figure");
+    warn.flush();
   }
 
   /** Placements/s vs offered (above) and p99 latency vs offered (below), one series each. */

@@ -1,5 +1,6 @@
 package io.locus.cli.job;
 
+import io.locus.cli.replay.AckedPublisher;
 import io.locus.kafka.KafkaClientOptions;
 import io.locus.kafka.Topics;
 import io.locus.schemas.JobCommand;
@@ -75,9 +76,12 @@ public final class JobCancelCommand implements Callable<Integer> {
     String requestId = command.getRequestId();
     try (Answers answers = Answers.open(JobKafka.reader(kafka),
         s -> requestId.equals(s.getRequestId()), Set.of(Topics.JOB_COMMANDS.name()), timeout)) {
-      Sender.Placed placed = Sender.send(client, List.of(new Sender.Out(ref.toString(),
-          Topics.JOB_COMMANDS.name(), Topics.JOB_COMMANDS.key(ref.pool()),
-          Topics.JOB_COMMANDS.value(command)))).get(0);
+      AckedPublisher.Placed placed;
+      try (AckedPublisher publisher = AckedPublisher.bounded(client, name)) {
+        placed = publisher.publish(List.of(new AckedPublisher.Out(ref.toString(),
+            Topics.JOB_COMMANDS.name(), Topics.JOB_COMMANDS.key(ref.pool()),
+            Topics.JOB_COMMANDS.value(command)))).get(0);
+      }
       if (!placed.acked()) {
         return JobStatusCommand.problem(err, name, "Kafka did not take the cancel of " + ref
             + " (" + Topics.JOB_COMMANDS.name() + " at " + kafka.bootstrap + "): "

@@ -1,5 +1,6 @@
 package io.locus.cli.job;
 
+import io.locus.cli.replay.AckedPublisher;
 import io.locus.cli.replay.JobRecords;
 import io.locus.connectors.functions.Validation;
 import io.locus.core.model.InputFile;
@@ -133,15 +134,18 @@ public final class JobSubmitCommand implements Callable<Integer> {
         timeout.compareTo(Duration.ofSeconds(30)) < 0 ? timeout : Duration.ofSeconds(30))
         : null;
     try (answers) {
-      List<Sender.Out> records = new ArrayList<>();
+      List<AckedPublisher.Out> records = new ArrayList<>();
       for (JobSubmitted j : jobs) {
-        records.add(new Sender.Out(Topics.jobStatusKey(j.getPool(), j.getJobId()),
+        records.add(new AckedPublisher.Out(Topics.jobStatusKey(j.getPool(), j.getJobId()),
             Topics.JOB_ARRIVALS.name(), Topics.JOB_ARRIVALS.key(j.getPool()),
             Topics.JOB_ARRIVALS.value(j)));
       }
-      List<Sender.Placed> placed = Sender.send(client, records);
+      List<AckedPublisher.Placed> placed;
+      try (AckedPublisher publisher = AckedPublisher.bounded(client, name)) {
+        placed = publisher.publish(records);
+      }
       List<String> problems = new ArrayList<>();
-      for (Sender.Placed p : placed) {
+      for (AckedPublisher.Placed p : placed) {
         if (p.acked()) {
           out.println(p.record().label());
         } else {

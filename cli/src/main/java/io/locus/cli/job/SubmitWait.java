@@ -1,5 +1,6 @@
 package io.locus.cli.job;
 
+import io.locus.cli.replay.AckedPublisher;
 import io.locus.kafka.Topics;
 import io.locus.schemas.DeadLetter;
 import io.locus.schemas.JobState;
@@ -27,11 +28,11 @@ final class SubmitWait {
   /** The jobs not finished yet, with their latest state (null: none seen). */
   private final Map<String, JobStatus> open = new LinkedHashMap<>();
 
-  SubmitWait(String name, PrintWriter err, List<Sender.Placed> placed, Duration timeout) {
+  SubmitWait(String name, PrintWriter err, List<AckedPublisher.Placed> placed, Duration timeout) {
     this.name = name;
     this.err = err;
     this.timeout = timeout;
-    for (Sender.Placed p : placed) {
+    for (AckedPublisher.Placed p : placed) {
       byPlace.put(p.partition() + "/" + p.offset(), p.record().label());
       open.put(p.record().label(), null);
     }
