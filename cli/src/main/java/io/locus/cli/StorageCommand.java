@@ -35,7 +35,7 @@ public final class StorageCommand implements Runnable {
               + " are written."})
   static final class Create implements Callable<Integer> {
     /** The generators whose inputs name no location: real agents read them from the root. */
-    static final String SUITED = "mi, sw, ap, stacking, sched-micro and dd-throughput";
+    static final String SUITED = "mi, sw, ap, stacking, sched-micro, dd-throughput and tenants";
     /** The generators whose jobs read no files. */
     static final String NO_INPUTS = "stages18, cern and the *-mix workloads";
 

@@ -5,6 +5,7 @@ import io.locus.workloads.TraceFiles;
 import io.locus.workloads.TraceJob;
 import io.locus.workloads.Workload;
 import io.locus.workloads.Workloads;
+import io.locus.workloads.swf.SwfQueueField;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +45,8 @@ public final class WorkloadSource {
     List<Path> traces;
 
     @Option(names = "--workload", paramLabel = "NAME",
-        description = "A generator: mi, sw, ap, stacking, sched-micro, dd-throughput, stages18, khanna.")
+        description = "A generator: mi, sw, ap, stacking, sched-micro, dd-throughput, stages18,"
+            + " khanna, ideal-mix, random-mix, noisy-mix, cern, tenants.")
     String workload;
   }
 
@@ -85,6 +87,14 @@ public final class WorkloadSource {
    * @throws io.locus.workloads.TraceFormatException for a malformed trace (the reader's message)
    */
   Workload open(List<String> pools) {
+    return open(pools, SwfQueueField.NONE, List.of());
+  }
+
+  /**
+   * The workload as {@link #open(List)}, SWF jobs' queues named by {@code swfQueue} and each
+   * trace file's jobs sent to {@code queues} in turn (empty: the trace's own).
+   */
+  Workload open(List<String> pools, SwfQueueField swfQueue, List<String> queues) {
     if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
       throw new IllegalArgumentException("--time-scale must be finite and > 0: " + timeScale);
     }
@@ -96,13 +106,20 @@ public final class WorkloadSource {
       if (format != null) {
         throw new IllegalArgumentException("--format is for --trace files");
       }
+      if (swfQueue != SwfQueueField.NONE || !queues.isEmpty()) {
+        throw new IllegalArgumentException("--swf-queue and --queues are for --trace files");
+      }
       Workload w = Workloads.create(choice.workload, params, seed);
       return timeScale == 1.0 ? w : scaled(w, timeScale);
     }
     List<Path> files = files(choice.traces);
     TraceFiles.Format f = format != null ? parseFormat(format) : detect(files);
-    TraceFiles.Options options =
-        new TraceFiles.Options(timeScale, pools.size() > 1 ? pools : List.of(), swfFileModel, seed);
+    if (swfQueue != SwfQueueField.NONE && f != TraceFiles.Format.SWF) {
+      throw new IllegalArgumentException("--swf-queue is for SWF logs; these are "
+          + f.cliName() + " traces");
+    }
+    TraceFiles.Options options = new TraceFiles.Options(timeScale,
+        pools.size() > 1 ? pools : List.of(), swfFileModel, seed, swfQueue, queues);
     try {
       Workload w = TraceFiles.open(files, f, options);
       if (mixee != null) {
@@ -223,14 +240,18 @@ public final class WorkloadSource {
     }
   }
 
-  /** A generated workload with every time multiplied by {@code k}. */
+  /**
+   * A generated workload with every time multiplied by {@code k} (a cancel delay too: it counts
+   * from the arrival); every other field kept, the queue included.
+   */
   static Workload scaled(Workload w, double k) {
     return w.map(j -> {
       List<InputFile> inputs = j.inputs().stream().map(u -> new InputFile(u.id(), u.bytes(),
           u.computeSeconds() * k, u.location(), u.checksum())).toList();
       return new TraceJob(j.jobId(), j.pool(), j.arrival() * k, inputs,
           j.computeSeconds() * k, j.stage(), j.attributes(), j.events(), j.parents(),
-          j.outputs(), j.template(), j.args(), j.priority());
+          j.outputs(), j.template(), j.args(), j.priority(),
+          j.cancelAfter() == null ? null : j.cancelAfter() * k, j.queue());
     });
   }
 }

@@ -28,10 +28,11 @@ final class LocusTraces {
       parts.add(w);
       size += w.size();
       adapt.add(adapter(prefix ? names.get(i) + "/" : "", options.timeScale(),
-          TraceFiles.pool(options, i)));
+          TraceFiles.pool(options, i), TraceFiles.queue(options, i)));
     }
     Workload merged;
-    if (parts.size() == 1 && !prefix && options.timeScale() == 1.0 && options.pools().isEmpty()) {
+    if (parts.size() == 1 && !prefix && options.timeScale() == 1.0 && options.pools().isEmpty()
+        && options.queues().isEmpty()) {
       merged = parts.get(0);
     } else {
       String name = parts.size() == 1 ? parts.get(0).name() : String.join("+", names);
@@ -46,8 +47,16 @@ final class LocusTraces {
     return merged;
   }
 
-  /** Prefixes ids, scales times and sets the pool of one file's jobs. */
-  static UnaryOperator<TraceJob> adapter(String prefix, double scale, String pool) {
+  /**
+   * Prefixes ids, scales times and sets the pool and the queue (each null: the trace's own) of one
+   * file's jobs.
+   */
+  static UnaryOperator<TraceJob> adapter(String prefix, double scale, String pool, String queue) {
+    UnaryOperator<TraceJob> moved = moved(prefix, scale, pool);
+    return queue == null ? moved : j -> moved.apply(j).withQueue(queue);
+  }
+
+  private static UnaryOperator<TraceJob> moved(String prefix, double scale, String pool) {
     if (prefix.isEmpty() && scale == 1.0) {
       return pool == null ? UnaryOperator.identity() : j -> j.withPool(pool);
     }
@@ -56,7 +65,7 @@ final class LocusTraces {
         j.stage(), j.attributes(), j.events(),
         j.parents().stream().map(p -> prefix + p).toList(), units(j.outputs(), prefix, scale),
         j.template(), j.args(), j.priority(),
-        j.cancelAfter() == null ? null : j.cancelAfter() * scale);
+        j.cancelAfter() == null ? null : j.cancelAfter() * scale, j.queue());
   }
 
   private static List<InputFile> units(List<InputFile> units, String prefix, double scale) {

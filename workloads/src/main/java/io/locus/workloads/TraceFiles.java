@@ -1,6 +1,7 @@
 package io.locus.workloads;
 
 import io.locus.core.model.InputFile;
+import io.locus.workloads.swf.SwfQueueField;
 import io.locus.workloads.swf.SwfReader;
 import io.locus.workloads.wf.WfInstanceReader;
 import io.locus.workloads.wf.WfJobs;
@@ -61,13 +62,30 @@ public final class TraceFiles {
    * @param swfFileModel SWF: apply the seeded file-set model (jobs read files chosen from their user
    *     and executable); false = SWF jobs read no files
    * @param seed the seed of every random choice a reader makes (the SWF file-set model)
+   * @param swfQueue SWF: the field that names each job's queue ({@link SwfQueueField}: user,
+   *     group, executable, queue or partition; {@code NONE}, the default, names none)
+   * @param queues the queues the jobs go to, as {@code pools}: empty = the trace's own (a Locus
+   *     trace's {@code queue}, SWF's {@code swfQueue} field, none for WfCommons); one = every job
+   *     there; several = each file's jobs (a whole WfCommons workflow, an SWF log) to the next
+   *     queue in turn
    */
-  public record Options(double timeScale, List<String> pools, boolean swfFileModel, long seed) {
+  public record Options(double timeScale, List<String> pools, boolean swfFileModel, long seed,
+      SwfQueueField swfQueue, List<String> queues) {
     public Options {
       if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
         throw new IllegalArgumentException("time scale must be finite and > 0: " + timeScale);
       }
       pools = pools == null ? List.of() : List.copyOf(pools);
+      swfQueue = swfQueue == null ? SwfQueueField.NONE : swfQueue;
+      queues = queues == null ? List.of() : List.copyOf(queues);
+      for (String q : queues) {
+        QueueNames.check(q);
+      }
+    }
+
+    /** Options without queues (the trace's own, none from SWF). */
+    public Options(double timeScale, List<String> pools, boolean swfFileModel, long seed) {
+      this(timeScale, pools, swfFileModel, seed, SwfQueueField.NONE, List.of());
     }
 
     public static Options defaults() {
@@ -113,6 +131,7 @@ public final class TraceFiles {
       Path f = files.get(i);
       String instance = names.get(i);
       String pool = pool(options, i);
+      String queue = queue(options, i);
       List<TraceJob> jobs;
       if (format == Format.WFCOMMONS) {
         WfWorkflow wf = WfInstanceReader.read(f);
@@ -126,12 +145,13 @@ public final class TraceFiles {
             + jobs.size() + " tasks, " + wf.fileSizes().size() + " files");
       } else {
         SwfReader.Result r = SwfReader.read(f, instance, options.timeScale(),
-            options.swfFileModel(), options.seed());
+            options.swfFileModel(), options.seed(), options.swfQueue());
         jobs = r.jobs();
         descriptions.add(r.description());
       }
       for (TraceJob j : jobs) {
-        all.add(pool == null ? j : j.withPool(pool));
+        TraceJob p = pool == null ? j : j.withPool(pool);
+        all.add(queue == null ? p : p.withQueue(queue));
       }
     }
     all.sort(Comparator.comparingDouble(TraceJob::arrival)); // stable: file order on ties
@@ -178,6 +198,12 @@ public final class TraceFiles {
       }
     }
     return List.copyOf(read.values());
+  }
+
+  /** The queue of file {@code index}'s jobs, or null to keep the trace's own. */
+  static String queue(Options options, int index) {
+    List<String> queues = options.queues();
+    return queues.isEmpty() ? null : queues.get(index % queues.size());
   }
 
   /** The pool of file {@code index}'s jobs, or null to keep the trace's own. */

@@ -54,11 +54,18 @@ package io.locus.workloads;
  *       run; null = the agent's default template</td></tr>
  *   <tr><td>args</td><td>array of strings</td><td>no (absent = empty)</td><td>arguments for the
  *       template</td></tr>
+ *   <tr><td>priority</td><td>integer in [−1000, 1000]</td><td>no (absent = null)</td><td>the
+ *       job's priority in its pool's queue; null = the consumer's default</td></tr>
+ *   <tr><td>cancelAfter</td><td>number ≥ 0</td><td>no (absent = null)</td><td>seconds after its
+ *       arrival at which the job is cancelled; null = never</td></tr>
+ *   <tr><td>queue</td><td>string ({@link QueueNames})</td><td>no (absent = null)</td><td>the
+ *       queue (tenant, team) inside its pool; null = the consumer's default queue</td></tr>
  * </table>
  *
  * <p>{@code parents}, {@code outputs}, {@code template} and {@code args} were added in issue 15.
  * They are optional and written only when set, so the format stays at version 1: older traces read
- * unchanged, and a trace without them is written byte for byte as before.
+ * unchanged, and a trace without them is written byte for byte as before. {@code priority} and
+ * {@code cancelAfter} (issue 23) and {@code queue} (issue 24) came on the same terms.
  *
  * <table>
  *   <caption>Unit fields of inputs and outputs (io.locus.core.model.InputFile)</caption>

@@ -40,6 +40,9 @@ import java.util.TreeMap;
  *   <li>{@code cancelAfter}: the job is cancelled this many seconds after its {@code arrival} (a
  *       user's cancel, replayed by the simulator: queued, it leaves the queue; running, its
  *       attempt stops; finished, nothing happens); null = never cancelled.
+ *   <li>{@code queue}: the queue (tenant, team) inside its pool that the job is submitted to; null
+ *       = the consumer's default queue ({@code --queue}, else the pool's). A name follows
+ *       {@link QueueNames}.
  * </ul>
  */
 public record TraceJob(
@@ -56,7 +59,8 @@ public record TraceJob(
     String template,
     List<String> args,
     Integer priority,
-    Double cancelAfter) {
+    Double cancelAfter,
+    String queue) {
 
   public TraceJob {
     if (jobId == null || jobId.isEmpty()) {
@@ -80,6 +84,12 @@ public record TraceJob(
       throw new IllegalArgumentException(
           "cancelAfter of " + jobId + " must be finite and >= 0: " + cancelAfter);
     }
+    if (queue != null) {
+      String bad = QueueNames.problem(queue);
+      if (bad != null) {
+        throw new IllegalArgumentException("queue of job " + jobId + ": " + bad);
+      }
+    }
     inputs = List.copyOf(inputs);
     parents = parents == null ? List.of() : List.copyOf(parents);
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
@@ -90,7 +100,16 @@ public record TraceJob(
         : Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
   }
 
-  /** A job that is never cancelled. */
+  /** A job in the consumer's default queue. */
+  public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
+      double computeSeconds, int stage, Map<String, String> attributes, EventSpan events,
+      List<String> parents, List<InputFile> outputs, String template, List<String> args,
+      Integer priority, Double cancelAfter) {
+    this(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events, parents,
+        outputs, template, args, priority, cancelAfter, null);
+  }
+
+  /** A job that is never cancelled, in the consumer's default queue. */
   public TraceJob(String jobId, String pool, double arrival, List<InputFile> inputs,
       double computeSeconds, int stage, Map<String, String> attributes, EventSpan events,
       List<String> parents, List<InputFile> outputs, String template, List<String> args,
@@ -128,19 +147,29 @@ public record TraceJob(
   /** The same job in another pool. */
   public TraceJob withPool(String newPool) {
     return new TraceJob(jobId, newPool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args, priority, cancelAfter);
+        parents, outputs, template, args, priority, cancelAfter, queue);
   }
 
   /** The same job with {@code newPriority} (null: not set). */
   public TraceJob withPriority(Integer newPriority) {
     return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args, newPriority, cancelAfter);
+        parents, outputs, template, args, newPriority, cancelAfter, queue);
   }
 
   /** The same job cancelled {@code seconds} after its arrival (null: never cancelled). */
   public TraceJob withCancelAfter(Double seconds) {
     return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
-        parents, outputs, template, args, priority, seconds);
+        parents, outputs, template, args, priority, seconds, queue);
+  }
+
+  /**
+   * The same job in queue {@code newQueue} (null: the consumer's default queue).
+   *
+   * @throws IllegalArgumentException when {@code newQueue} breaks {@link QueueNames}
+   */
+  public TraceJob withQueue(String newQueue) {
+    return new TraceJob(jobId, pool, arrival, inputs, computeSeconds, stage, attributes, events,
+        parents, outputs, template, args, priority, cancelAfter, newQueue);
   }
 
   /** The job's priority, or {@code fallback} when the trace set none. */

@@ -50,7 +50,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       Set.of("format", "version", "name", "jobs", "description");
   private static final Set<String> JOB_FIELDS =
       Set.of("jobId", "pool", "arrival", "inputs", "computeSeconds", "stage", "attributes",
-          "events", "parents", "outputs", "template", "args", "priority", "cancelAfter");
+          "events", "parents", "outputs", "template", "args", "priority", "cancelAfter", "queue");
   private static final Set<String> UNIT_FIELDS =
       Set.of("id", "bytes", "computeSeconds", "location", "checksum");
 
@@ -260,6 +260,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
       }
     }
     String template = id(text(n, "template", false), "template");
+    String queue = text(n, "queue", false);
     double compute = number(n, "computeSeconds", true, "job");
     int stage = 0;
     JsonNode s = n.get("stage");
@@ -322,7 +323,7 @@ public final class TraceReader implements Iterator<TraceJob>, Closeable {
     }
     try {
       return new TraceJob(jobId, pool, arrival, units, compute, stage, attrs, events, parents,
-          outputs, template, args, priority, cancelAfter);
+          outputs, template, args, priority, cancelAfter, queue);
     } catch (IllegalArgumentException e) {
       throw error(e.getMessage());
     }

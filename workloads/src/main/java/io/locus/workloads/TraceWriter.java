@@ -118,6 +118,9 @@ public final class TraceWriter implements Closeable {
     if (job.cancelAfter() != null) {
       out.writeNumberField("cancelAfter", job.cancelAfter());
     }
+    if (job.queue() != null) {
+      out.writeStringField("queue", job.queue()); // issue 24; only when set, as the fields above
+    }
     out.writeEndObject();
     written++;
   }

@@ -72,6 +72,18 @@ public final class Workload implements Iterable<TraceJob> {
   }
 
   /**
+   * This workload with {@code queue} for every job that names none (WfCommons has no such field,
+   * SWF gives one only through {@link TraceFiles.Options#swfQueue()}, a Locus trace's job may
+   * leave it out); jobs that name one keep it. The commands' {@code --queue}.
+   *
+   * @throws IllegalArgumentException when {@code queue} breaks {@link QueueNames}
+   */
+  public Workload withDefaultQueue(String queue) {
+    QueueNames.check(queue);
+    return map(j -> j.queue() != null ? j : j.withQueue(queue));
+  }
+
+  /**
    * This workload with every job passed through {@code f} (same name, description, size and
    * warnings); {@code f} must keep the arrival order.
    */

@@ -104,6 +104,32 @@ public final class Workloads {
             p.longValue("space"), p.bool("hotspots")), p.seed)));
   }
 
+  static {
+    Tenants.Options d = Tenants.Options.defaults();
+    ENTRIES.put("tenants", new Entry("several tenants' WfCommons-shaped workflows, one flooding"
+        + " the pool first; each job's queue is its tenant (issue 24)",
+        List.of(
+            spec("tenants", Integer.toString(d.tenants()), "tenants (queues tenant-1 ...), >= 2;"
+                + " tenant-1 floods"),
+            spec("workflows", Integer.toString(d.workflows()), "workflows of each other tenant"),
+            spec("flood", Integer.toString(d.flood()), "tenant-1 submits flood x workflows"
+                + " workflows, all at t = 0"),
+            spec("shape", "mix", "blast | genome | mix (each workflow drawn, even odds)"),
+            spec("width", Integer.toString(d.width()), "blastall or individuals tasks per"
+                + " workflow"),
+            spec("database", "1GB", "BLAST's shared database: bytes, or with a unit"),
+            spec("rate", Double.toString(d.rate()), "each other tenant's workflows/s (Poisson);"
+                + " 0 = all at start"),
+            spec("start", "60", "seconds when the other tenants start submitting"),
+            spec("overlap", "0", "probability that a workflow reads the data all tenants share"
+                + " instead of its tenant's, in [0, 1]")),
+        p -> Tenants.workload(new Tenants.Options(p.integer("tenants"), p.integer("workflows"),
+            p.integer("flood"), p.choice("shape", Map.of("blast", Tenants.Shape.BLAST,
+                "genome", Tenants.Shape.GENOME, "mix", Tenants.Shape.MIX)), p.integer("width"),
+            p.bytes("database"), p.number("rate"), p.number("start"), p.number("overlap")),
+            p.seed)));
+  }
+
   private Workloads() {}
 
   /** Registered names, in a stable order. */

@@ -67,6 +67,27 @@ class TraceFilesTest {
     assertThat(blastFiles).allMatch(f -> f.startsWith("blast-001/"));
   }
 
+  /** Issue 24: a whole workflow goes to one queue, each instance to the next queue in turn. */
+  @Test
+  void eachWfCommonsInstanceGoesWholeToOneQueue() throws IOException {
+    List<Path> files = new java.util.ArrayList<>();
+    for (String n : List.of("a", "b", "c")) {
+      Path f = dir.resolve(n + ".json");
+      WfInstanceWriter.write(SyntheticWorkflows.blast(2, 1000), "1.5", f);
+      files.add(f);
+    }
+    List<TraceJob> jobs = TraceFiles.open(files, Format.WFCOMMONS,
+        new Options(1, List.of(), true, 1, null, List.of("team-x", "team-y"))).toList();
+    assertThat(jobs).hasSize(12).allSatisfy(j -> assertThat(j.queue()).isEqualTo(
+        j.jobId().startsWith("b/") ? "team-y" : "team-x"));
+    // without queues a WfCommons job names none (the consumer's --queue applies)
+    assertThat(TraceFiles.open(files, Format.WFCOMMONS, Options.defaults()).toList())
+        .allSatisfy(j -> assertThat(j.queue()).isNull());
+    assertThatThrownBy(() -> new Options(1, List.of(), true, 1, null, List.of("bad queue")))
+        .hasMessage("queue name 'bad queue' has ' ' at index 3; allowed: letters, digits, '.',"
+            + " '_', '-'");
+  }
+
   @Test
   void aWfCommonsWorkloadSurvivesTheLocusTraceFormat() throws IOException {
     Path a = dir.resolve("genome.json");

@@ -44,7 +44,7 @@ class TraceFormatTest {
     jobs.add(new TraceJob("dag-child", null, 0.0, List.of(InputFile.of("out-a", 10)), 2.5, 0,
         Map.of(), null, List.of("odd"), List.of(InputFile.of("out-b", 5),
             new InputFile("out-c", 7, 0.25, null, "sha256:cd")), "merge", List.of("--fast", "x y"))
-        .withPriority(-7).withCancelAfter(12.5));
+        .withPriority(-7).withCancelAfter(12.5).withQueue("team-a.sub_1"));
     jobs.addAll(Stages18.workload().toList().subList(0, 5));
     jobs.addAll(DdThroughput.workload(1, 2, 7, Locality.FULL, Mode.READ_WRITE, 2).toList());
     // after the t = 0 jobs above, so the list stays sorted by arrival
@@ -82,10 +82,11 @@ class TraceFormatTest {
         + "[{\"id\":\"out-a\",\"bytes\":10}],\"computeSeconds\":2.5,\"stage\":0,"
         + "\"parents\":[\"odd\"],\"outputs\":[{\"id\":\"out-b\",\"bytes\":5},{\"id\":\"out-c\","
         + "\"bytes\":7,\"computeSeconds\":0.25,\"checksum\":\"sha256:cd\"}],\"template\":\"merge\","
-        + "\"args\":[\"--fast\",\"x y\"],\"priority\":-7,\"cancelAfter\":12.5}");
-    // a job without the issue-15 and -23 fields is written exactly as before they existed
+        + "\"args\":[\"--fast\",\"x y\"],\"priority\":-7,\"cancelAfter\":12.5,"
+        + "\"queue\":\"team-a.sub_1\"}");
+    // a job without the issue-15, -23 and -24 fields is written exactly as before they existed
     assertThat(lines.get(3)).doesNotContain("parents", "outputs", "template", "args", "priority",
-        "cancelAfter");
+        "cancelAfter", "queue");
   }
 
   @Test
@@ -280,6 +281,56 @@ class TraceFormatTest {
     // the records' bound (connectors' validation) and the core's are one range
     assertThat(Limits.MIN_PRIORITY).isEqualTo(io.locus.core.model.Priority.MIN);
     assertThat(Limits.MAX_PRIORITY).isEqualTo(io.locus.core.model.Priority.MAX);
+  }
+
+  @Test
+  void queueIsReadWrittenAndDefaultedOnlyWhereUnset() throws IOException {
+    Path p = dir.resolve("queues.jsonl");
+    Files.writeString(p, String.format(HEADER, 2) + "\n"
+        + "{\"jobId\":\"a\",\"arrival\":0,\"inputs\":[],\"computeSeconds\":0,\"queue\":\"team-a\"}\n"
+        + String.format(JOB, "plain", "1.0") + "\n", StandardCharsets.UTF_8);
+    assertThat(TraceReader.readAll(p).stream().map(TraceJob::queue).toList())
+        .containsExactly("team-a", null);
+    // --queue: only the job that names none takes it
+    Workload w = TraceFiles.open(List.of(p), TraceFiles.Format.LOCUS, TraceFiles.Options.defaults())
+        .withDefaultQueue("batch");
+    assertThat(w.stream().map(TraceJob::queue).toList()).containsExactly("team-a", "batch");
+    // written only when set, after every other field
+    Path out = dir.resolve("queues-out.jsonl");
+    TraceWriter.write(out, w);
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines.get(1)).endsWith(",\"queue\":\"team-a\"}");
+    assertThat(TraceReader.readAll(out).toList()).isEqualTo(w.toList());
+    Path plain = dir.resolve("plain.jsonl");
+    TraceWriter.write(plain, Workload.of("t", "", List.of(new TraceJob("x", 0, List.of(), 0))));
+    assertThat(Files.readString(plain)).doesNotContain("queue");
+    // --queues: every file's jobs to its queue, over the trace's own
+    assertThat(TraceFiles.open(List.of(p), TraceFiles.Format.LOCUS, new TraceFiles.Options(1,
+        List.of(), false, 1, null, List.of("ops"))).stream().map(TraceJob::queue).toList())
+        .containsExactly("ops", "ops");
+    assertThatThrownBy(() -> Workload.of("w", "", List.of()).withDefaultQueue("a b"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("queue name 'a b' has ' ' at index 1; allowed: letters, digits, '.', '_', '-'");
+
+    String h = String.format(HEADER, 2) + "\n" + String.format(JOB, "a", "0") + "\n";
+    String job = "{\"jobId\":\"b\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,\"queue\":%s}";
+    expect(h + String.format(job, "\"team a\""), 3,
+        "queue of job b: queue name 'team a' has ' ' at index 4; allowed: letters, digits, '.',"
+            + " '_', '-'");
+    expect(h + String.format(job, "\"\""), 3, "queue of job b: empty queue name");
+    expect(h + String.format(job, "\"-x\""), 3,
+        "queue of job b: queue name '-x' must start with a letter or a digit");
+    expect(h + String.format(job, "\"a/b\""), 3, "queue name 'a/b' has '/' at index 1");
+    expect(h + String.format(job, "\"" + "q".repeat(Limits.MAX_ID_CHARS + 1) + "\""), 3,
+        "is 257 chars long, more than the limit of 256");
+    expect(h + String.format(job, "7"), 3, "field 'queue' must be a string, got 7");
+    // a typo is still refused, not read as a missing queue
+    expect(h + "{\"jobId\":\"b\",\"arrival\":1,\"inputs\":[],\"computeSeconds\":0,"
+        + "\"queu\":\"x\"}", 3, "unknown job field 'queu'");
+    assertThatThrownBy(() -> new TraceJob("x", 0, List.of(), 0).withQueue("ü"))
+        .hasMessage("queue of job x: queue name 'ü' must start with a letter or a digit");
+    assertThat(new TraceJob("x", 0, List.of(), 0).withQueue("u17").withPriority(3).queue())
+        .isEqualTo("u17");
   }
 
   @Test

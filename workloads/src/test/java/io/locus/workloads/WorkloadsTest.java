@@ -23,7 +23,7 @@ class WorkloadsTest {
   void registersEveryGenerator() {
     assertThat(Workloads.names()).containsExactly("mi", "sw", "ap", "stacking", "sched-micro",
         "dd-throughput", "stages18", "khanna", "ideal-mix", "random-mix", "noisy-mix",
-        "cern");
+        "cern", "tenants");
     assertThat(create("mi", 1).size()).isEqualTo(250_000);
     assertThat(create("sw", 1).size()).isEqualTo(2_000_000);
     assertThat(create("ap", 1).size()).isEqualTo(250_000);

@@ -201,6 +201,7 @@ public final class JobSubmitCommand implements Callable<Integer> {
       throw new IllegalArgumentException(file + " does not exist or is not a file");
     }
     List<JobSubmitted> jobs = new ArrayList<>();
+    long queued = 0;
     Set<String> seen = new HashSet<>();
     long now = System.currentTimeMillis();
     try (TraceReader r = TraceReader.open(path)) {
@@ -230,6 +231,7 @@ public final class JobSubmitCommand implements Callable<Integer> {
           throw new IllegalArgumentException(where + " appears twice (the scheduler would refuse"
               + " the second as a duplicate)");
         }
+        queued += t.queue() != null ? 1 : 0;
         TraceJob withPriority = t.priority() == null && priority != null
             ? t.withPriority(priority) : t;
         jobs.add(checked(JobRecords.toJob(withPriority, p, now), source + ": "));
@@ -250,6 +252,11 @@ public final class JobSubmitCommand implements Callable<Integer> {
     }
     if (jobs.isEmpty()) {
       throw new IllegalArgumentException(source + " holds no jobs");
+    }
+    if (queued > 0) {
+      spec.commandLine().getErr().println("warning: " + io.locus.cli.ReplayCommand.QUEUES_NOT_SENT
+          .formatted(queued, source));
+      spec.commandLine().getErr().flush();
     }
     return jobs;
   }

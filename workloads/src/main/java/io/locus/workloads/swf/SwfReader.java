@@ -39,6 +39,8 @@ import java.util.zip.GZIPInputStream;
  *   <li>The preceding job (field 17) becomes {@code parents} when that job is in the file and was
  *       not skipped; other links are dropped and counted.
  *   <li>Files: {@link SwfFileModel} when the model is on, none when it is off.
+ *   <li>Queue: the field {@link SwfQueueField} chooses (user, group, executable, queue or
+ *       partition: {@code u17}, {@code g3}, ...), none by default or where the field is -1.
  *   <li>Job ids {@code <instance>/<job number>}; a job number must be a whole number and unique.
  * </ul>
  */
@@ -57,6 +59,15 @@ public final class SwfReader {
    */
   public static Result read(Path path, String instance, double timeScale, boolean fileModel,
       long seed) throws IOException {
+    return read(path, instance, timeScale, fileModel, seed, SwfQueueField.NONE);
+  }
+
+  /**
+   * As {@link #read(Path, String, double, boolean, long)}, each job's queue named by {@code
+   * queueField} ({@link SwfQueueField}; -1 in that field: no queue).
+   */
+  public static Result read(Path path, String instance, double timeScale, boolean fileModel,
+      long seed, SwfQueueField queueField) throws IOException {
     String source = path.toString();
     List<String> header = new ArrayList<>();
     Map<Long, SwfJob> jobs = new LinkedHashMap<>();
@@ -90,11 +101,11 @@ public final class SwfReader {
         jobs.put(j.jobNumber(), j);
       }
     }
-    return convert(jobs, header, instance, timeScale, fileModel, seed);
+    return convert(jobs, header, instance, timeScale, fileModel, seed, queueField);
   }
 
   private static Result convert(Map<Long, SwfJob> all, List<String> header, String instance,
-      double timeScale, boolean fileModel, long seed) {
+      double timeScale, boolean fileModel, long seed, SwfQueueField queueField) {
     Set<Long> kept = new HashSet<>();
     int noRuntime = 0;
     int noSubmit = 0;
@@ -136,7 +147,8 @@ public final class SwfReader {
       List<InputFile> inputs = model == null ? List.of()
           : model.files(j.userId(), j.executable());
       jobs.add(new TraceJob(instance + "/" + j.jobNumber(), null, j.submitTime() * timeScale,
-          inputs, j.runTime() * timeScale, 0, attrs, null, parents, List.of(), null, List.of()));
+          inputs, j.runTime() * timeScale, 0, attrs, null, parents, List.of(), null, List.of(),
+          null, null, queueField.queueOf(j)));
     }
     jobs.sort(Comparator.comparingDouble(TraceJob::arrival)); // List.sort is stable
     StringBuilder d = new StringBuilder("SWF log ").append(instance).append(": ")
@@ -148,6 +160,10 @@ public final class SwfReader {
     d.append("; preceding-job links: ").append(links).append(" kept, ").append(dropped)
         .append(" dropped (job not in the file or skipped)");
     d.append(fileModel ? "; file-set model on (seed " + seed + ")" : "; file-set model off");
+    if (queueField != SwfQueueField.NONE) {
+      d.append("; queue = ").append(queueField.cliName()).append(" (field ")
+          .append(queueField.field()).append(")");
+    }
     for (String h : header) {
       d.append("; ").append(h);
     }
