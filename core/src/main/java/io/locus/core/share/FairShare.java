@@ -59,8 +59,13 @@ public final class FairShare {
     for (String q : tree.specs().keySet()) {
       agg.put(q, new Agg());
     }
-    for (Map.Entry<String, QueueLoad> e : loads.entrySet()) {
-      addLoad(e.getKey(), e.getValue());
+    // Leaves in the tree's order, not the map's: sums of doubles (declared resources) then come
+    // out bit for bit the same whichever order the caller filled the map in.
+    for (String leaf : tree.leaves()) {
+      QueueLoad l = loads.get(leaf);
+      if (l != null) {
+        addLoad(leaf, l);
+      }
     }
     guarantees(null, capacity.slots());
     fairShares(null, capacity.slots());
