@@ -38,8 +38,7 @@ public final class FairShare {
   private final double now;
   private final Map<String, QueueLoad> loads;
   private final Map<String, Agg> agg = new HashMap<>();
-  private final Map<String, Double> guarantee = new HashMap<>();
-  private final Map<String, Double> fair = new HashMap<>();
+  private final Entitlements entitled;
   private int runningTotal;
 
   /** Subtree sums of one queue. */
@@ -67,8 +66,11 @@ public final class FairShare {
         addLoad(leaf, l);
       }
     }
-    guarantees(null, capacity.slots());
-    fairShares(null, capacity.slots());
+    Map<String, Integer> demand = new HashMap<>();
+    for (Map.Entry<String, Agg> e : agg.entrySet()) {
+      demand.put(e.getKey(), e.getValue().running + e.getValue().pending);
+    }
+    this.entitled = new Entitlements(tree, capacity.slots(), demand);
   }
 
   /**
@@ -107,99 +109,12 @@ public final class FairShare {
     return Math.max(0, now - l.oldestPendingSubmit() - maxWait);
   }
 
-  /** Effective guarantees: scaled down with the siblings' when they exceed what the parent has. */
-  private void guarantees(String parent, double available) {
-    List<String> kids = tree.children(parent);
-    double sum = 0;
-    for (String c : kids) {
-      sum += tree.spec(c).guaranteedSlots();
-    }
-    double scale = sum <= available || sum == 0 ? 1.0 : available / sum;
-    for (String c : kids) {
-      double g = tree.spec(c).guaranteedSlots() * scale;
-      guarantee.put(c, g);
-      guarantees(c, g);
-    }
-  }
-
-  /**
-   * Weighted max-min fair shares of the active children of {@code parent} within {@code amount}
-   * slots: each gets clamp(λ·weight, its guarantee, its demand capped by its limit), with λ the
-   * level at which the shares fill {@code amount} (or everyone's demand, when that is less).
-   */
-  private void fairShares(String parent, double amount) {
-    List<String> kids = tree.children(parent);
-    List<String> active = new ArrayList<>();
-    for (String c : kids) {
-      Agg a = agg.get(c);
-      fair.put(c, 0.0);
-      if (a.running + a.pending > 0) {
-        active.add(c);
-      }
-    }
-    double capSum = 0;
-    double floorSum = 0;
-    double minW = Double.POSITIVE_INFINITY;
-    for (String c : active) {
-      capSum += cap(c);
-      floorSum += Math.min(guarantee.get(c), cap(c));
-      minW = Math.min(minW, tree.spec(c).weight());
-    }
-    for (String c : active) {
-      double share;
-      if (capSum <= amount) {
-        share = cap(c);
-      } else if (floorSum >= amount) {
-        share = floorSum == 0 ? 0 : Math.min(guarantee.get(c), cap(c)) * amount / floorSum;
-      } else {
-        share = clamp(level(active, amount, minW), c);
-      }
-      fair.put(c, share);
-    }
-    for (String c : kids) {
-      if (!tree.isLeaf(c)) {
-        fairShares(c, fair.get(c));
-      }
-    }
-  }
-
-  /** λ with Σ clamp(λ·w) = amount, by bisection: monotone, and exact enough for shares of slots. */
-  private double level(List<String> active, double amount, double minW) {
-    double lo = 0;
-    double hi = amount / minW;
-    for (int i = 0; i < 100; i++) {
-      double mid = (lo + hi) / 2;
-      double sum = 0;
-      for (String c : active) {
-        sum += clamp(mid, c);
-      }
-      if (sum < amount) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return hi;
-  }
-
-  private double clamp(double lambda, String q) {
-    double c = cap(q);
-    double f = Math.min(guarantee.get(q), c);
-    return Math.max(f, Math.min(c, lambda * tree.spec(q).weight()));
-  }
-
-  /** A queue's demand (running + pending) capped by its limit and the pool. */
-  private double cap(String q) {
-    Agg a = agg.get(q);
-    return Math.min((double) a.running + a.pending,
-        Math.min(tree.spec(q).limitSlots(), capacity.slots()));
-  }
-
   /** Where {@code queue} stands (a leaf, or a parent with its subtree). */
   public QueueStanding standing(String queue) {
     QueueSpec s = tree.spec(queue);
     Agg a = agg.get(queue);
-    return new QueueStanding(queue, a.running, a.pending, guarantee.get(queue), fair.get(queue),
+    return new QueueStanding(queue, a.running, a.pending, entitled.guarantee(queue),
+        entitled.fairShare(queue),
         s.limitSlots(), s.weight(), capacity.dominantShare(a.running, a.resources), a.overdue);
   }
 
@@ -330,7 +245,7 @@ public final class FairShare {
   }
 
   private double blockedIn(String q) {
-    double own = Math.max(0, Math.min(tree.spec(q).reservedSlots(), guarantee.get(q))
+    double own = Math.max(0, Math.min(tree.spec(q).reservedSlots(), entitled.guarantee(q))
         - agg.get(q).running);
     double kids = 0;
     for (String c : tree.children(q)) {
