@@ -12,6 +12,9 @@ import java.util.List;
  * dependents can then be placed where they are.
  * {@code priority} orders the pool's queue before {@code seq} ({@link Priority}: higher first,
  * {@link #queueRank()}); it is in [{@link Priority#MIN}, {@link Priority#MAX}].
+ * {@code queue} is the pool queue the job was submitted to ({@code io.locus.core.share.QueueTree}),
+ * or null for the pool's default queue. It is the last component so that every constructor that
+ * predates queues keeps its meaning (they all give null): a pool without queues never reads it.
  */
 public record Task(
     String taskId,
@@ -25,12 +28,21 @@ public record Task(
     List<String> args,
     int priority,
     ResourceVector profile,
-    List<InputFile> outputs) {
+    List<InputFile> outputs,
+    String queue) {
 
   public Task {
     inputs = List.copyOf(inputs);
     args = args == null ? List.of() : List.copyOf(args);
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
+  }
+
+  /** A task in the pool's default queue. */
+  public Task(String taskId, String jobId, int attempt, long seq, List<InputFile> inputs,
+      double computeSeconds, double submitTime, String template, List<String> args, int priority,
+      ResourceVector profile, List<InputFile> outputs) {
+    this(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template, args, priority,
+        profile, outputs, null);
   }
 
   /** A task without outputs. */
@@ -72,22 +84,28 @@ public record Task(
 
   public Task withAttempt(int newAttempt) {
     return new Task(taskId, jobId, newAttempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority, profile, outputs);
+        args, priority, profile, outputs, queue);
   }
 
   public Task withSeq(long newSeq) {
     return new Task(taskId, jobId, attempt, newSeq, inputs, computeSeconds, submitTime, template,
-        args, priority, profile, outputs);
+        args, priority, profile, outputs, queue);
   }
 
   public Task withProfile(ResourceVector newProfile) {
     return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority, newProfile, outputs);
+        args, priority, newProfile, outputs, queue);
   }
 
   public Task withOutputs(List<InputFile> newOutputs) {
     return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
-        args, priority, profile, newOutputs);
+        args, priority, profile, newOutputs, queue);
+  }
+
+  /** The same task in queue {@code newQueue} (null: the pool's default queue). */
+  public Task withQueue(String newQueue) {
+    return new Task(taskId, jobId, attempt, seq, inputs, computeSeconds, submitTime, template,
+        args, priority, profile, outputs, newQueue);
   }
 
   /** Convenience for tests and generators: one task per job, attempt 0. */
