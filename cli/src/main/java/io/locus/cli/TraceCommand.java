@@ -1,6 +1,6 @@
 package io.locus.cli;
 
-import io.locus.workloads.QueueNames;
+import io.locus.core.share.QueueNames;
 import io.locus.workloads.TraceWriter;
 import io.locus.workloads.Workload;
 import io.locus.workloads.swf.SwfQueueField;

@@ -114,7 +114,7 @@ class QueueOptionsTest {
         "user", "--queues", "ok,not ok", "--queue", "-x");
     assertThat(s.code()).isEqualTo(2);
     assertThat(s.err()).contains("--swf-queue applies to --format swf only",
-        "--queues: queue name 'not ok' has ' ' at index 3",
+        "--queues: queue name 'not ok' has a character outside [A-Za-z0-9_-] at index 3",
         "--queue: queue name '-x' must start with a letter or a digit");
     Run t = locus("simulate", "--trace", swf().toString(), "--format", "swf", "--swf-queue",
         "account");

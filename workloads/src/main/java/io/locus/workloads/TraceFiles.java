@@ -1,5 +1,7 @@
 package io.locus.workloads;
 
+import io.locus.core.share.QueueNames;
+
 import io.locus.core.model.InputFile;
 import io.locus.workloads.swf.SwfQueueField;
 import io.locus.workloads.swf.SwfReader;

@@ -1,5 +1,7 @@
 package io.locus.workloads;
 
+import io.locus.core.share.QueueNames;
+
 /**
  * The Locus trace file: JSON lines (one JSON object per line, UTF-8), gzip-compressed when the file
  * name ends in {@code .gz}.

@@ -1,5 +1,7 @@
 package io.locus.workloads;
 
+import io.locus.core.share.QueueNames;
+
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

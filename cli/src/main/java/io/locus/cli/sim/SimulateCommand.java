@@ -11,7 +11,7 @@ import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
 import io.locus.sim.provision.LrmConfig;
-import io.locus.workloads.QueueNames;
+import io.locus.core.share.QueueNames;
 import io.locus.workloads.TraceFiles;
 import io.locus.workloads.TraceFormatException;
 import io.locus.workloads.Workload;

@@ -13,6 +13,19 @@ public final class QueueNames {
 
   private QueueNames() {}
 
+  /**
+   * {@code name} when acceptable.
+   *
+   * @throws IllegalArgumentException saying why not (the trace readers and commands use it)
+   */
+  public static String check(String name) {
+    String bad = problem(name);
+    if (bad != null) {
+      throw new IllegalArgumentException(bad);
+    }
+    return name;
+  }
+
   /** Null when {@code name} is acceptable, else why not. */
   public static String problem(String name) {
     if (name == null || name.isEmpty()) {
