@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * ({@link CacheIndex}), the data-aware policies' queue index ({@link DispatchIndex}), and the
  * failed tasks waiting out their retry backoff ({@link BackoffQueue}, {@link RetryBackoff}).
  *
- * <p>Why it is ~850 lines (issue 23 added the cancel transitions): what remains are one-line queries and the transitions that must
+ * <p>Why it is ~950 lines (issue 23 added the cancel transitions and the retry backoff; the
+ * backoff queue itself is {@link BackoffQueue}): what remains are one-line queries and the transitions that must
  * move those parts together in one step (a placement changes the queue, the index, the book, the
  * free pool and the journal at once). The next cut, if it grows, is one class per transition
  * family (arrival and placement, endings, late binding), not more queries elsewhere.
