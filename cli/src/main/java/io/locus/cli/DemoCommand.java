@@ -143,7 +143,8 @@ public final class DemoCommand implements Callable<Integer> {
       fallback = policyOptions.spec("MCH"); // every pool here is named: only a default
     }
     SchedulerConfig cfg = new SchedulerConfig(fallback, pools,
-        policyOptions.metricsIntervalMs, policyOptions.maxRetries);
+        policyOptions.metricsIntervalMs, policyOptions.maxRetries)
+        .withRetryBackoff(policyOptions.retryBackoff());
     out.printf(Locale.ROOT, "Starting Locus: embedded Kafka, Flink MiniCluster (RocksDB, %s delivery), %s agents...%n",
         mode.cliName(), realAgents ? "real" : "simulated");
     java.nio.file.Path storage = null;

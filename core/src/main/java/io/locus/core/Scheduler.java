@@ -89,6 +89,8 @@ public final class Scheduler {
     if (policy == null) {
       throw new IllegalStateException("pool " + pool + " has no file policy to dispatch with");
     }
+    // failed tasks whose retry backoff ended by now are placeable again, at their positions
+    state.releaseDue(now);
     Dispatch d = new Dispatch(pool, state, now);
     policy.dispatch(d);
     WithdrawRule.apply(d); // late binding: a slot left free may take a queued attempt back
@@ -125,8 +127,22 @@ public final class Scheduler {
     return state.completeQueued(taskId, attempt, bytesLocal, bytesPeer, bytesStorage);
   }
 
+  /**
+   * The attempt was refused: re-queued at once (unless out of retries). A failure is {@link
+   * #applyTaskFailed(String, int, String, double)}.
+   */
   public PoolState.EndOutcome applyTaskFailed(String taskId, int attempt, String node) {
     return state.fail(taskId, attempt, node);
+  }
+
+  /**
+   * The attempt failed at {@code now}: unless out of retries, the next attempt waits out the
+   * pool's retry backoff, then goes back to its queue position ({@link PoolState#fail(String,
+   * int, String, double)}); the first {@link #dispatch} at or after its release time releases it.
+   */
+  public PoolState.EndOutcome applyTaskFailed(String taskId, int attempt, String node,
+      double now) {
+    return state.fail(taskId, attempt, node, now);
   }
 
   /**
@@ -230,7 +246,7 @@ public final class Scheduler {
   }
 
   public List<Command> onTaskFailed(String taskId, int attempt, String node, double now) {
-    state.fail(taskId, attempt, node);
+    state.fail(taskId, attempt, node, now);
     return dispatch(now);
   }
 

@@ -3,6 +3,7 @@ package io.locus.operators;
 import io.locus.core.Scheduler;
 import io.locus.core.model.Command;
 import io.locus.core.policy.Policies;
+import io.locus.core.policy.PendingExplainer;
 import io.locus.core.policy.Policy;
 import io.locus.core.policy.StatefulPolicy;
 import io.locus.core.provision.Provisioner;
@@ -222,7 +223,7 @@ final class FilePoolDriver implements PoolDriver {
           + placement + ")";
     }
     RunningTask r = st.running(id);
-    Task q = st.queued(id);
+    Task q = waiting(st, id);
     boolean runsAttempt = r != null && r.task().attempt() == attempt;
     boolean queuedAttempt = q != null && q.attempt() == attempt;
     switch (type) {
@@ -303,10 +304,16 @@ final class FilePoolDriver implements PoolDriver {
       }
       case FAILED, REFUSED -> {
         if (runsAttempt && r.node().equals(node)) {
-          PoolState.EndOutcome end = scheduler.applyTaskFailed(id, attempt, node);
+          // A failure waits out the retry backoff; a refusal (the agent would not take the
+          // placement: nothing ran) is placeable again at once.
+          PoolState.EndOutcome end = type == TaskEventType.FAILED
+              ? scheduler.applyTaskFailed(id, attempt, node, now(meta))
+              : scheduler.applyTaskFailed(id, attempt, node);
           String why = type + " on node " + node + (e.getMessage() == null ? ""
               : ": " + e.getMessage());
-          if (end == PoolState.EndOutcome.REQUEUED) {
+          if (end == PoolState.EndOutcome.REQUEUED && st.parked(id) != null) {
+            out.status(backingOff(meta, id, "attempt " + attempt + " " + why));
+          } else if (end == PoolState.EndOutcome.REQUEUED) {
             out.status(queued(meta, st.queued(id), "attempt " + attempt + " " + why));
           } else if (end == PoolState.EndOutcome.FAILED_PERMANENTLY) {
             out.status(JobStatuses.ended(JobStatuses.of(pool, meta, r.task(), JobState.FAILED)
@@ -334,6 +341,20 @@ final class FilePoolDriver implements PoolDriver {
       }
     }
     return where(r, q);
+  }
+
+  /**
+   * The task queued, or parked waiting out its retry backoff (for reconciliation a parked attempt
+   * is as good as a queued one: an event about it proves its backoff ended before a restore), or
+   * null.
+   */
+  private static Task waiting(PoolState st, String id) {
+    Task q = st.queued(id);
+    if (q != null) {
+      return q;
+    }
+    io.locus.core.state.BackoffQueue.Entry p = st.parked(id);
+    return p == null ? null : p.task();
   }
 
   /**
@@ -489,6 +510,20 @@ final class FilePoolDriver implements PoolDriver {
     return s;
   }
 
+  /**
+   * QUEUED of a task whose next attempt waits out its retry backoff: code {@code backoff} (or the
+   * pool-wide one, or {@code no-fit}, which come first), and the failure followed by when the
+   * next attempt is released ({@link PendingExplainer}).
+   */
+  private JobStatus backingOff(PoolMeta meta, String id, String why) {
+    io.locus.core.policy.Pending p = PendingReason.forTask(scheduler, meta, id);
+    JobStatus s = JobStatuses.of(pool, meta, scheduler.state().parked(id).task(),
+        JobState.QUEUED).setReason(why + "; " + p.text()).setPendingCode(p.code().code())
+        .build();
+    pending.published(s.getJobId(), s.getPendingCode());
+    return s;
+  }
+
   private void requeued(PoolOutput out, PoolMeta meta, List<Task> tasks, String why) {
     for (Task t : tasks) {
       out.status(queued(meta, t, why + "; attempt " + (t.attempt() - 1) + " is placed again"));
@@ -527,9 +562,11 @@ final class FilePoolDriver implements PoolDriver {
   @Override
   public String busy() {
     PoolState st = scheduler.state();
-    if (st.queueLength() > 0 || !st.running().isEmpty()) {
-      return "pool " + pool + " has " + st.queueLength() + " queued and "
-          + st.running().size() + " running task(s)";
+    int waiting = st.queueLength() + st.backoffLength();
+    if (waiting > 0 || !st.running().isEmpty()) {
+      return "pool " + pool + " has " + waiting + " queued" + (st.backoffLength() == 0 ? ""
+          : " (" + st.backoffLength() + " in retry backoff)") + " and " + st.running().size()
+          + " running task(s)";
     }
     return null;
   }
@@ -539,7 +576,8 @@ final class FilePoolDriver implements PoolDriver {
     PoolState st = scheduler.state();
     PoolState.Counters c = st.counters();
     b.setPolicy(policy())
-        .setQueueLength(st.queueLength())
+        // a task waiting out its retry backoff is queued for its job (QUEUED, code backoff)
+        .setQueueLength(st.queueLength() + st.backoffLength())
         .setRunningTasks(st.running().size())
         .setRegisteredNodes(st.nodes().size())
         .setTotalSlots(st.registeredSlots())

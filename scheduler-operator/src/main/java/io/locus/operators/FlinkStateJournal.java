@@ -147,6 +147,17 @@ final class FlinkStateJournal implements StateJournal {
   }
 
   @Override
+  public void taskParked(String taskId, double until) {
+    write(() -> {
+      if (Double.isNaN(until)) {
+        store.backoff.remove(taskId);
+      } else {
+        store.backoff.put(taskId, until);
+      }
+    });
+  }
+
+  @Override
   public void taskCancelling(String taskId, int attempt) {
     write(() -> {
       if (attempt < 0) {

@@ -36,7 +36,9 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *   <li>File family: {@code nodes} (node → registration), {@code tasks} (task → queued or running
  *       attempt), {@code cache-index} ((node, file) → bytes); the Khanna family's scheduler-managed
  *       caches and plans: {@code staged-files}, {@code file-stats}, {@code gantt}, {@code
- *       task-mapping}, {@code node-stages}, {@code ref-counts}. Written through by {@link
+ *       task-mapping}, {@code node-stages}, {@code ref-counts}; {@code task-backoff} (task →
+ *       release time, seconds of record clock, of a queued attempt waiting out its retry
+ *       backoff: restored as parked, not queued). Written through by {@link
  *       FlinkStateJournal}. Split pools keep their registrations in {@code nodes} too, so a pool
  *       keeps its nodes when it changes family.</li>
  *   <li>Split family: {@link SplitStore}.</li>
@@ -68,6 +70,8 @@ final class PoolStore {
   private final Map<String, FlinkStateJournal> journals = new java.util.HashMap<>();
   final MapState<String, TaskState> tasks;
   final MapState<String, Long> cache;
+  /** Task id → release time (record clock, s) of a next attempt waiting out its backoff. */
+  final MapState<String, Double> backoff;
   private final ValueState<PoolMeta> meta;
   private final ValueState<String> policyMemory;
   final MapState<String, StagedEntry> staged;
@@ -92,6 +96,8 @@ final class PoolStore {
     tasks = ctx.getMapState(new MapStateDescriptor<>(
         "tasks", Types.STRING, new AvroTypeInfo<>(TaskState.class)));
     cache = ctx.getMapState(new MapStateDescriptor<>("cache-index", Types.STRING, Types.LONG));
+    backoff = ctx.getMapState(new MapStateDescriptor<>("task-backoff", Types.STRING,
+        Types.DOUBLE));
     meta = ctx.getState(new ValueStateDescriptor<>(
         "pool-meta", new AvroTypeInfo<>(PoolMeta.class)));
     policyMemory = ctx.getState(new ValueStateDescriptor<>("policy-memory", Types.STRING));
@@ -214,8 +220,16 @@ final class PoolStore {
     for (String k : orphans) {
       cache.remove(k);
     }
-    for (TaskState t : tasks.values()) {
-      if (t.getNode() == null) {
+    Map<String, Double> parked = new java.util.HashMap<>();
+    for (Map.Entry<String, Double> e : backoff.entries()) {
+      parked.put(e.getKey(), e.getValue());
+    }
+    for (Map.Entry<String, TaskState> e : tasks.entries()) {
+      TaskState t = e.getValue();
+      Double until = t.getNode() == null ? parked.get(e.getKey()) : null;
+      if (until != null) {
+        st.restoreParked(Conversions.fromState(t), until);
+      } else if (t.getNode() == null) {
         st.restoreQueued(Conversions.fromState(t));
       } else {
         st.restoreRunning(Conversions.runningFromState(t));

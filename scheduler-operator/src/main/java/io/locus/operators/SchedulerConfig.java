@@ -2,6 +2,7 @@ package io.locus.operators;
 
 import io.locus.core.policy.Policies;
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.state.RetryBackoff;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -71,6 +72,11 @@ public final class SchedulerConfig implements Serializable {
   /** Shadow policies per pool (file policies only), in the order given. */
   private HashMap<String, java.util.ArrayList<PolicySpec>> shadows = new HashMap<>();
   private double shadowTimeScale = 1.0;
+  /**
+   * None unless set: the Java API (tests, embedders) keeps the spec's immediate re-queue; {@code
+   * locus run} sets its production default ({@link RetryBackoff#DEFAULT}) from its flags.
+   */
+  private RetryBackoff retryBackoff = RetryBackoff.NONE;
 
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
@@ -107,7 +113,22 @@ public final class SchedulerConfig implements Serializable {
     c.decisionSecret = decisionSecret;
     c.shadows = new HashMap<>(shadows);
     c.shadowTimeScale = shadowTimeScale;
+    c.retryBackoff = retryBackoff;
     return c;
+  }
+
+  /**
+   * How long a failed task's next attempt waits before it may be placed (file pools; split pools
+   * re-queue at once): docs/policies.md, "Retries".
+   */
+  public SchedulerConfig withRetryBackoff(RetryBackoff backoff) {
+    SchedulerConfig c = copy();
+    c.retryBackoff = java.util.Objects.requireNonNull(backoff, "retry backoff");
+    return c;
+  }
+
+  public RetryBackoff retryBackoff() {
+    return retryBackoff;
   }
 
   /** The liveness timeout, in ms of record clock (at least 2 ms: resyncs use half of it). */

@@ -340,7 +340,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     } else {
       m.setEpoch(m.getEpoch() + 1);
     }
-    PoolState st = new PoolState(store.journal(name), config.maxRetries());
+    PoolState st = new PoolState(store.journal(name), config.maxRetries(),
+        config.retryBackoff());
     store.load(st, m);
     List<String> nodes = new ArrayList<>();
     st.nodes().forEach(n -> nodes.add(n.id()));

@@ -56,7 +56,8 @@ class DriverHarnessFunction extends KeyedProcessFunction<String, SchedulerInput,
       } else {
         m.setEpoch(m.getEpoch() + 1);
       }
-      PoolState st = new PoolState(store.journal(name), config.maxRetries());
+      PoolState st = new PoolState(store.journal(name), config.maxRetries(),
+          config.retryBackoff());
       store.load(st, m);
       p = new Object[] {m, PoolDrivers.open(name, m, st, config, store)};
       pools.put(name, p);

@@ -48,6 +48,11 @@ class OperatorRestoreDeterminismTest {
     int jobs;
     /** Issue 23: jobs with priorities and workflows, and cancels of earlier jobs in between. */
     boolean lifecycle;
+    /**
+     * Issue 23, retries with backoff: some attempts fail (a third of the tasks, each at most
+     * twice, chosen by task id and attempt), so retries wait out their backoff across the restore.
+     */
+    boolean failures;
 
     List<SchedulerInput> next(int step) {
       List<SchedulerInput> out = new ArrayList<>();
@@ -84,7 +89,16 @@ class OperatorRestoreDeterminismTest {
       } else {
         Decision d = running.poll();
         PlaceTask p = (PlaceTask) d.getAction();
-        if (!cancelled.contains(p.getTaskId())) {
+        if (cancelled.contains(p.getTaskId())) {
+          return out;
+        }
+        if (failures && p.getAttempt() < 2
+            && Math.floorMod(p.getTaskId().hashCode() + p.getAttempt(), 3) == 0) {
+          out.add(in(io.locus.schemas.TaskEvent.newBuilder().setPool(POOL)
+              .setTaskId(p.getTaskId()).setJobId(p.getJobId()).setAttempt(p.getAttempt())
+              .setNode(d.getNode()).setType(io.locus.schemas.TaskEventType.FAILED)
+              .setDecisionId(d.getDecisionId()).setTimeMs(clock).setMessage("exit 1").build()));
+        } else {
           out.addAll(OperatorHarness.finish(POOL, d, p, clock, cacheSeq));
         }
       }
@@ -136,8 +150,11 @@ class OperatorRestoreDeterminismTest {
   }
 
   private static KeyedOneInputStreamOperatorTestHarness<String, SchedulerInput, Decision> open(
-      String policy, OperatorSubtaskState from) throws Exception {
-    return OperatorHarness.open(SchedulerConfig.defaults(policy), from);
+      String policy, OperatorSubtaskState from, boolean failures) throws Exception {
+    SchedulerConfig config = SchedulerConfig.defaults(policy);
+    // 4 s doubling to 16 s: 16 to 64 steps of 250 ms, so retries are parked across the restore
+    return OperatorHarness.open(failures ? config.withRetryBackoff(
+        new io.locus.core.state.RetryBackoff(4, 16)) : config, from);
   }
 
   private static List<String> run(String policy, int steps, int restoreAt) throws Exception {
@@ -156,9 +173,16 @@ class OperatorRestoreDeterminismTest {
   private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
       String changeTo, List<io.locus.schemas.ControlAck> acks, boolean lifecycle)
       throws Exception {
+    return run(policy, steps, restoreAt, changeAt, changeTo, acks, lifecycle, false);
+  }
+
+  private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
+      String changeTo, List<io.locus.schemas.ControlAck> acks, boolean lifecycle,
+      boolean failures) throws Exception {
     Driver drv = new Driver();
     drv.lifecycle = lifecycle;
-    var h = open(policy, null);
+    drv.failures = failures;
+    var h = open(policy, null, failures);
     try {
       for (int step = 0; step < steps; step++) {
         if (step == changeAt) {
@@ -173,7 +197,7 @@ class OperatorRestoreDeterminismTest {
         if (step == restoreAt) {
           OperatorSubtaskState snap = h.snapshot(1, drv.clock);
           h.close();
-          h = open(policy, snap);
+          h = open(policy, snap, failures);
         }
         for (SchedulerInput e : drv.next(step)) {
           h.processElement(e, drv.clock);
@@ -246,6 +270,24 @@ class OperatorRestoreDeterminismTest {
         .as("cancels of finished jobs refused").isNotEmpty();
     assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" w1 "))
         .as("workflow jobs").isNotEmpty();
+    assertThat(restored).isEqualTo(straight);
+  }
+
+  /**
+   * Issue 23, retries with backoff: with failed attempts waiting out their backoff (and cancels,
+   * priorities and workflows) in flight, a restore in the middle changes no decision, no
+   * job-status record and no refusal: the parked tasks and their release times are in keyed
+   * state, and the release follows the record clock.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"FA", "MCH", "GCC", "EFT", "MET"})
+  void aRestoreWithRetriesInBackoffChangesNothing(String policy) throws Exception {
+    List<String> straight = run(policy, 240, -1, -1, null, new ArrayList<>(), true, true);
+    List<String> restored = run(policy, 240, 120, -1, null, new ArrayList<>(), true, true);
+    assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" backoff "))
+        .as("retries waited out their backoff").hasSizeGreaterThan(5);
+    assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" QUEUED #1 ")
+        && l.contains(" backoff ")).as("queued again in backoff").isNotEmpty();
     assertThat(restored).isEqualTo(straight);
   }
 }

@@ -65,7 +65,7 @@ final class SchedulerPlacer implements TaskPlacer {
     this.cluster = sim.cluster();
     this.lrm = sim.lrm();
     this.events = sim.events();
-    this.state = new PoolState(StateJournal.NONE, cfg.maxRetries());
+    this.state = new PoolState(StateJournal.NONE, cfg.maxRetries(), cfg.replay().backoff());
     Policy policy = Policies.create(cfg.policy(), cfg.policyParams());
     this.scheduler = new Scheduler(cfg.pool(), state, policy);
     this.provisioner = cfg.provisioning() == SimulationConfig.Provisioning.DRP
@@ -160,13 +160,21 @@ final class SchedulerPlacer implements TaskPlacer {
     return c;
   }
 
-  /** The attempt failed (injected) or timed out: the core re-queues it or gives up (§2.3). */
+  /**
+   * The attempt failed (injected) or timed out: the core re-queues it or gives up (§2.3). With a
+   * retry backoff the core parks the retry; an event at its release time makes the dispatch that
+   * releases it (the core releases due tasks before each dispatch, as in the streaming scheduler).
+   */
   private void failed(TaskRun run, double now) {
     Task t = run.task();
     long t0 = cpuStart();
-    PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node());
+    PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node(), now);
     cpuEnd(t0);
     gate.changed();
+    var parked = state.parked(t.taskId());
+    if (parked != null) {
+      events.schedule(parked.until(), gate::changed);
+    }
     if (o == PoolState.EndOutcome.FAILED_PERMANENTLY) {
       sim.jobEnded(t, run, false, now);
     }
@@ -326,7 +334,8 @@ final class SchedulerPlacer implements TaskPlacer {
     scheduler.applyNodeReleased(id); // re-queues what ran there (normally nothing: only idle nodes go)
     cpuEnd(t0);
     for (TaskRun r : cancelled) {
-      if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null) {
+      if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null
+          && state.parked(r.task().taskId()) == null) {
         sim.jobEnded(r.task(), r, false, now); // out of retries
       }
     }

@@ -4,6 +4,7 @@ import io.locus.core.policy.Policies;
 import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.state.PoolState;
+import io.locus.core.state.RetryBackoff;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.provision.LrmConfig;
 import java.util.List;
@@ -105,11 +106,24 @@ public record SimulationConfig(
    * estimated runtime) or on a failure; an executor with {@code suspendAfter} failures within
    * {@code suspendWindowSeconds} is suspended (released). Failures are injected with the given
    * probability per attempt (seeded). The estimated runtime is the task's compute plus its bytes at
-   * the smaller of NIC and file-system bandwidth, i.e. uncontended.
+   * the smaller of NIC and file-system bandwidth, i.e. uncontended. {@code backoff}: how long a
+   * failed (or timed-out) attempt's retry waits before it may be placed, the streaming scheduler's
+   * rule through the same core code ({@code PoolState}); {@link RetryBackoff#NONE} (the spec's
+   * immediate re-dispatch) unless set.
    */
   public record Replay(boolean timeouts, double minTimeoutSeconds, double runtimeFactor,
-      double failureProbability, int suspendAfter, double suspendWindowSeconds) {
+      double failureProbability, int suspendAfter, double suspendWindowSeconds,
+      RetryBackoff backoff) {
+    public Replay(boolean timeouts, double minTimeoutSeconds, double runtimeFactor,
+        double failureProbability, int suspendAfter, double suspendWindowSeconds) {
+      this(timeouts, minTimeoutSeconds, runtimeFactor, failureProbability, suspendAfter,
+          suspendWindowSeconds, RetryBackoff.NONE);
+    }
+
     public Replay {
+      if (backoff == null) {
+        backoff = RetryBackoff.NONE;
+      }
       if (!(minTimeoutSeconds > 0) || !(runtimeFactor > 0) || !(failureProbability >= 0)
           || failureProbability > 1 || suspendAfter < 1 || !(suspendWindowSeconds > 0)) {
         throw new IllegalArgumentException("invalid replay settings");
@@ -123,6 +137,12 @@ public record SimulationConfig(
 
     public boolean failureInjection() {
       return failureProbability > 0;
+    }
+
+    /** These settings with retries waiting out {@code b}. */
+    public Replay withBackoff(RetryBackoff b) {
+      return new Replay(timeouts, minTimeoutSeconds, runtimeFactor, failureProbability,
+          suspendAfter, suspendWindowSeconds, b);
     }
   }
 

@@ -183,6 +183,17 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--replay", description = "Re-dispatch attempts without a result after max(60 s, 10 x estimate).")
   boolean replay;
 
+  @Option(names = "--retry-backoff", defaultValue = "PT0S", paramLabel = "DURATION",
+      description = "How long a failed or timed-out attempt's retry waits before it may be placed, "
+          + "doubling with each failure of the task up to --retry-backoff-max (the streaming "
+          + "scheduler's rule, locus run --retry-backoff; set the same to compare). PT0S: the "
+          + "spec's immediate re-dispatch. Default: ${DEFAULT-VALUE}.")
+  java.time.Duration retryBackoff;
+
+  @Option(names = "--retry-backoff-max", defaultValue = "PT6M", paramLabel = "DURATION",
+      description = "The longest a retry waits. Default: ${DEFAULT-VALUE}.")
+  java.time.Duration retryBackoffMax;
+
   @Option(names = "--failure-rate", defaultValue = "0",
       description = "Probability that an attempt fails (failure injection). Default: ${DEFAULT-VALUE}.")
   double failureRate;
@@ -389,6 +400,12 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!(failureRate >= 0 && failureRate < 1)) {
       problems.add("--failure-rate must be in [0, 1)");
     }
+    if (retryBackoff.isNegative()) {
+      problems.add("--retry-backoff must be a duration >= 0");
+    } else if (retryBackoffMax.compareTo(retryBackoff) < 0) {
+      problems.add("--retry-backoff-max (" + retryBackoffMax + ") must be at least "
+          + "--retry-backoff (" + retryBackoff + ")");
+    }
     if (lrmCapacity != null && lrmCapacity < 1) {
       problems.add("--lrm-capacity must be >= 1");
     }
@@ -431,7 +448,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (replay || failureRate > 0) {
       SimulationConfig.Replay off = SimulationConfig.Replay.off();
       b.replay(new SimulationConfig.Replay(replay, off.minTimeoutSeconds(), off.runtimeFactor(),
-          failureRate, off.suspendAfter(), off.suspendWindowSeconds()));
+          failureRate, off.suspendAfter(), off.suspendWindowSeconds(),
+          new io.locus.core.state.RetryBackoff(retryBackoff.toMillis() / 1000.0,
+              retryBackoffMax.toMillis() / 1000.0)));
     }
     if (idealTime != null) {
       b.idealTime(idealTime);

@@ -2,6 +2,7 @@ package io.locus.core.policy;
 
 import io.locus.core.model.PendingCode;
 import io.locus.core.model.Task;
+import io.locus.core.state.BackoffQueue;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import java.util.Collections;
@@ -22,7 +23,10 @@ import java.util.Map;
  *       runner's: such a job is not in the pool yet.)</li>
  *   <li>{@code no-fit}: the policy reads resource profiles and no node could take this one
  *       ({@link ExplainsPending.Waits#fitsNoNode}).</li>
- *   <li>{@code backoff}: file pools re-queue a failed attempt at once (no backoff yet): never.</li>
+ *   <li>{@code backoff}: the task's last attempt failed and its next one waits out the pool's
+ *       retry backoff ({@code PoolState#backoffQueue}, not in the queue): when it is released
+ *       and which retry it is. Every parked task gets it (after the pool-wide codes and
+ *       {@code no-fit}); no queued task does.</li>
  *   <li>{@code locality-wait}: some node could take a placement now, and the policy holds the task
  *       for a node that holds (or was chosen for) its data ({@link
  *       ExplainsPending.Waits#dataWait}): which node, until when, what it saves.</li>
@@ -125,7 +129,8 @@ public final class PendingExplainer {
 
   static Summary explainQueue(PoolState s, Policy policy, boolean paused, double now, int exact,
       long budget, Refresh refresh) {
-    int queued = s.queueLength();
+    // the tasks waiting out their retry backoff wait too: they count with the queue
+    int queued = s.queueLength() + s.backoffLength();
     if (queued == 0) {
       return Summary.empty();
     }
@@ -137,6 +142,11 @@ public final class PendingExplainer {
         for (Task t : s.queue()) {
           if (refresh.wants(t, pool.code())) {
             refresh.accept(t, Pending.of(t.taskId(), pool.code(), pool.text()));
+          }
+        }
+        for (BackoffQueue.Entry e : s.backoffQueue()) {
+          if (refresh.wants(e.task(), pool.code())) {
+            refresh.accept(e.task(), Pending.of(e.task().taskId(), pool.code(), pool.text()));
           }
         }
       }
@@ -158,6 +168,18 @@ public final class PendingExplainer {
         refresh.accept(t, full != null ? full : w.explainLast(t));
       }
     }
+    for (BackoffQueue.Entry e : s.backoffQueue()) {
+      PendingCode c = w.view.fitsNoNode(e.task()) ? PendingCode.NO_FIT : PendingCode.BACKOFF;
+      n[c.ordinal()]++;
+      Pending full = null;
+      if (example == null) {
+        full = w.parked(e);
+        example = full;
+      }
+      if (refresh.wants(e.task(), c)) {
+        refresh.accept(e.task(), full != null ? full : w.parked(e));
+      }
+    }
     for (PendingCode c : PendingCode.values()) {
       if (n[c.ordinal()] > 0) {
         counts.put(c, n[c.ordinal()]);
@@ -177,14 +199,18 @@ public final class PendingExplainer {
   public static Pending explain(PoolState s, Policy policy, boolean paused, String taskId,
       double now) {
     Task t = s.queued(taskId);
-    if (t == null) {
+    BackoffQueue.Entry parked = t == null ? s.parked(taskId) : null;
+    if (t == null && parked == null) {
       return null;
     }
-    Pending pool = poolWide(s, paused, s.queueLength(), taskId);
+    Pending pool = poolWide(s, paused, s.queueLength() + s.backoffLength(), taskId);
     if (pool != null) {
       return pool;
     }
     Walk w = new Walk(s, policy, now, EXACT_LIMIT, HOLDER_BUDGET);
+    if (parked != null) {
+      return w.parked(parked);
+    }
     Iterator<Task> it = s.queue().iterator();
     Task head = null;
     for (int i = 0; i < EXACT_LIMIT && it.hasNext(); i++) {
@@ -340,6 +366,16 @@ public final class PendingExplainer {
           : slots() + "; " + ahead + " queued task(s) ahead of it";
     }
 
+    /** A task waiting out its retry backoff: {@code no-fit} if nothing could take it, else backoff. */
+    Pending parked(BackoffQueue.Entry e) {
+      Task t = e.task();
+      if (view.fitsNoNode(t)) {
+        return noFit(t);
+      }
+      return new Pending(t.taskId(), PendingCode.BACKOFF, backoffText(s, e, now), null,
+          e.until(), -1, -1);
+    }
+
     Pending noFit(Task t) {
       return Pending.of(t.taskId(), PendingCode.NO_FIT, "its resource profile " + t.profile()
           + " exceeds every node (profiles are shares of one node)");
@@ -363,6 +399,19 @@ public final class PendingExplainer {
       }
       return b.toString();
     }
+  }
+
+  /**
+   * "retry 2 after backoff until 2026-11-28T12:00:40Z (in 12.0 s; 20.0 s after failure 2 of at
+   * most 3 retries)". The time is the pool's record clock as an instant (event times are epoch
+   * milliseconds), so a user can read it against job-status times.
+   */
+  static String backoffText(PoolState s, BackoffQueue.Entry e, double now) {
+    int retry = s.failuresOf(e.task());
+    return "retry " + retry + " (attempt " + e.task().attempt() + ") after backoff until "
+        + java.time.Instant.ofEpochMilli(Math.round(e.until() * 1000)) + " (in "
+        + seconds(Math.max(0, e.until() - now)) + " s; backoff "
+        + seconds(s.retryBackoff().delay(retry)) + " s after failure " + retry + ")";
   }
 
   static String seconds(double s) {

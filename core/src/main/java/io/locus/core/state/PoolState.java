@@ -25,9 +25,11 @@ import java.util.TreeMap;
  *
  * <p>Parts of it live in their own classes: the free pool's two tiers ({@link FreePool}), the
  * placed attempts per node and the withdraws in flight ({@link PlacementBook}), the cache index
- * ({@link CacheIndex}), and the data-aware policies' queue index ({@link DispatchIndex}).
+ * ({@link CacheIndex}), the data-aware policies' queue index ({@link DispatchIndex}), and the
+ * failed tasks waiting out their retry backoff ({@link BackoffQueue}, {@link RetryBackoff}).
  *
- * <p>Why it is ~850 lines (issue 23 added the cancel transitions): what remains are one-line queries and the transitions that must
+ * <p>Why it is ~950 lines (issue 23 added the cancel transitions and the retry backoff; the
+ * backoff queue itself is {@link BackoffQueue}): what remains are one-line queries and the transitions that must
  * move those parts together in one step (a placement changes the queue, the index, the book, the
  * free pool and the journal at once). The next cut, if it grows, is one class per transition
  * family (arrival and placement, endings, late binding), not more queries elsewhere.
@@ -64,6 +66,10 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   private final CacheIndex cacheIndex;
   private final StateJournal journal;
   private final int maxRetries;
+  /** How long a failed task's next attempt waits before it may be placed. */
+  private final RetryBackoff backoff;
+  /** Next attempts of failed tasks waiting out their backoff: not in the queue, not placeable. */
+  private final BackoffQueue parked = new BackoffQueue();
 
   private int registeredSlots;
   private final Counters counters = new Counters();
@@ -100,9 +106,16 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     this(StateJournal.NONE, DEFAULT_MAX_RETRIES);
   }
 
+  /** No retry backoff: a failed task is placeable again at once (the spec's replay policy). */
   public PoolState(StateJournal journal, int maxRetries) {
+    this(journal, maxRetries, RetryBackoff.NONE);
+  }
+
+  /** With a retry backoff: a failed task's next attempt waits {@link RetryBackoff#delay}. */
+  public PoolState(StateJournal journal, int maxRetries, RetryBackoff backoff) {
     this.journal = journal;
     this.maxRetries = maxRetries;
+    this.backoff = backoff;
     this.cacheIndex = new CacheIndex(this, nodes, journal);
   }
 
@@ -179,6 +192,38 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
 
   public boolean isQueued(String taskId) {
     return queuedSeq.containsKey(taskId);
+  }
+
+  public RetryBackoff retryBackoff() {
+    return backoff;
+  }
+
+  /** Failed tasks waiting out their retry backoff (not in {@link #queueLength}). */
+  public int backoffLength() {
+    return parked.size();
+  }
+
+  /** The tasks waiting out their retry backoff, in release order. */
+  public Collection<BackoffQueue.Entry> backoffQueue() {
+    return parked.all();
+  }
+
+  /** The task's next attempt waiting out its backoff, with its release time; null if not parked. */
+  public BackoffQueue.Entry parked(String taskId) {
+    return parked.get(taskId);
+  }
+
+  /** The earliest release time of a parked task (record clock, seconds), or NaN when none. */
+  public double nextRelease() {
+    return parked.next();
+  }
+
+  /**
+   * The task's own failures so far (attempts that ended FAILED or REFUSED, not those its node's
+   * loss or a withdraw caused), given the attempt it is at now.
+   */
+  public int failuresOf(Task t) {
+    return t.attempt() - sparedAttempts(t.taskId());
   }
 
   public RunningTask running(String taskId) {
@@ -445,7 +490,8 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
 
   /** Adds an arriving task to the queue; false if a task with that id is already queued or running. */
   public boolean enqueue(Task t) {
-    if (queuedSeq.containsKey(t.taskId()) || running.containsKey(t.taskId())) {
+    if (queuedSeq.containsKey(t.taskId()) || running.containsKey(t.taskId())
+        || parked.contains(t.taskId())) {
       return false;
     }
     long rank = t.queueRank();
@@ -519,12 +565,12 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
    */
   public RunningTask adopt(String taskId, int attempt, String nodeId, String decisionId,
       double now) {
-    Task t = queued(taskId);
+    Task t = waiting(taskId);
     NodeView n = nodes.get(nodeId);
     if (t == null || t.attempt() != attempt || n == null) {
       return null;
     }
-    dequeue(t);
+    unwait(t);
     // adopted from its STARTED: it runs, so it is never withdrawn
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of(), true);
     running.put(taskId, r);
@@ -543,11 +589,11 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
    */
   public boolean completeQueued(String taskId, int attempt, long bytesLocal, long bytesPeer,
       long bytesStorage) {
-    Task t = queued(taskId);
+    Task t = waiting(taskId);
     if (t == null || t.attempt() != attempt) {
       return false;
     }
-    dequeue(t);
+    unwait(t);
     journal.taskRemoved(taskId);
     countCompletion(taskId, bytesLocal, bytesPeer, bytesStorage);
     return true;
@@ -565,6 +611,25 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     counters.bytesStorage += bytesStorage;
   }
 
+  /** The task queued or parked (waiting out its backoff) with that id, or null. */
+  private Task waiting(String taskId) {
+    Task t = queued(taskId);
+    if (t != null) {
+      return t;
+    }
+    BackoffQueue.Entry e = parked.get(taskId);
+    return e == null ? null : e.task();
+  }
+
+  /** Takes a queued or parked task out of waiting, without a journal removal of the task. */
+  private void unwait(Task t) {
+    if (parked.remove(t.taskId()) != null) {
+      journal.taskParked(t.taskId(), Double.NaN);
+    } else {
+      dequeue(t);
+    }
+  }
+
   /** Takes a queued task off the queue (and its indexes), without a journal removal. */
   private void dequeue(Task t) {
     queuedSeq.remove(t.taskId());
@@ -577,8 +642,22 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     }
   }
 
-  /** A task failed or was refused: re-queued at its original position, unless out of retries. */
+  /**
+   * A task was refused (or failed where no backoff applies): re-queued at once at its original
+   * position, unless out of retries.
+   */
   public EndOutcome fail(String taskId, int attempt, String node) {
+    return fail(taskId, attempt, node, Double.NaN);
+  }
+
+  /**
+   * A task's attempt failed at {@code now}: unless out of retries, its next attempt goes back to
+   * its original queue position after the retry backoff ({@link RetryBackoff#delay} of its own
+   * failures so far), i.e. it is parked until {@code now + delay} ({@link #parked}) and released
+   * by the first {@link #releaseDue} at or after that time; at once when the delay is 0 or {@code
+   * now} is NaN. REQUEUED either way.
+   */
+  public EndOutcome fail(String taskId, int attempt, String node, double now) {
     RunningTask r = placed(taskId, attempt, node);
     if (r == null) {
       return EndOutcome.IGNORED;
@@ -587,7 +666,26 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     if (endCancelling(r)) {
       return EndOutcome.CANCELLED; // the agent's answer to the cancel, or a failure racing it
     }
-    return retryOrDrop(r.task()) ? EndOutcome.REQUEUED : EndOutcome.FAILED_PERMANENTLY;
+    return retryOrDrop(r.task(), now) ? EndOutcome.REQUEUED : EndOutcome.FAILED_PERMANENTLY;
+  }
+
+  /**
+   * Puts back in the queue, at their original positions, the parked tasks whose backoff ended at
+   * or before {@code now}, in release order; returns them. The scheduler calls it before every
+   * dispatch, so time is the pool's record clock: any input that moves it (a heartbeat, a cache
+   * report) releases what is due.
+   */
+  public List<Task> releaseDue(double now) {
+    if (parked.size() == 0) {
+      return List.of();
+    }
+    List<Task> out = new ArrayList<>();
+    for (BackoffQueue.Entry e : parked.takeDue(now)) {
+      journal.taskParked(e.task().taskId(), Double.NaN);
+      enqueue(e.task());
+      out.add(e.task());
+    }
+    return out;
   }
 
   private boolean endRunning(RunningTask r) {
@@ -609,29 +707,39 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     return true;
   }
 
-  private boolean retryOrDrop(Task t) {
-    if (t.attempt() - sparedAttempts(t.taskId()) >= maxRetries) {
+  private boolean retryOrDrop(Task t, double now) {
+    int failures = failuresOf(t) + 1; // this one included
+    if (failures > maxRetries) {
       counters.failures++;
       setSpared(t.taskId(), 0);
       return false;
     }
     counters.retries++;
-    enqueue(t.withAttempt(t.attempt() + 1));
+    Task next = t.withAttempt(t.attempt() + 1);
+    double wait = Double.isNaN(now) ? 0 : backoff.delay(failures);
+    if (wait > 0) {
+      parked.park(next, now + wait);
+      journal.taskUpdated(next, null);
+      journal.taskParked(next.taskId(), now + wait);
+    } else {
+      enqueue(next);
+    }
     return true;
   }
 
   // ---------------------------------------------------------------- cancel
 
   /**
-   * A user cancelled a queued task: it leaves the queue and every index, finished (not a failure,
-   * not a retry). Null if the task is not queued.
+   * A user cancelled a queued task, or one waiting out its retry backoff: it leaves the queue
+   * (or the backoff) and every index, finished (not a failure, not a retry). Null if the task is
+   * neither.
    */
   public Task cancelQueued(String taskId) {
-    Task t = queued(taskId);
+    Task t = waiting(taskId);
     if (t == null) {
       return null;
     }
-    dequeue(t);
+    unwait(t);
     journal.taskRemoved(taskId);
     setSpared(taskId, 0);
     return t;
@@ -766,6 +874,14 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     if (staging != null) {
       staging.taskQueued(t);
     }
+  }
+
+  /**
+   * Re-adds a persisted task waiting out its backoff until {@code until}, instead of {@link
+   * #restoreQueued} (it is not in the queue).
+   */
+  public void restoreParked(Task t, double until) {
+    parked.park(t, until);
   }
 
   /** Re-adds a persisted cancelled attempt ({@link #isCancelling}); after its running task. */

@@ -22,6 +22,12 @@ public interface StateJournal {
   /** The task's attempts not caused by its own failures; 0 when the entry is gone. */
   default void taskSpared(String taskId, int spared) {}
 
+  /**
+   * The task's next attempt waits out its retry backoff until {@code until} (record clock,
+   * seconds; its queued form was written by {@link #taskUpdated}); NaN: it no longer waits.
+   */
+  default void taskParked(String taskId, double until) {}
+
   /** The task's placed attempt was cancelled ({@code PoolState#isCancelling}); -1: mark gone. */
   default void taskCancelling(String taskId, int attempt) {}
 

@@ -2,8 +2,10 @@ package io.locus.jobs.options;
 
 import io.locus.core.policy.Policies;
 import io.locus.core.split.SplitParams;
+import io.locus.core.state.RetryBackoff;
 import io.locus.operators.SchedulerConfig;
 import io.locus.operators.SplitPoolParams;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
@@ -26,8 +28,34 @@ public final class PolicyOptions {
   @Option(names = "--max-retries", description = "Re-dispatches of a failed task. Default: ${DEFAULT-VALUE}.")
   public int maxRetries = 3;
 
+  @Option(names = "--retry-backoff", paramLabel = "DURATION",
+      description = "How long a failed task's next attempt waits before it may be placed (file "
+          + "pools, on the pool's record clock), doubling with each failure of the task up to "
+          + "--retry-backoff-max; PT0S re-queues at once. A refusal, a lost or re-registered node "
+          + "and a withdraw always re-queue at once; split pools always do. "
+          + "Default: ${DEFAULT-VALUE}.")
+  public Duration retryBackoff = Duration.ofSeconds(10);
+
+  @Option(names = "--retry-backoff-max", paramLabel = "DURATION",
+      description = "The longest a retry waits (the cap of the doubling --retry-backoff). "
+          + "Default: ${DEFAULT-VALUE}.")
+  public Duration retryBackoffMax = Duration.ofMinutes(6);
+
   @Option(names = "--metrics-interval-ms", description = "Scheduler metrics period. Default: ${DEFAULT-VALUE}.")
   public long metricsIntervalMs = 1000;
+
+  /** The retry backoff these flags give; a bad one is an IllegalArgumentException naming them. */
+  public RetryBackoff retryBackoff() {
+    if (retryBackoff == null || retryBackoff.isNegative()) {
+      throw new IllegalArgumentException("--retry-backoff must be a duration ≥ 0 (PT0S: re-queue "
+          + "at once), not " + retryBackoff);
+    }
+    if (retryBackoffMax == null || retryBackoffMax.compareTo(retryBackoff) < 0) {
+      throw new IllegalArgumentException("--retry-backoff-max (" + retryBackoffMax + ") must be "
+          + "at least --retry-backoff (" + retryBackoff + ")");
+    }
+    return new RetryBackoff(retryBackoff.toMillis() / 1000.0, retryBackoffMax.toMillis() / 1000.0);
+  }
 
   public Map<String, String> params() {
     Map<String, String> p = new LinkedHashMap<>();

@@ -508,7 +508,8 @@ public final class RunCommand implements Callable<Integer> {
     poolPolicies.forEach((pool, p) -> pools.put(pool, policyOptions.spec(pool, p)));
     SchedulerConfig cfg = new SchedulerConfig(policyOptions.spec(policy), pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries,
-        provisioningOptions.provisioningConfig(), Map.of());
+        provisioningOptions.provisioningConfig(), Map.of())
+        .withRetryBackoff(policyOptions.retryBackoff());
     cfg = trust.apply(cfg);
     if (!shadowPolicies.isEmpty()) {
       Map<String, java.util.List<SchedulerConfig.PolicySpec>> shadows = new LinkedHashMap<>();
