@@ -11,12 +11,10 @@ import io.locus.sim.output.Plots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
 import io.locus.sim.provision.LrmConfig;
-import io.locus.core.share.QueueNames;
 import io.locus.workloads.TraceFiles;
 import io.locus.workloads.TraceFormatException;
 import io.locus.workloads.Workload;
 import io.locus.workloads.Workloads;
-import io.locus.workloads.swf.SwfQueueField;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -76,22 +74,7 @@ public final class SimulateCommand implements Callable<Integer> {
           + "(false). Default: ${DEFAULT-VALUE}.")
   boolean swfFileModel;
 
-  @Option(names = "--swf-queue", paramLabel = "FIELD",
-      description = "--format swf: the field that names each job's queue: user (field 12, queue"
-          + " u<N>), group (13, g<N>), executable (14, x<N>), queue (15, q<N>), partition (16,"
-          + " p<N>) or none; a job whose field is -1 names none. Default: none.")
-  String swfQueue;
-
-  @Option(names = "--queues", paramLabel = "Q1,Q2,...", split = ",",
-      description = "--trace: the queue of each trace file's jobs (a whole WfCommons workflow, an"
-          + " SWF log), the files taking the queues in turn; over the trace's own queues.")
-  List<String> queues;
-
-  @Option(names = "--queue", paramLabel = "NAME",
-      description = "Queue of every job that names none (a Locus trace's queue field, --swf-queue,"
-          + " --queues, the tenants workload name one): letters, digits, '.', '_', '-'."
-          + " Default: the pool's default queue.")
-  String queue;
+  @picocli.CommandLine.Mixin io.locus.cli.QueueFlags queueFlags;
 
   @Option(names = "--policy", defaultValue = "gcc",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
@@ -463,24 +446,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
   /** The queue options' mistakes (issue 24), each naming its option. */
   private void queueProblems(List<String> problems) {
-    if (swfQueue != null) {
-      try {
-        SwfQueueField.parse(swfQueue);
-        if (!traces.isEmpty() && !format.equalsIgnoreCase("swf")) {
-          problems.add("--swf-queue applies to --format swf only");
-        }
-      } catch (IllegalArgumentException e) {
-        problems.add("--swf-queue: " + e.getMessage());
-      }
-    }
-    for (String q : queues == null ? List.<String>of() : queues) {
-      String bad = QueueNames.problem(q);
-      if (bad != null) {
-        problems.add("--queues: " + bad);
-      }
-    }
-    if (queue != null && QueueNames.problem(queue) != null) {
-      problems.add("--queue: " + QueueNames.problem(queue));
+    problems.addAll(queueFlags.problems());
+    if (queueFlags.swfQueueGiven() && !traces.isEmpty() && !format.equalsIgnoreCase("swf")) {
+      problems.add("--swf-queue applies to --format swf only");
     }
   }
 
@@ -498,8 +466,7 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!traces.isEmpty()) {
       w = traceWorkload(spec, traces, TraceFiles.Format.parse(format),
           new TraceFiles.Options(timeScale, List.of(), swfFileModel, seed,
-              swfQueue == null ? SwfQueueField.NONE : SwfQueueField.parse(swfQueue),
-              queues == null ? List.of() : queues));
+              queueFlags.swfField(), queueFlags.perFile()));
     } else {
       try {
         w = Workloads.create(workload, workloadParams, seed);
@@ -511,7 +478,7 @@ public final class SimulateCommand implements Callable<Integer> {
     // jobs that set a priority keep theirs; without --priority they stay unset (0)
     w = priority == null ? w : w.withDefaultPriority(priority);
     // likewise a queue: without --queue, a job that names none is in the pool's default queue
-    return queue == null ? w : w.withDefaultQueue(queue);
+    return queueFlags.applyDefault(w);
   }
 
   /**
