@@ -36,6 +36,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class RealAgentsBench {
   private static final int TRUE_FILES = 16;
   private static final int SHA_FILES = 100;
+  /**
+   * The agents' JVM options: a small heap, and C1 only (node-agent/README.md, "Running many short
+   * tasks"): an agent's per-task Java work is small, and C2 compiling the Kafka clients cost more
+   * agent CPU than it saves over a run of tens of seconds.
+   */
+  static final List<String> AGENT_JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
 
   /**
    * One bench setup. {@code queueDepth} null: the agent's own default (no {@code
@@ -139,7 +145,7 @@ public final class RealAgentsBench {
           Path yaml = dir.resolve(node + ".yaml");
           Files.writeString(yaml, yaml(pool, node, cfg.slots(), cfg.queueDepth(), data, storage,
               locus.bootstrapServers(), eo, cfg.taskSeconds()));
-          agents.add(AgentProcess.start("real agent " + node, List.of("-Xmx512m"),
+          agents.add(AgentProcess.start("real agent " + node, AGENT_JVM,
               List.of("real", "--config", yaml.toString(), "--stats-interval", "PT0S"),
               logDir.resolve("real-" + node + "-" + n + ".log")));
         }
