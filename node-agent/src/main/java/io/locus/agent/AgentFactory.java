@@ -22,6 +22,14 @@ public interface AgentFactory<A> {
   /** Fails (IllegalArgumentException) when this factory cannot make agents for these nodes. */
   default void check(List<String> nodeIds) {}
 
+  /**
+   * The output the host's agents share, made from the host's Kafka output: that output itself,
+   * or one that holds events back to batch them ({@link BatchingOutput}).
+   */
+  default AgentOutput output(AgentOutput kafka, AgentScheduler scheduler) {
+    return kafka;
+  }
+
   /** Builds the agent of one node; the host starts it. */
   A create(String nodeId, AgentScheduler scheduler, AgentOutput output);
 

@@ -188,8 +188,9 @@ public final class AgentHost<A> implements AutoCloseable {
         sendFailures.incrementAndGet();
       }
     }, brokerWatch);
+    AgentOutput shared = factory.output(output, agentScheduler);
     for (String node : config.nodeIds()) {
-      A agent = factory.create(node, agentScheduler, output);
+      A agent = factory.create(node, agentScheduler, shared);
       agents.put(node, agent);
       protocols.put(node, factory.protocol(agent));
     }

@@ -12,4 +12,10 @@ public interface AgentOutput {
   void taskEvent(TaskEvent event);
 
   void nodeReport(NodeReport report);
+
+  /**
+   * Sends now whatever this output holds back ({@link BatchingOutput}); the others send every
+   * record as it comes and have nothing to do.
+   */
+  default void flush() {}
 }

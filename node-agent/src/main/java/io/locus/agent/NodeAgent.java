@@ -171,6 +171,9 @@ public final class NodeAgent implements AutoCloseable {
     this.runner = new TaskRunner(ctx, Objects.requireNonNull(stager, "stager"),
         Objects.requireNonNull(executor, "executor"), shared, ledger, this::runEnded);
     this.queue = new LocalQueue(ctx, runner);
+    // Half the local queue still to run is ample cover for the few ms an event may be held.
+    int holdFrom = Math.max(1, (config.queueDepth() + 1) / 2);
+    ctx.events.holdRoutineEventsWhile(() -> queue.size() >= holdFrom);
     this.ranges = new RangeControl(ctx, runner, ledger);
     this.requests = new CacheRequests(ctx, stager, shared);
   }

@@ -46,4 +46,9 @@ final class StampedOutput implements AgentOutput {
         .build();
     out.nodeReport(signer == null ? r : signer.sign(r));
   }
+
+  @Override
+  public void flush() {
+    out.flush();
+  }
 }

@@ -7,6 +7,7 @@ import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,12 @@ final class TaskEventWriter {
     }
   };
 
+  /**
+   * Whether the agent has work enough queued that a STARTED or COMPLETED may wait (see {@link
+   * #send}); never by default.
+   */
+  private BooleanSupplier busy = () -> false;
+
   TaskEventWriter(AgentConfig config, AgentScheduler clock, AgentOutput output,
       AgentCounters counters, String instanceId) {
     this.config = config;
@@ -69,6 +76,35 @@ final class TaskEventWriter {
     this.output = output;
     this.counters = counters;
     this.instanceId = instanceId;
+  }
+
+  /**
+   * From now on, a COMPLETED emitted while {@code busy} says so may be held back by the output
+   * ({@link BatchingOutput}) for a few milliseconds, as every STARTED may; every other event is
+   * flushed at once, with whatever is held before it.
+   */
+  void holdRoutineEventsWhile(BooleanSupplier busy) {
+    this.busy = busy;
+  }
+
+  /**
+   * Hands {@code e} to the output, then flushes unless it may wait. A STARTED may always wait: the
+   * scheduler counted the slot as taken when it placed the attempt, and nothing it decides waits
+   * for a STARTED (a withdraw that crosses it is REFUSED as started, as before); a short task's
+   * STARTED then leaves with its COMPLETED, one produce request instead of two. A COMPLETED may
+   * wait while the agent is busy: its slots are refilled from its own local queue, so the
+   * scheduler loses no time by hearing of it a few milliseconds later. Everything else is an
+   * answer the scheduler waits for or a slot it should refill now (FAILED, REFUSED, WITHDRAWN,
+   * SHRUNK, SUSPENDED), and an idle agent's COMPLETED goes at once: there the scheduler's round
+   * trip is the agent's idle time.
+   */
+  private void send(TaskEvent e) {
+    output.taskEvent(e);
+    boolean mayWait = e.getType() == TaskEventType.STARTED
+        || (e.getType() == TaskEventType.COMPLETED && busy.getAsBoolean());
+    if (!mayWait) {
+      output.flush();
+    }
   }
 
   /**
@@ -96,14 +132,14 @@ final class TaskEventWriter {
       return false;
     }
     counters.duplicatesAnswered++;
-    output.taskEvent(last);
+    send(last);
     return true;
   }
 
   /** Answers a duplicate PlaceTask of a run whose STARTED is no longer kept: STARTED again. */
   void repeatStarted(AttemptRun t) {
     counters.duplicatesAnswered++;
-    output.taskEvent(about(t, TaskEventType.STARTED).build());
+    send(about(t, TaskEventType.STARTED).build());
   }
 
   private void emit(String placement, TaskEvent e) {
@@ -116,7 +152,7 @@ final class TaskEventWriter {
     if (e.getPlacementProof() != null) {
       proofs.put(attempt, e.getPlacementProof());
     }
-    output.taskEvent(e);
+    send(e);
   }
 
   /**
@@ -204,7 +240,7 @@ final class TaskEventWriter {
       logFailure(attempt, "REFUSED", 0, reason);
       emit(d.getDecisionId(), e);
     } else {
-      output.taskEvent(e);
+      send(e);
     }
   }
 
@@ -226,7 +262,7 @@ final class TaskEventWriter {
   private void shrunk(Decision d, TaskAttempt attempt, String proof, long startMs, long stopAt,
       String message) {
     counters.shrinksAcknowledged++;
-    output.taskEvent(answer(d, attempt, TaskEventType.SHRUNK, proof)
+    send(answer(d, attempt, TaskEventType.SHRUNK, proof)
         .setStartTimeMs(startMs)
         .setStopAt(stopAt)
         .setMessage(message)

@@ -36,6 +36,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class RealAgentsBench {
   private static final int TRUE_FILES = 16;
   private static final int SHA_FILES = 100;
+  /**
+   * The agents' JVM options: a small heap, and C1 only (node-agent/README.md, "Running many short
+   * tasks"): an agent's per-task Java work is small, and C2 compiling the Kafka clients cost more
+   * agent CPU than it saves over a run of tens of seconds.
+   */
+  static final List<String> AGENT_JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
 
   /**
    * One bench setup. {@code queueDepth} null: the agent's own default (no {@code
@@ -49,7 +55,8 @@ public final class RealAgentsBench {
   /** One run's figures. */
   public record Row(String policy, String delivery, String template, int tasks, long completed,
       double seconds, double tasksPerSecond, double placeP50Ms, double placeP99Ms,
-      double doneP50Ms, double doneP99Ms, double doneMaxMs, double slotUse) {}
+      double doneP50Ms, double doneP99Ms, double doneMaxMs, double slotUse,
+      double agentCpuMsPerTask, double taskCpuMsPerTask, double benchCpuMsPerTask) {}
 
   private RealAgentsBench() {}
 
@@ -71,25 +78,29 @@ public final class RealAgentsBench {
     o.println("== locus bench --real-agents: " + cfg.agents() + " agents x " + cfg.slots()
         + " slots, queue depth " + depthLabel(cfg) + ", checkpoints every "
         + checkpoint(cfg) + " ==");
-    o.printf(Locale.ROOT, "%-6s %-14s %-8s %7s %9s %8s %9s %11s %11s %10s %10s %10s %9s%n",
+    o.printf(Locale.ROOT, "%-6s %-14s %-8s %7s %9s %8s %9s %11s %11s %10s %10s %10s %9s %s%n",
         "policy", "delivery", "template", "tasks", "completed", "wall s", "tasks/s", "place p50",
-        "place p99", "done p50", "done p99", "done max", "slot use");
+        "place p99", "done p50", "done p99", "done max", "slot use",
+        "CPU ms/task: agents + task processes + scheduler/broker/bench");
     List<String> csv = new ArrayList<>();
     csv.add("policy,delivery,template,agents,slots,queue_depth,checkpoint_ms,tasks,completed,"
         + "seconds,tasks_per_s,place_p50_ms,place_p99_ms,done_p50_ms,done_p99_ms,done_max_ms,"
-        + "slot_use");
+        + "slot_use,agent_cpu_ms_per_task,task_cpu_ms_per_task,bench_cpu_ms_per_task");
     for (Row r : rows) {
       o.printf(Locale.ROOT, "%-6s %-14s %-8s %7d %9d %8.2f %9.1f %9.1fms %9.1fms %8.1fms "
-              + "%8.1fms %8.1fms %9s%n", r.policy(), r.delivery(), r.template(), r.tasks(),
+              + "%8.1fms %8.1fms %9s %.2f + %.2f + %.2f = %.2f%n", r.policy(), r.delivery(), r.template(), r.tasks(),
           r.completed(), r.seconds(), r.tasksPerSecond(), r.placeP50Ms(), r.placeP99Ms(),
           r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs(), Double.isNaN(r.slotUse()) ? "-"
-              : String.format(Locale.ROOT, "%.1f %%", 100 * r.slotUse()));
+              : String.format(Locale.ROOT, "%.1f %%", 100 * r.slotUse()), r.agentCpuMsPerTask(),
+          r.taskCpuMsPerTask(), r.benchCpuMsPerTask(), r.agentCpuMsPerTask()
+              + r.taskCpuMsPerTask() + r.benchCpuMsPerTask());
       csv.add(String.format(Locale.ROOT,
-          "%s,%s,%s,%d,%d,%s,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f", r.policy(),
+          "%s,%s,%s,%d,%d,%s,%d,%d,%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f",
+          r.policy(),
           r.delivery(), r.template(), cfg.agents(), cfg.slots(), depthLabel(cfg),
           checkpoint(cfg).toMillis(), r.tasks(), r.completed(), r.seconds(), r.tasksPerSecond(),
           r.placeP50Ms(), r.placeP99Ms(), r.doneP50Ms(), r.doneP99Ms(), r.doneMaxMs(),
-          r.slotUse()));
+          r.slotUse(), r.agentCpuMsPerTask(), r.taskCpuMsPerTask(), r.benchCpuMsPerTask()));
     }
     Files.write(out.resolve("real.csv"), csv);
     o.println("Wrote " + out.resolve("real.csv"));
@@ -134,7 +145,7 @@ public final class RealAgentsBench {
           Path yaml = dir.resolve(node + ".yaml");
           Files.writeString(yaml, yaml(pool, node, cfg.slots(), cfg.queueDepth(), data, storage,
               locus.bootstrapServers(), eo, cfg.taskSeconds()));
-          agents.add(AgentProcess.start("real agent " + node, List.of("-Xmx512m"),
+          agents.add(AgentProcess.start("real agent " + node, AGENT_JVM,
               List.of("real", "--config", yaml.toString(), "--stats-interval", "PT0S"),
               logDir.resolve("real-" + node + "-" + n + ".log")));
         }
@@ -149,8 +160,10 @@ public final class RealAgentsBench {
           LockSupport.parkNanos(100_000_000L); // polling a condition with a deadline
         }
         long first;
+        ProcCpu[] cpuBefore;
         try (KafkaProducer<byte[], byte[]> producer =
             new KafkaProducer<>(ClientConfigs.producer(locus.bootstrapServers()))) {
+          cpuBefore = cpu(agents);
           first = System.nanoTime();
           for (int s = 0; s < n; s++) {
             JobSubmitted j = jobs.get(s);
@@ -173,6 +186,10 @@ public final class RealAgentsBench {
           }
           LockSupport.parkNanos(10_000_000L); // polling a condition with a deadline
         }
+        ProcCpu[] cpuUsed = cpu(agents);
+        for (int i = 0; i < cpuUsed.length; i++) {
+          cpuUsed[i] = cpuUsed[i].minus(cpuBefore[i]);
+        }
         long last = watcher.lastCompletedNanos();
         long completed = watcher.completed();
         double secs = completed == 0 ? Double.NaN : (last - first) / 1e9;
@@ -186,7 +203,9 @@ public final class RealAgentsBench {
         Row r = new Row(cfg.policy(), cfg.delivery().cliName(), cfg.template(), n, completed,
             secs, completed / secs, StepResult.quantileMs(place, 0.5),
             StepResult.quantileMs(place, 0.99), StepResult.quantileMs(done, 0.5),
-            StepResult.quantileMs(done, 0.99), StepResult.quantileMs(done, 1.0), slotUse);
+            StepResult.quantileMs(done, 0.99), StepResult.quantileMs(done, 1.0), slotUse,
+            perTask(agentsSelf(cpuUsed), completed), perTask(agentsChildren(cpuUsed), completed),
+            perTask(cpuUsed[cpuUsed.length - 1].selfMs(), completed));
         o.printf(Locale.ROOT, "   %d of %d completed in %.2f s: %.1f tasks/s%n", completed, n,
             secs, r.tasksPerSecond());
         return r;
@@ -196,6 +215,39 @@ public final class RealAgentsBench {
         }
       }
     }
+  }
+
+  /**
+   * CPU so far of each agent process, then of this JVM last (the scheduler job, the broker and the
+   * bench's own publisher and watcher share it).
+   */
+  private static ProcCpu[] cpu(List<AgentProcess> agents) {
+    ProcCpu[] c = new ProcCpu[agents.size() + 1];
+    for (int i = 0; i < agents.size(); i++) {
+      c[i] = ProcCpu.of(agents.get(i).pid());
+    }
+    c[agents.size()] = ProcCpu.of(ProcessHandle.current().pid());
+    return c;
+  }
+
+  private static long agentsSelf(ProcCpu[] c) {
+    long ms = 0;
+    for (int i = 0; i < c.length - 1; i++) {
+      ms += c[i].selfMs();
+    }
+    return ms;
+  }
+
+  private static long agentsChildren(ProcCpu[] c) {
+    long ms = 0;
+    for (int i = 0; i < c.length - 1; i++) {
+      ms += c[i].childrenMs();
+    }
+    return ms;
+  }
+
+  private static double perTask(long ms, long tasks) {
+    return tasks == 0 ? Double.NaN : (double) ms / tasks;
   }
 
   /** The checkpoint interval of a run: the configured one, else the bench's own. */

@@ -87,6 +87,16 @@ public final class RealAgents implements AgentFactory<RealAgent> {
     }
   }
 
+  /**
+   * Real agents run short tasks at hundreds a second each: their STARTED and COMPLETED are held a
+   * few milliseconds while the local queue is busy and leave together (see {@link
+   * io.locus.agent.BatchingOutput}).
+   */
+  @Override
+  public AgentOutput output(AgentOutput kafka, AgentScheduler scheduler) {
+    return new io.locus.agent.BatchingOutput(kafka, scheduler);
+  }
+
   @Override
   public RealAgent create(String nodeId, AgentScheduler scheduler, AgentOutput output) {
     if (client == null) {

@@ -29,8 +29,10 @@ import org.apache.kafka.common.TopicPartition;
  * {@code /bin/true} template and no inputs are published to an embedded broker for one node, then
  * the agent (4 slots, a local queue holding the rest) starts reading them from the beginning; the
  * run ends when every COMPLETED event is on the task-events topic. Not a test (speed is never
- * asserted): run it with JFR for a profile. Arguments: tasks (default 1000, at most 1024 + slots),
- * slots (default 4).
+ * asserted): run it with JFR for a profile. Arguments: tasks per round (default 1000, at most 1024
+ * + slots), slots (default 4), rounds (default 1). With several rounds, each round's tasks are
+ * published when the round before has completed, and the CPU per task is printed per round: the
+ * first rounds pay the JIT's warm-up, the last ones show the agent's steady cost.
  */
 public final class RealAgentThroughput {
   private static final String POOL = "rbench";
@@ -44,10 +46,11 @@ public final class RealAgentThroughput {
     io.locus.agent.real.ProcessLaunch.apply();
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 1;
     Path dir = Files.createTempDirectory("real-agent-bench");
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       TopicAdmin.ensureTopics(kafka.bootstrapServers(), Topics.ALL);
-      publish(kafka.bootstrapServers(), n);
+      publish(kafka.bootstrapServers(), 0, n);
       Path yaml = Files.writeString(dir.resolve("agent.yaml"), String.join("\n",
           "pool: " + POOL,
           "node-id: " + NODE,
@@ -58,7 +61,9 @@ public final class RealAgentThroughput {
           "templates:",
           "  true: {command: [/bin/true]}",
           "default-template: 'true'",
-          "kafka: {start-from: earliest, read-committed: false, create-topics: false}",
+          "kafka: {start-from: earliest, read-committed: false, create-topics: false"
+              + (System.getProperty("bench.kafka.properties") == null ? ""
+              : ", properties-file: " + System.getProperty("bench.kafka.properties")) + "}",
           ""));
       AgentConfigFile cfg = AgentConfigFile.load(yaml, null);
       TopicPartition events = new TopicPartition(Topics.TASK_EVENTS.name(),
@@ -73,21 +78,40 @@ public final class RealAgentThroughput {
         long completed = 0;
         try (AgentHost<RealAgent> host = AgentHost.start(
             cfg.hostConfig(kafka.bootstrapServers()), cfg.agents())) {
-          // The measured loop, not a wait: counts completions as they arrive and reports however
-          // many arrived by the deadline.
-          long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-          while (completed < n && System.nanoTime() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> rec : counter.poll(Duration.ofMillis(50))) {
-              TaskEvent e = Topics.TASK_EVENTS.decode(rec.value());
-              if (e.getType() == TaskEventType.COMPLETED) {
-                completed++;
-              } else if (e.getType() != TaskEventType.STARTED) {
-                System.out.println("unexpected " + e);
+          for (int round = 0; round < rounds; round++) {
+            if (round > 0) {
+              publish(kafka.bootstrapServers(), round * n, n);
+            }
+            long r0 = System.nanoTime();
+            long cpu0 = AgentCpu.nanos();
+            java.util.Map<String, Long> groups0 = AgentCpu.byGroup();
+            long children0 = AgentCpu.childrenNanos();
+            long target = (long) (round + 1) * n;
+            // The measured loop, not a wait: counts completions as they arrive and reports however
+            // many arrived by the deadline.
+            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+            while (completed < target && System.nanoTime() < deadline) {
+              for (ConsumerRecord<byte[], byte[]> rec : counter.poll(Duration.ofMillis(50))) {
+                TaskEvent e = Topics.TASK_EVENTS.decode(rec.value());
+                if (e.getType() == TaskEventType.COMPLETED) {
+                  completed++;
+                } else if (e.getType() != TaskEventType.STARTED) {
+                  System.out.println("unexpected " + e);
+                }
               }
             }
+            double secs = (System.nanoTime() - r0) / 1e9;
+            System.out.printf("round %d: %d tasks in %.2f s (%.0f/s); CPU per task: agent threads"
+                    + " %.3f ms, task processes %.3f ms%n", round, n, secs, n / secs,
+                (AgentCpu.nanos() - cpu0) / 1e6 / n, (AgentCpu.childrenNanos() - children0) / 1e6 / n);
+            StringBuilder by = new StringBuilder("   by thread, ms per task:");
+            AgentCpu.byGroup().forEach((g, c) -> by.append(String.format(" %s %.3f", g,
+                (c - groups0.getOrDefault(g, 0L)) / 1e6 / n)));
+            System.out.println(by);
           }
           stats = host.stats();
-          System.out.printf("agent threads CPU: %.3f ms per task%n", AgentCpu.nanos() / 1e6 / n);
+          System.out.printf("agent threads CPU: %.3f ms per task%n",
+              AgentCpu.nanos() / 1e6 / (n * (long) rounds));
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("real agent, %d slots, /bin/true: %d COMPLETED in %d ms from agent"
@@ -97,12 +121,12 @@ public final class RealAgentThroughput {
     }
   }
 
-  static void publish(String bootstrap, int n) {
+  static void publish(String bootstrap, int from, int n) {
     var p = ClientConfigs.producer(bootstrap);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
     p.put(ProducerConfig.ACKS_CONFIG, "1");
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-      for (int i = 0; i < n; i++) {
+      for (int i = from; i < from + n; i++) {
         Decision d = Decision.newBuilder()
             .setDecisionId(POOL + "/place/" + i)
             .setEpoch(1)

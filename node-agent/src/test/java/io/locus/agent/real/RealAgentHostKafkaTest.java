@@ -292,4 +292,73 @@ class RealAgentHostKafkaTest {
           + Files.readString(tmp.resolve("agent.log")), e);
     }
   }
+
+  /**
+   * A real agent holds a STARTED, and a COMPLETED while its local queue is busy, to batch them
+   * (BatchingOutput): a SIGTERM in the middle of a queue of short tasks still delivers every
+   * task's STARTED and COMPLETED, each task's in order, and the agent exits after LEAVE.
+   */
+  @Test
+  void aSigtermDuringABusyLocalQueueLosesNoHeldEvent() throws Exception {
+    Path gate = tmp.resolve("go2");
+    Path config = tmp.resolve("busy.yaml");
+    Files.writeString(config, String.join("\n",
+        "pool: " + pool,
+        "node-id: busy",
+        "slots: 1",
+        "heartbeat: 300ms",
+        "data-dir: busy-data",
+        "storage: {root: storage}",
+        "kafka: {bootstrap-servers: '" + kafka.bootstrapServers() + "'}",
+        "tasks: {queue-depth: 4}",
+        "templates:",
+        "  gate:",
+        "    command: [sh, -c, 'while [ ! -e \"$1\" ]; do sleep 0.02; done', gate, '{arg:0}']",
+        "  quick:",
+        "    command: [/bin/true]",
+        "drain-timeout: 30s",
+        ""));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"),
+        "io.locus.agent.AgentCli", "real", "--config", config.toString(),
+        "--stats-interval", "PT0S")
+        .redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("busy.log").toFile())
+        .start();
+    closeLater.add(() -> {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    });
+    try {
+      awaitReport("REGISTER of the busy agent",
+          r -> r.getNode().equals("busy") && r.getType() == NodeReportType.REGISTER);
+      send("busy", Fixture.task("g", "gate", List.of(gate.toString())));
+      List<String> quick = List.of("q1", "q2", "q3", "q4");
+      for (String q : quick) {
+        send("busy", Fixture.task(q, "quick", List.of()));
+      }
+      awaitEvent("g started", e -> e.getTaskId().equals("g")
+          && e.getType() == TaskEventType.STARTED);
+      p.destroy();   // SIGTERM: the agent drains, the queued tasks still run
+      awaitReport("a draining heartbeat", r -> r.getNode().equals("busy")
+          && r.getType() == NodeReportType.HEARTBEAT && r.getDraining());
+      Files.createFile(gate);
+      awaitReport("LEAVE", r -> r.getNode().equals("busy")
+          && r.getType() == NodeReportType.LEAVE);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isEqualTo(143);
+      for (String t : List.of("g", "q1", "q2", "q3", "q4")) {
+        TaskEvent done = awaitEnd(t);
+        assertThat(done.getType()).as(t + ": " + done.getMessage())
+            .isEqualTo(TaskEventType.COMPLETED);
+        List<TaskEventType> of = events.stream().filter(e -> e.getTaskId().equals(t))
+            .map(TaskEvent::getType).toList();
+        assertThat(of).as(t).containsExactly(TaskEventType.STARTED, TaskEventType.COMPLETED);
+      }
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\nagent log:\n"
+          + Files.readString(tmp.resolve("busy.log")), e);
+    }
+  }
 }
