@@ -34,6 +34,7 @@ import org.apache.flink.api.common.state.MapState;
  * kept on the heap and asked of the state once after a restore), as in {@link JobWorkflows}.
  */
 final class PoolQueues {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PoolQueues.class);
   private final ListState<QueueConfig> treeState;
   private final MapState<String, String> jobQueues;
   private final MapState<String, Integer> queueJobs;
@@ -57,8 +58,16 @@ final class PoolQueues {
         it.forEach(stored::add);
       }
       configs = List.copyOf(stored);
-      // stored only after it was built once: it builds again (a failure here is a bug)
-      tree = stored.isEmpty() ? QueueTree.defaultOnly() : QueueConfigs.tree(stored);
+      try {
+        tree = stored.isEmpty() ? QueueTree.defaultOnly() : QueueConfigs.tree(stored);
+      } catch (QueueConfigException e) {
+        // Stored only after it was built, so only a newer, stricter rule gets here. Failing the
+        // pool's every input would crash-loop the job; the pool runs with its default queue
+        // alone (jobs naming other queues are refused, saying which) until a tree is applied.
+        LOG.error("the stored queue tree no longer builds ({}); the pool has its default queue"
+            + " alone until locus queues apply", e.getMessage());
+        tree = QueueTree.defaultOnly();
+      }
     }
     return tree;
   }
