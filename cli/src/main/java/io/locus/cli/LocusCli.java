@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = LocusCli.Version.class,
     description = "Locus: a data-locality-aware job orchestrator on Apache Flink and Kafka.",
-    subcommands = {DemoCommand.class, BenchCommand.class, io.locus.cli.chaos.ChaosCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, io.locus.cli.job.JobCli.class, ReplayCommand.class, TraceCommand.class, StorageCommand.class,
+    subcommands = {DemoCommand.class, BenchCommand.class, io.locus.cli.chaos.ChaosCommand.class, RunCommand.class, SavepointCommand.class, ControlCommand.class, QueuesCommand.class, io.locus.cli.job.JobCli.class, ReplayCommand.class, TraceCommand.class, StorageCommand.class,
         io.locus.cli.sim.SimulateCommand.class, io.locus.cli.sim.ExperimentCommand.class,
         BrokerCommand.class, TopicsCommand.class, StatusCommand.class, DashboardCommand.class,
         CommandLine.HelpCommand.class})

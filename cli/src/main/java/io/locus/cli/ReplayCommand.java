@@ -110,12 +110,13 @@ public final class ReplayCommand implements Callable<Integer> {
   boolean quiet;
 
   /**
-   * The warning for jobs that name a queue: JobSubmitted has no queue field yet (issue 24: the
-   * schema change comes with the scheduler's queues), so they run in their pool's one queue.
+   * The note for jobs that name a queue: the scheduler refuses a job whose queue its pool does not
+   * have (dead letter unknown-queue), so a replay of a trace with queues into a pool configured
+   * without them would lose those jobs; said before anything is sent.
    */
-  public static final String QUEUES_NOT_SENT = "%d jobs of %s name a queue, which the"
-      + " job-arrivals record does not carry yet (issue 24): the scheduler runs them in their"
-      + " pool's default queue; locus simulate honours queues";
+  public static final String QUEUES_NOTE = "%d jobs of %s name a queue: their pools must have"
+      + " it as a leaf queue (locus queues apply), else the scheduler refuses them (dead letter"
+      + " unknown-queue)";
 
   @Override
   public Integer call() throws Exception {
@@ -153,8 +154,7 @@ public final class ReplayCommand implements Callable<Integer> {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
     if (scan.queued() > 0) {
-      // Dropping the queue silently would make a fairness replay look like one; say so.
-      spec.commandLine().getErr().println("warning: " + QUEUES_NOT_SENT.formatted(scan.queued(),
+      spec.commandLine().getErr().println("note: " + QUEUES_NOTE.formatted(scan.queued(),
           w.name()));
       spec.commandLine().getErr().flush();
     }

@@ -157,14 +157,14 @@ class QueueOptionsTest {
   }
 
   @Test
-  void replayWarnsThatItCannotSendQueuesYet() throws Exception {
+  void replayNotesThatItsPoolsMustHaveTheQueues() throws Exception {
     Path trace = tmp.resolve("q.jsonl");
     locus("trace", "--trace", swf().toString(), "--swf-queue", "user", "-o", trace.toString());
     // the warning comes from the scan, before Kafka is tried (nothing listens on port 1)
     Run r = locus("replay", "--trace", trace.toString(), "--pool", "p", "--bootstrap-servers",
         "127.0.0.1:1", "--connect-timeout", "1s", "--no-wait", "-q");
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).contains("warning: 2 jobs of site name a queue, which the job-arrivals"
-        + " record does not carry yet (issue 24)");
+    assertThat(r.err()).contains("note: 2 jobs of site name a queue: their pools must have it as"
+        + " a leaf queue (locus queues apply)");
   }
 }

@@ -86,12 +86,15 @@ public final class LocusAcls {
   }
 
   /**
-   * An operator's console ({@code locus control}): WRITE {@code control}, READ {@code
-   * control-acks} (assigned partitions, no consumer group).
+   * An operator's console ({@code locus control}, {@code locus queues}): WRITE {@code control},
+   * READ {@code control-acks} and {@code scheduler-metrics} (which carries each pool's queue tree
+   * in force: {@code locus queues apply --dry-run} and {@code show} compare with it), assigned
+   * partitions, no consumer group.
    */
   public static List<AclBinding> controller(String principal) {
     return List.of(allow(principal, topic(Topics.CONTROL), AclOperation.WRITE),
-        allow(principal, topic(Topics.CONTROL_ACKS), AclOperation.READ));
+        allow(principal, topic(Topics.CONTROL_ACKS), AclOperation.READ),
+        allow(principal, topic(Topics.SCHEDULER_METRICS), AclOperation.READ));
   }
 
   /**

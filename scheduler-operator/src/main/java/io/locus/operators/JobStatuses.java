@@ -51,6 +51,16 @@ final class JobStatuses {
         .build();
   }
 
+  /**
+   * FAILED of job {@code j} refused for its queue ({@code unknown-queue}), with the queue it named.
+   */
+  static JobStatus refusedQueue(String pool, PoolMeta meta, JobSubmitted j, String reason) {
+    JobStatus s = refused(pool, meta.getClockMs(), meta.getEpoch(), j,
+        io.locus.schemas.codec.DeadLetterCodes.UNKNOWN_QUEUE, reason);
+    s.setQueue(j.getQueue());
+    return s;
+  }
+
   /** A status of a file task (one task per job), with its attempt, priority and submit time. */
   static JobStatus.Builder of(String pool, PoolMeta meta, Task t, JobState state) {
     return of(pool, meta, t.jobId(), state)

@@ -5,6 +5,7 @@ import io.locus.schemas.ControlAck;
 import io.locus.schemas.ControlType;
 import io.locus.schemas.state.PoolMeta;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *       arrivals, completions and reports but makes no placement, withdrawal, eviction,
  *       replication or scale request; RESUME_POOL dispatches the queue at once.</li>
  *   <li>DRAIN_NODE / RESUME_NODE: the driver's {@link PoolDriver#drain}.</li>
+ *   <li>SET_QUEUES: the pool's queue tree is replaced whole ({@link PoolQueues#apply}); the ack
+ *       lists what changed (nothing: unchanged) or every reason it was refused.</li>
  * </ul>
  */
 final class PoolControl {
@@ -39,6 +42,8 @@ final class PoolControl {
     String problem = null;
     String done = null;
     int reevaluated = 0;
+    List<String> changes = List.of();
+    List<String> reasons = List.of();
     switch (type) {
       case SET_POLICY -> {
         if (c.getPolicy() == null || c.getPolicy().isBlank()) {
@@ -83,10 +88,21 @@ final class PoolControl {
             : "pool " + pool.name + " was not paused";
         meta.setPaused(false);
       }
+      case SET_QUEUES -> {
+        PoolQueues.Outcome q = pool.queues.apply(c.getQueues());
+        if (!q.applied()) {
+          reasons = q.reasons();
+          problem = "queue configuration refused, nothing applied: " + String.join("; ", reasons);
+        } else {
+          changes = q.changes();
+          done = changes.isEmpty() ? "queue tree unchanged"
+              : "queue tree applied: " + changes.size() + " queue(s) changed";
+        }
+      }
       default -> problem = "unknown control type " + c.getType() + " (sent by a newer client?); "
           + "known: " + Arrays.toString(new ControlType[] {ControlType.SET_POLICY,
               ControlType.DRAIN_NODE, ControlType.RESUME_NODE, ControlType.PAUSE_POOL,
-              ControlType.RESUME_POOL});
+              ControlType.RESUME_POOL, ControlType.SET_QUEUES});
     }
     boolean applied = problem == null;
     PoolOutput o = applied ? new PoolOutput()
@@ -114,7 +130,7 @@ final class PoolControl {
       LOG.warn("pool {}: control {} {} refused: {}", pool.name, type, c.getRequestId(), problem);
     }
     return o.ack(ack(pool.name, c, applied, message, pool.driver.policy(), meta.getPaused(),
-        reevaluated, meta.getClockMs()));
+        reevaluated, meta.getClockMs()).setChanges(changes).setReasons(reasons).build());
   }
 
   /**
@@ -123,10 +139,11 @@ final class PoolControl {
    */
   static ControlAck refusedAtGate(String pool, Control c, ScheduledPool p, String reason) {
     return ack(pool, c, false, reason, p == null ? "" : p.driver.policy(),
-        p != null && p.meta.getPaused(), 0, p == null ? 0 : p.meta.getClockMs());
+        p != null && p.meta.getPaused(), 0, p == null ? 0 : p.meta.getClockMs())
+        .setReasons(List.of(reason)).build();
   }
 
-  private static ControlAck ack(String pool, Control c, boolean accepted, String message,
+  private static ControlAck.Builder ack(String pool, Control c, boolean accepted, String message,
       String policy, boolean paused, int reevaluated, long timeMs) {
     return ControlAck.newBuilder()
         .setPool(pool)
@@ -137,7 +154,6 @@ final class PoolControl {
         .setPolicy(policy)
         .setPaused(paused)
         .setReevaluated(reevaluated)
-        .setTimeMs(timeMs)
-        .build();
+        .setTimeMs(timeMs);
   }
 }

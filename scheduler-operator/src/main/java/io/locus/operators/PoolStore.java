@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.RuntimeContext;
+import io.locus.schemas.QueueConfig;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -49,6 +52,9 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *       {@link JobLedger}).</li>
  *   <li>Job status, any family: {@code job-workflow} (a workflow job's id → its workflow, until
  *       its final status; {@link JobWorkflows}).</li>
+ *   <li>Queues, any family ({@link PoolQueues}): {@code queue-tree} (the pool's queue
+ *       configurations as last applied), {@code job-queue} (an unfinished job's id → the queue it
+ *       names), {@code queue-jobs} (queue → its unfinished jobs).</li>
  * </ul>
  */
 final class PoolStore {
@@ -89,6 +95,9 @@ final class PoolStore {
   final MapState<String, String> jobLedgerWorkflows;
   /** Job id → workflow id of a workflow's unfinished jobs ({@link JobWorkflows}). */
   final MapState<String, String> jobWorkflows;
+  private final ListState<QueueConfig> queueTree;
+  private final MapState<String, String> jobQueues;
+  private final MapState<String, Integer> queueJobs;
 
   PoolStore(RuntimeContext ctx) {
     nodes = ctx.getMapState(new MapStateDescriptor<>(
@@ -124,6 +133,15 @@ final class PoolStore {
         "job-ledger-workflow", Types.STRING, Types.STRING));
     jobWorkflows = ctx.getMapState(new MapStateDescriptor<>(
         "job-workflow", Types.STRING, Types.STRING));
+    queueTree = ctx.getListState(new ListStateDescriptor<>(
+        "queue-tree", new AvroTypeInfo<>(QueueConfig.class)));
+    jobQueues = ctx.getMapState(new MapStateDescriptor<>("job-queue", Types.STRING, Types.STRING));
+    queueJobs = ctx.getMapState(new MapStateDescriptor<>("queue-jobs", Types.STRING, Types.INT));
+  }
+
+  /** The pool's queues (the current key must be the pool). */
+  PoolQueues queues() {
+    return new PoolQueues(queueTree, jobQueues, queueJobs);
   }
 
   /** The pool's job ledger (the current key must be the pool). */

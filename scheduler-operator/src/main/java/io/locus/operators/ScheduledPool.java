@@ -16,6 +16,8 @@ final class ScheduledPool {
   PoolDriver driver;
   final NodeRegistry registry;
   final JobLedger ledger;
+  /** The pool's queue tree and the queues of its unfinished jobs (keyed state, heap-cached). */
+  final PoolQueues queues;
   /** The pool's shadow policies, or null (none configured, or a split pool). Heap only. */
   PoolShadows shadows;
   /**
@@ -25,13 +27,14 @@ final class ScheduledPool {
   boolean warnedNoNodes;
 
   ScheduledPool(String name, PoolMeta meta, PoolState state, PoolDriver driver,
-      NodeRegistry registry, JobLedger ledger) {
+      NodeRegistry registry, JobLedger ledger, PoolQueues queues) {
     this.name = name;
     this.meta = meta;
     this.state = state;
     this.driver = driver;
     this.registry = registry;
     this.ledger = ledger;
+    this.queues = queues;
   }
 
   /** Whether the pool is paused (PAUSE_POOL; persisted in {@link PoolMeta}). */

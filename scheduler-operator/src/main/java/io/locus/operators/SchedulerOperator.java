@@ -162,11 +162,16 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     for (PoolOutput.Rejection r : o.deadLetters()) {
       reject(ctx, in, name, pool.meta.getClockMs(), r);
     }
+    if (event instanceof JobSubmitted j && o.rejections().isEmpty()) {
+      pool.queues.accepted(j); // before its QUEUED status, which names the queue
+    }
     for (JobStatus s : o.statuses()) {
       jobWorkflows.stamp(name, s);
+      pool.queues.stamp(s);
       ctx.output(JOB_STATUS, s);
     }
-    if (event instanceof JobSubmitted j && j.getWorkflow() != null && !o.rejections().isEmpty()) {
+    if (event instanceof JobSubmitted j && j.getWorkflow() != null && !o.rejections().isEmpty()
+        && !DeadLetterCodes.UNKNOWN_QUEUE.equals(o.rejections().get(0).code())) {
       PoolOutput.Rejection fails = workflowRefusal(pool, name, j, o.rejections().get(0));
       if (fails != null) {
         ctx.output(JOB_STATUS, JobStatuses.refused(name, pool.meta.getClockMs(),
@@ -229,6 +234,10 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   /** An input that passed the gate, to its pool's driver. */
   private PoolOutput route(ScheduledPool pool, String name, Object event) throws Exception {
     if (event instanceof JobSubmitted job) {
+      String refusal = pool.queues.refusal(job);
+      if (refusal != null) {
+        return unknownQueue(pool, name, job, refusal);
+      }
       return pool.driver.onJob(job, pool.meta);
     } else if (event instanceof TaskEvent te) {
       return pool.driver.onTaskEvent(te, pool.meta);
@@ -242,6 +251,19 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
           pool.ledger.arrivedWithin(c.getJobId(), pool.meta.getClockMs()) != null, pool.meta);
     }
     throw new IllegalArgumentException("unexpected event type " + event.getClass());
+  }
+
+  /**
+   * A job naming a queue that is not a leaf of the pool's tree (with no tree configured: any queue
+   * but the default one) is refused, never run in the default queue instead (see {@link
+   * io.locus.core.share.QueueTree#resolve} for why): a dead letter {@code unknown-queue}, and a
+   * FAILED status, for a job in a workflow or not, so {@code locus job status} says why. (Its id
+   * is not recorded as arrived: the job may be sent again once the queue exists.)
+   */
+  private static PoolOutput unknownQueue(ScheduledPool pool, String name, JobSubmitted job,
+      String refusal) {
+    return PoolOutput.rejected(DeadLetterCodes.UNKNOWN_QUEUE, refusal)
+        .status(JobStatuses.refusedQueue(name, pool.meta, job, refusal));
   }
 
   /**
@@ -264,7 +286,8 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
   }
 
   /**
-   * SET_POLICY, PAUSE_POOL, RESUME_POOL, DRAIN_NODE, RESUME_NODE ({@link PoolControl}); a control
+   * SET_POLICY, PAUSE_POOL, RESUME_POOL, DRAIN_NODE, RESUME_NODE, SET_QUEUES ({@link
+   * PoolControl}); a control
    * that cannot apply is a dead letter, and every control is acknowledged.
    */
   private PoolOutput control(ScheduledPool pool, String name, Control c) throws Exception {
@@ -300,6 +323,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setTimeMs(timestamp)
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
+    b.setQueues(new ArrayList<>(pool.queues.configs()));
     int draining = drainingNodes(pool);
     b.setPendingReason(PendingReason.of(name, b.getQueueLength(), pool.paused(),
         b.getRegisteredNodes(), draining));
@@ -349,7 +373,7 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
     p = new ScheduledPool(name, m, st, PoolDrivers.open(name, m, st, config, store),
         NodeRegistry.load(store.registry, nodes,
             r -> InputGate.livenessOnLoad(loaded, r, !nodes.isEmpty())),
-        store.ledger(config.jobRetentionMs()));
+        store.ledger(config.jobRetentionMs()), store.queues());
     LOG.info("pool {}: epoch {}, policy {}, {} nodes, {} queued tasks, {} running; {}", name,
         m.getEpoch(), p.driver.policy(), st.nodes().size(), st.queueLength(),
         st.running().size(), p.driver.busy() == null ? "idle" : p.driver.busy());

@@ -57,6 +57,17 @@ class OperatorRestoreDeterminismTest {
     List<SchedulerInput> next(int step) {
       List<SchedulerInput> out = new ArrayList<>();
       clock += 250;
+      if (lifecycle && (step == 0 || step == 150)) {
+        // issue 24: a queue tree before any job; at step 150 one without b (refused while b has
+        // unfinished jobs: either way, the same in both runs)
+        List<io.locus.schemas.QueueConfig> qs = new ArrayList<>(List.of(queue("a")));
+        if (step == 0) {
+          qs.add(queue("b"));
+        }
+        out.add(in(io.locus.schemas.Control.newBuilder().setPool(POOL)
+            .setType(io.locus.schemas.ControlType.SET_QUEUES).setTimeMs(0)
+            .setRequestId("q" + step).setQueues(qs).build()));
+      }
       if (step < 4) {
         out.add(in(NodeReport.newBuilder().setPool(POOL).setNode("n" + step)
             .setType(NodeReportType.REGISTER).setTimeMs(clock).setSlots(1)
@@ -83,7 +94,8 @@ class OperatorRestoreDeterminismTest {
         JobSubmitted.Builder j = JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
             .setSubmitTimeMs(clock).setInputs(files);
         if (lifecycle) {
-          j.setPriority(rnd.nextInt(11) - 5).setWorkflow(jobs % 3 == 0 ? null : "w" + jobs % 3);
+          j.setPriority(rnd.nextInt(11) - 5).setWorkflow(jobs % 3 == 0 ? null : "w" + jobs % 3)
+              .setQueue(jobs % 5 == 0 ? "nope" : jobs % 2 == 0 ? "a" : "b");
         }
         out.add(in(j.build()));
       } else {
@@ -130,12 +142,19 @@ class OperatorRestoreDeterminismTest {
         var x = r.getValue();
         drv.log.add("status " + x.getJobId() + " " + x.getState() + " #" + x.getAttempt() + " "
             + x.getNode() + " " + x.getPendingCode() + " " + x.getWorkflow() + " "
-            + x.getTimeMs() + " " + x.getReason());
+            + x.getQueue() + " " + x.getTimeMs() + " " + x.getReason());
         if (x.getState() == io.locus.schemas.JobState.CANCELLED) {
           drv.cancelled.add(x.getJobId());
         }
       });
       st.clear();
+    }
+    var acks = h.getSideOutput(SchedulerOperator.CONTROL_ACKS);
+    if (acks != null) {
+      acks.forEach(r -> drv.log.add("ack " + r.getValue().getRequestId() + " "
+          + r.getValue().getAccepted() + " " + r.getValue().getChanges() + " "
+          + r.getValue().getReasons()));
+      acks.clear();
     }
     var dl = h.getSideOutput(SchedulerOperator.REJECTED);
     if (dl != null) {
@@ -143,6 +162,10 @@ class OperatorRestoreDeterminismTest {
           + r.getValue().getReason()));
       dl.clear();
     }
+  }
+
+  private static io.locus.schemas.QueueConfig queue(String name) {
+    return io.locus.schemas.QueueConfig.newBuilder().setName(name).build();
   }
 
   private static SchedulerInput in(Object event) {
@@ -257,6 +280,9 @@ class OperatorRestoreDeterminismTest {
   /**
    * Issue 23: with priorities, workflow jobs and cancels (of queued, placed and finished jobs) in
    * flight, a restore in the middle changes no decision, no job-status record and no refusal.
+   * Issue 24: with a queue tree applied before the jobs, jobs naming its queues and an unknown
+   * one, and a second tree after the restore (whose verdict depends on the restored queues of the
+   * unfinished jobs), the same, acknowledgements included.
    */
   @ParameterizedTest
   @ValueSource(strings = {"FA", "MCH", "GCC", "EFT", "MET"})
@@ -270,6 +296,13 @@ class OperatorRestoreDeterminismTest {
         .as("cancels of finished jobs refused").isNotEmpty();
     assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" w1 "))
         .as("workflow jobs").isNotEmpty();
+    assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" COMPLETED ")
+        && l.contains(" b ")).as("jobs of queue b completed, their status naming it")
+        .isNotEmpty();
+    assertThat(straight).filteredOn(l -> l.startsWith("refused unknown-queue unknown queue 'nope'"))
+        .as("jobs of an unknown queue refused").isNotEmpty();
+    assertThat(straight).filteredOn(l -> l.startsWith("ack q0 true") || l.startsWith("ack q150 "))
+        .as("both queue trees acknowledged").hasSize(2);
     assertThat(restored).isEqualTo(straight);
   }
 

@@ -254,7 +254,7 @@ public final class JobSubmitCommand implements Callable<Integer> {
       throw new IllegalArgumentException(source + " holds no jobs");
     }
     if (queued > 0) {
-      spec.commandLine().getErr().println("warning: " + io.locus.cli.ReplayCommand.QUEUES_NOT_SENT
+      spec.commandLine().getErr().println("note: " + io.locus.cli.ReplayCommand.QUEUES_NOTE
           .formatted(queued, source));
       spec.commandLine().getErr().flush();
     }

@@ -14,7 +14,8 @@ public final class JobRecords {
 
   /**
    * The record of {@code t} in {@code pool}, submitted at {@code submitMs}: its inputs, outputs,
-   * compute, task template and arguments, priority, and (hybrid mixes) its resource profile.
+   * compute, task template and arguments, priority, queue, and (hybrid mixes) its resource
+   * profile.
    */
   public static JobSubmitted toJob(TraceJob t, String pool, long submitMs) {
     return JobSubmitted.newBuilder()
@@ -27,6 +28,7 @@ public final class JobRecords {
         .setTemplate(t.template())
         .setArgs(new ArrayList<>(t.args()))
         .setPriority(t.priorityOr(0)) // the trace's, else --priority's (Workload), else 0
+        .setQueue(t.queue()) // null: the pool's default queue
         // hybrid mixes carry a resource profile as job attributes (cpu, mem, disk)
         .setProfile(io.locus.operators.Conversions.profile(HybridMix.profile(t)))
         .build();

@@ -14,8 +14,8 @@ import java.util.function.Function;
  *
  * @param jobs jobs the replay will publish (the workload's, or the limit)
  * @param pools the pools they go to, in order of first use
- * @param queued how many of them name a queue (issue 24), which the job-arrivals record cannot
- *     carry yet: the replay warns
+ * @param queued how many of them name a queue (issue 24), which the scheduler refuses unless
+ *     their pool has it: the replay says so
  */
 public record WorkloadScan(long jobs, Set<String> pools, boolean hasParents, boolean hasStages,
     long queued) {

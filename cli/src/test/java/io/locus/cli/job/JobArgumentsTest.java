@@ -221,9 +221,9 @@ class JobArgumentsTest {
     assertThat(noCommand.err()).contains("submit, status, list or cancel");
   }
 
-  /** Issue 24: JobSubmitted has no queue field yet; a file's queues are not dropped silently. */
+  /** Issue 24: a file's queues are sent, with a note that the pool must have them. */
   @Test
-  void aFilesQueuesAreWarnedAboutNotDroppedSilently() throws Exception {
+  void aFilesQueuesAreSentWithANote() throws Exception {
     Path f = trace(
         "{\"jobId\":\"a\",\"arrival\":0,\"inputs\":[{\"id\":\"f\",\"bytes\":1}],"
             + "\"computeSeconds\":0,\"queue\":\"team-a\"}",
@@ -232,8 +232,9 @@ class JobArgumentsTest {
     JobSubmitCommand c = submit("--pool", "p", f.toString());
     StringWriter err = new StringWriter();
     c.spec.commandLine().setErr(new PrintWriter(err, true));
-    assertThat(c.fromFile()).hasSize(2);
-    assertThat(err.toString()).contains("warning: 1 jobs of " + f + " name a queue, which the"
-        + " job-arrivals record does not carry yet (issue 24)");
+    assertThat(c.fromFile()).extracting(io.locus.schemas.JobSubmitted::getQueue)
+        .containsExactly("team-a", null);
+    assertThat(err.toString()).contains("note: 1 jobs of " + f + " name a queue: their pools must"
+        + " have it as a leaf queue (locus queues apply)");
   }
 }

@@ -4,6 +4,7 @@ import static io.locus.connectors.functions.Violation.invalid;
 import static io.locus.connectors.functions.Violation.tooLarge;
 import static io.locus.schemas.limits.Limits.*;
 
+import io.locus.core.share.QueueNames;
 import io.locus.schemas.CachedFile;
 import io.locus.schemas.Control;
 import io.locus.schemas.ControlType;
@@ -14,6 +15,7 @@ import io.locus.schemas.EventRange;
 import io.locus.schemas.JobSubmitted;
 import io.locus.schemas.NodeReport;
 import io.locus.schemas.NodeReportType;
+import io.locus.schemas.QueueConfig;
 import io.locus.schemas.ResourceProfile;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
@@ -96,7 +98,8 @@ public final class Validation {
         () -> priority(job.getPriority()),
         () -> profile(job.getProfile()),
         () -> job.getTemplate() == null ? null : id("template", job.getTemplate()),
-        () -> args(job.getArgs()));
+        () -> args(job.getArgs()),
+        () -> job.getQueue() == null ? null : queueName("queue", job.getQueue()));
   }
 
   /**
@@ -179,7 +182,48 @@ public final class Validation {
         () -> (type == ControlType.DRAIN_NODE || type == ControlType.RESUME_NODE)
             && isBlank(control.getNode()) ? invalid(type + " needs a node") : null,
         () -> control.getNode() == null ? null : id("node", control.getNode()),
-        () -> params(control.getParams()));
+        () -> params(control.getParams()),
+        () -> queues(control));
+  }
+
+  /**
+   * A SET_QUEUES control's tree: at most {@link Limits#MAX_QUEUES} queues, each name and parent
+   * a queue name. Only what the record itself must satisfy: the tree's own rules (a cycle, a
+   * guarantee above a limit, a negative weight) are the scheduler's to refuse, with every reason,
+   * in the control's acknowledgement. Queues on another control type are refused: such a record
+   * says something its type does not apply.
+   */
+  private static Violation queues(Control control) {
+    List<QueueConfig> queues = control.getQueues();
+    if (control.getType() != ControlType.SET_QUEUES) {
+      return queues.isEmpty() ? null
+          : invalid("queues are set on a " + control.getType() + " control (SET_QUEUES only)");
+    }
+    Violation size = listSize("queues", queues.size(), MAX_QUEUES);
+    if (size != null) {
+      return size;
+    }
+    for (int i = 0; i < queues.size(); i++) {
+      QueueConfig q = queues.get(i);
+      Violation bad = queueName("queues[" + i + "].name", q.getName());
+      if (bad == null && q.getParent() != null) {
+        bad = queueName("queues[" + i + "].parent", q.getParent());
+      }
+      if (bad != null) {
+        return bad;
+      }
+    }
+    return null;
+  }
+
+  /** A queue name ({@link QueueNames}: the queue tree's rule, also in metric labels). */
+  static Violation queueName(String what, String value) {
+    String problem = QueueNames.problem(value);
+    if (problem == null) {
+      return null;
+    }
+    return value != null && value.length() > QueueNames.MAX_LENGTH
+        ? tooLarge(what + ": " + problem) : invalid(what + ": " + problem);
   }
 
   /**

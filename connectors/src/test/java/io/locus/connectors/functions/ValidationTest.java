@@ -747,4 +747,44 @@ class ValidationTest {
           "requestId contains a control character");
     }
   }
+
+  /** Queue names (issue 24): the queue tree's own rule, io.locus.core.share.QueueNames. */
+  @Nested
+  class Queues {
+    private io.locus.schemas.QueueConfig queue(String name, String parent) {
+      return io.locus.schemas.QueueConfig.newBuilder().setName(name).setParent(parent).build();
+    }
+
+    @Test
+    void aJobsQueueIsAQueueName() {
+      assertThat(Validation.check(job(POOL, "j").setQueue("team-a_1").build(), POOL)).isEmpty();
+      assertThat(Validation.check(job(POOL, "j").setQueue(null).build(), POOL)).isEmpty();
+      assertViolation(Validation.check(job(POOL, "j").setQueue("eng.ml").build(), POOL),
+          "queue: queue name 'eng.ml' has a character outside [A-Za-z0-9_-] at index 3");
+      assertViolation(Validation.check(job(POOL, "j").setQueue("").build(), POOL),
+          "queue: a queue has no name");
+      assertTooLarge(Validation.check(job(POOL, "j").setQueue("q".repeat(64)).build(), POOL),
+          "is 64 characters long (at most 63)");
+    }
+
+    @Test
+    void setQueuesNamesItsQueuesAndParentsAndOnlyItCarriesQueues() {
+      assertThat(Validation.check(control(POOL, ControlType.SET_QUEUES)
+          .setQueues(List.of(queue("eng", null), queue("ml", "eng"))).build(), POOL)).isEmpty();
+      assertThat(Validation.check(control(POOL, ControlType.SET_QUEUES).build(), POOL))
+          .as("an empty tree: the default queue alone").isEmpty();
+      assertViolation(Validation.check(control(POOL, ControlType.SET_QUEUES)
+          .setQueues(List.of(queue("eng", null), queue("ml", "-eng"))).build(), POOL),
+          "queues[1].parent: queue name '-eng' must start with a letter or a digit");
+      assertViolation(Validation.check(control(POOL, ControlType.PAUSE_POOL)
+          .setQueues(List.of(queue("eng", null))).build(), POOL),
+          "queues are set on a PAUSE_POOL control (SET_QUEUES only)");
+      List<io.locus.schemas.QueueConfig> many = new java.util.ArrayList<>();
+      for (int i = 0; i <= io.locus.schemas.limits.Limits.MAX_QUEUES; i++) {
+        many.add(queue("q" + i, null));
+      }
+      assertTooLarge(Validation.check(control(POOL, ControlType.SET_QUEUES).setQueues(many)
+          .build(), POOL), "queues has 257 entries, more than the limit of 256");
+    }
+  }
 }

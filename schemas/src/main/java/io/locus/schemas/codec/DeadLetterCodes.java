@@ -53,6 +53,13 @@ public final class DeadLetterCodes {
    * twice, parts that disagree, or a workflow id seen before. Nothing of it is released.
    */
   public static final String INVALID_WORKFLOW = "invalid-workflow";
+  /**
+   * A job naming a queue that is not a leaf of its pool's queue tree: unknown (a typo, or a pool
+   * with no queue configured but its default one) or a parent queue. Never routed to the default
+   * queue instead: that would hide the typo and charge the job to a queue its owner never chose
+   * ({@code io.locus.core.share.QueueTree#resolve}).
+   */
+  public static final String UNKNOWN_QUEUE = "unknown-queue";
   /** The scheduler cannot act on it now (e.g. a control for a busy pool, an unknown policy). */
   public static final String REJECTED = "rejected";
   /** An output record the sink could not write (e.g. larger than the broker accepts). */
@@ -62,7 +69,7 @@ public final class DeadLetterCodes {
 
   public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, CLOCK,
       UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, NO_PROOF, DUPLICATE_JOB, UNKNOWN_JOB,
-      JOB_FINISHED, INVALID_WORKFLOW, REJECTED, UNWRITABLE, INTERNAL);
+      JOB_FINISHED, INVALID_WORKFLOW, UNKNOWN_QUEUE, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}
 }

@@ -50,6 +50,8 @@ public final class Limits {
   public static final int MAX_SLOTS = 4096;
   /** Local-queue positions a node may advertise (NodeReport.queueDepth; pools cap it lower). */
   public static final int MAX_QUEUE_DEPTH = 4096;
+  /** Queues in one pool's queue tree (a SET_QUEUES control, the metrics record that shows it). */
+  public static final int MAX_QUEUES = 256;
   /** Record times (ms since the epoch): [0, 2^42], i.e. until the year 2109. */
   public static final long MAX_TIME_MS = 1L << 42;
   /**

@@ -216,7 +216,8 @@ class AvroCodecTest {
   @Test
   void currentSchemasCanReadEveryHistoricVersion() {
     for (AvroCodec<?> codec : List.of(Codecs.JOB_SUBMITTED, Codecs.TASK_EVENT, Codecs.NODE_REPORT,
-        Codecs.CONTROL, Codecs.DECISION, Codecs.SCHEDULER_METRICS, Codecs.SCALE_REQUEST,
+        Codecs.CONTROL, Codecs.CONTROL_ACK, Codecs.DECISION, Codecs.SCHEDULER_METRICS,
+        Codecs.SCALE_REQUEST,
         Codecs.DEAD_LETTER, Codecs.JOB_COMMAND, Codecs.JOB_STATUS, Codecs.WORKFLOW_SUBMITTED,
         Codecs.WORKFLOW_STATUS)) {
       for (Schema old : AvroCodec.SchemaHistory.versionsOf(codec.schema().getName())) {
@@ -227,8 +228,11 @@ class AvroCodecTest {
             .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
       }
     }
-    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(4);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("SchedulerMetrics")).hasSize(2);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(5);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("SchedulerMetrics")).hasSize(3);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Control")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("ControlAck")).hasSize(1);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("JobStatus")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(3);
     assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(4);
     assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
@@ -261,6 +265,13 @@ class AvroCodecTest {
         new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 2, job()},
         // v3 has no outputs: read as an empty list (issue 15)
         new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 3, job()},
+        // v5 has no queue, Control v1 no queues, JobStatus v1 no queue: null / empty (issue 24)
+        new Object[] {Codecs.JOB_SUBMITTED, "JobSubmitted", 5, job()},
+        new Object[] {Codecs.CONTROL, "Control", 1, Control.newBuilder().setPool("p")
+            .setType(ControlType.PAUSE_POOL).setTimeMs(1).setRequestId("r").build()},
+        new Object[] {Codecs.JOB_STATUS, "JobStatus", 1, io.locus.schemas.JobStatus.newBuilder()
+            .setPool("p").setJobId("j").setState(io.locus.schemas.JobState.QUEUED).setTimeMs(3)
+            .build()},
         new Object[] {Codecs.DECISION, "Decision", 3, decision(place())},
         // v4 has no PlaceTask.proof, v3 of TaskEvent no placementProof: read as null (issue 22)
         new Object[] {Codecs.DECISION, "Decision", 4, decision(place())},
