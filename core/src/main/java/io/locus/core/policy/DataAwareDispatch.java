@@ -6,6 +6,7 @@ import io.locus.core.state.DispatchIndex;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 
@@ -106,7 +107,7 @@ final class DataAwareDispatch {
   private static NodeView bestFreeHolder(PoolState s, Task t, long required, boolean slotOnly) {
     if (t.inputs().size() == 1 && t.totalBytes() > 0) {
       String file = t.inputs().get(0).id();
-      java.util.Collection<NodeView> free = s.freePool();
+      Collection<NodeView> free = s.freePool();
       if (free.size() < s.holders(file).size()) {
         return firstFreeHolding(free, file, slotOnly);
       }
@@ -141,7 +142,7 @@ final class DataAwareDispatch {
    * instead of all the holders. The free pool holds exactly the nodes that can take a placement,
    * in {@link PoolState#freeBefore} order, so the first match is the one the holder walk picks.
    */
-  private static NodeView firstFreeHolding(java.util.Collection<NodeView> free, String file,
+  private static NodeView firstFreeHolding(Collection<NodeView> free, String file,
       boolean slotOnly) {
     for (NodeView n : free) {
       if (slotOnly && n.freeSlots() == 0) {

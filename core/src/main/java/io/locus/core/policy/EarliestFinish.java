@@ -9,6 +9,7 @@ import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RunningTask;
 import io.locus.core.state.StagingState;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -321,7 +322,7 @@ public final class EarliestFinish extends GanttStaging {
     // the pool (issue 25; the minimum does not depend on the order)
     Iterable<NodeView> candidates = s.nodes();
     if (t.inputs().size() == 1) {
-      java.util.List<NodeView> hs = new java.util.ArrayList<>();
+      List<NodeView> hs = new ArrayList<>();
       for (String id : s.holders(t.inputs().get(0).id())) {
         NodeView n = s.node(id);
         if (n != null) {

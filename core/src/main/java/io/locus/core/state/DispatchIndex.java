@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +112,7 @@ public final class DispatchIndex {
   /** One-input tasks (bytes > 0) of hot files, in queue order; in no node's best set. */
   private final SeqList hot = new SeqList();
   /** The hot files: those of {@link #hot}'s tasks, kept while the file has queued readers. */
-  private final java.util.HashSet<String> hotFiles = new java.util.HashSet<>();
+  private final HashSet<String> hotFiles = new HashSet<>();
 
   /** The window size the boundary below is kept for (0: none yet). */
   private int window;
