@@ -43,6 +43,13 @@ public class CoreScaleBenchmark {
   @Param({"0"})
   public int queueDepth;
 
+  /** Cached files, each held by {@code holders} nodes (many holders: issue 25's no-idle case). */
+  @Param({"100000"})
+  public int files = ScaleFixture.FILES;
+
+  @Param({"3"})
+  public int holders = ScaleFixture.HOLDERS;
+
   private Scheduler scheduler;
   private SplittableRandom rnd;
   private long seq;
@@ -51,11 +58,11 @@ public class CoreScaleBenchmark {
   @Setup(Level.Trial)
   public void setup() {
     rnd = new SplittableRandom(1);
-    scheduler = ScaleFixture.pool(policy, queueDepth);
+    scheduler = ScaleFixture.pool(policy, queueDepth, files, holders);
     // every slot (and local-queue position) busy, then the backlog
     int slots = ScaleFixture.NODES * (ScaleFixture.SLOTS + queueDepth);
     while (scheduler.state().queueLength() < backlog) {
-      record(scheduler.onJobArrival(ScaleFixture.task(++seq, rnd), seq * 0.001));
+      record(scheduler.onJobArrival(ScaleFixture.task(++seq, rnd, files), seq * 0.001));
       if (seq > backlog + 10L * slots) {
         throw new IllegalStateException("backlog does not build up under " + policy);
       }
@@ -90,7 +97,7 @@ public class CoreScaleBenchmark {
       placed += record(scheduler.onTaskCompleted(done.task().taskId(), done.task().attempt(),
           done.node(), ScaleFixture.FILE_BYTES, 0, 0, now));
     }
-    placed += record(scheduler.onJobArrival(ScaleFixture.task(++seq, rnd), now));
+    placed += record(scheduler.onJobArrival(ScaleFixture.task(++seq, rnd, files), now));
     counter.placements += placed;
     return placed;
   }

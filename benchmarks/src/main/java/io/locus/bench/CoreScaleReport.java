@@ -13,8 +13,8 @@ import java.util.List;
  * {@code --seconds} CPU seconds, after one round of warm-up. GC and JIT threads are not counted.
  *
  * <pre>
- * java -Xmx3g -cp ... io.locus.bench.CoreScaleReport [--policies FA,MCU,MCH,GCC] [--seconds 2] [--reps 3]
- *     [--no-cache] [--small] [--queue-depth N] [--backlog N]
+ * java -Xmx3g -cp ... io.locus.bench.CoreScaleReport [--policies FA,MCU,MCH,GCC,EFT] [--seconds 2]
+ *     [--reps 3] [--no-cache] [--small] [--queue-depth N] [--backlog N] [--files N] [--holders H]
  * </pre>
  */
 public final class CoreScaleReport {
@@ -23,13 +23,15 @@ public final class CoreScaleReport {
   private CoreScaleReport() {}
 
   public static void main(String[] args) throws Exception {
-    String policies = "FA,MCU,MCH,GCC";
+    String policies = "FA,MCU,MCH,GCC,EFT";
     double seconds = 2;
     int reps = 3;
     boolean cache = true;
     boolean small = false;
     int queueDepth = 0;
     int backlog = 100_000;
+    int files = ScaleFixture.FILES;
+    int holders = ScaleFixture.HOLDERS;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--policies" -> policies = args[++i];
@@ -40,6 +42,10 @@ public final class CoreScaleReport {
         case "--queue-depth" -> queueDepth = Integer.parseInt(args[++i]); // at scale only
         // at scale only; 0: nothing queued, every arrival finds the whole pool free
         case "--backlog" -> backlog = Integer.parseInt(args[++i]);
+        // at scale only: the cached files and holders per file (--files 1000 --holders 1000:
+        // every node holds every file, issue 25's no-idle case)
+        case "--files" -> files = Integer.parseInt(args[++i]);
+        case "--holders" -> holders = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -60,6 +66,8 @@ public final class CoreScaleReport {
         b.policy = p;
         b.backlog = backlog;
         b.queueDepth = queueDepth;
+        b.files = files;
+        b.holders = holders;
         b.setup();
         op = () -> b.completeAndArrive(c);
         free = b::freeNodes;
@@ -82,9 +90,11 @@ public final class CoreScaleReport {
         }
       }
       int[] f = free.get();
-      System.out.printf("%-4s placements per CPU second%s: median %,.0f (rounds %s); free pool at"
+      System.out.printf("%-4s placements per CPU second%s%s: median %,.0f (rounds %s); free pool at"
           + " the end: %,d nodes, %,d with a free slot%n", p,
-          queueDepth > 0 && !small ? " (queue depth " + queueDepth + ")" : "", median(rates),
+          queueDepth > 0 && !small ? " (queue depth " + queueDepth + ")" : "",
+          !small && (files != ScaleFixture.FILES || holders != ScaleFixture.HOLDERS)
+              ? " (" + files + " files × " + holders + " holders)" : "", median(rates),
           fmt(rates), f[0], f[1]);
     }
     if (!cache || small) {

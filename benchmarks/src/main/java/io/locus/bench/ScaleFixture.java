@@ -52,19 +52,29 @@ final class ScaleFixture {
     return pool(policy, 0);
   }
 
+  static Scheduler pool(String policy, int queueDepth) {
+    return pool(policy, queueDepth, FILES, HOLDERS);
+  }
+
   /**
    * As above, every node with {@code queueDepth} local-queue positions beyond its slots (late
-   * binding: a node stays in the free pool's second tier until slots + queueDepth are placed).
+   * binding: a node stays in the free pool's second tier until slots + queueDepth are placed),
+   * over {@code files} files with {@code holders} holders each (file f on nodes f + k × 337 mod
+   * 1,000, k &lt; holders: distinct, since 337 and 1,000 are coprime). Many holders per file is
+   * the case issue 25 names: "no-idle", every node holding every file, is holders = 1,000.
    */
-  static Scheduler pool(String policy, int queueDepth) {
+  static Scheduler pool(String policy, int queueDepth, int files, int holders) {
+    if (holders < 1 || holders > NODES) {
+      throw new IllegalArgumentException("holders must be in [1, " + NODES + "], got " + holders);
+    }
     PoolState s = new PoolState();
     Scheduler sched = new Scheduler("scale", s, Policies.create(policy, Map.of()));
     List<Map<String, Long>> caches = new java.util.ArrayList<>();
     for (int i = 0; i < NODES; i++) {
       caches.add(new HashMap<>());
     }
-    for (int f = 0; f < FILES; f++) {
-      for (int k = 0; k < HOLDERS; k++) {
+    for (int f = 0; f < files; f++) {
+      for (int k = 0; k < holders; k++) {
         caches.get(holder(f, k)).put(file(f), FILE_BYTES);
       }
     }
@@ -76,7 +86,12 @@ final class ScaleFixture {
   }
 
   static Task task(long seq, SplittableRandom rnd) {
-    return task(seq, file(rnd.nextInt(FILES)));
+    return task(seq, rnd, FILES);
+  }
+
+  /** A one-file task over a uniformly drawn file of the first {@code files}. */
+  static Task task(long seq, SplittableRandom rnd, int files) {
+    return task(seq, file(rnd.nextInt(files)));
   }
 
   static Task task(long seq, String file) {

@@ -6,6 +6,7 @@ import io.locus.core.state.DispatchIndex;
 import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 
@@ -74,8 +75,11 @@ final class DataAwareDispatch {
     DispatchIndex ix = s.dispatchIndex();
     // the earliest of: the first uncached task, the first without bytes, and the first best task
     // of any free node (kept ordered by the index, so the free pool is not walked)
-    Task first = earlier(earlier(ix.firstUncached(), ix.firstZeroBytes()), ix.firstBestOfFree());
-    if (first == null || first.queueRank() > ix.windowLast(window)) {
+    long last = ix.windowLast(window);
+    // bounded by the window: the index's walk over hot files' tasks stops at its last task
+    Task first = earlier(earlier(ix.firstUncached(), ix.firstZeroBytes()),
+        ix.firstBestOfFree(last));
+    if (first == null || first.queueRank() > last) {
       return null; // every window task's best holders are busy: all deferred (spec D6)
     }
     long max = s.maxCached(first);
@@ -101,6 +105,13 @@ final class DataAwareDispatch {
    * pool. {@code slotOnly}: only nodes with a free slot.
    */
   private static NodeView bestFreeHolder(PoolState s, Task t, long required, boolean slotOnly) {
+    if (t.inputs().size() == 1 && t.totalBytes() > 0) {
+      String file = t.inputs().get(0).id();
+      Collection<NodeView> free = s.freePool();
+      if (free.size() < s.holders(file).size()) {
+        return firstFreeHolding(free, file, slotOnly);
+      }
+    }
     NodeView best = null;
     long bestBytes = 0;
     for (InputFile u : t.inputs()) {
@@ -125,6 +136,26 @@ final class DataAwareDispatch {
   }
 
   /**
+   * {@link #bestFreeHolder} for a one-input task with bytes when the free pool is smaller than the
+   * file's holders (a file on many nodes: issue 25): every holder holds all of the task's bytes,
+   * so the answer is the holder first in free-pool order, and the pool is walked in that order
+   * instead of all the holders. The free pool holds exactly the nodes that can take a placement,
+   * in {@link PoolState#freeBefore} order, so the first match is the one the holder walk picks.
+   */
+  private static NodeView firstFreeHolding(Collection<NodeView> free, String file,
+      boolean slotOnly) {
+    for (NodeView n : free) {
+      if (slotOnly && n.freeSlots() == 0) {
+        return null; // tier 2 follows: no free slot there
+      }
+      if (n.caches(file) && PoolState.canTake(n)) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  /**
    * Part 2: the m window tasks with the highest local hit fraction on e, ties in queue order (a
    * stable sort by hit, descending). MCH considers only tasks for which e is a best holder.
    * Priority comes before the hit: the sort is by (priority descending, hit descending, queue
@@ -143,9 +174,9 @@ final class DataAwareDispatch {
     DispatchIndex ix = s.dispatchIndex();
     long last = ix.windowLast(window);
     Merge cands = mode == Mode.MCU
-        ? new Merge(last, limit(s.queue().iterator(), m), ix.best(e), ix.partial(e),
+        ? new Merge(last, limit(s.queue().iterator(), m), ix.best(e, last), ix.partial(e),
             ix.zeroBytes())
-        : new Merge(last, ix.best(e), limit(ix.uncached(), m), ix.zeroBytes());
+        : new Merge(last, ix.best(e, last), limit(ix.uncached(), m), ix.zeroBytes());
     List<Task> top = new ArrayList<>(m + 1);
     List<Double> topHit = new ArrayList<>(m + 1);
     int fullHits = 0;

@@ -9,6 +9,7 @@ import io.locus.core.state.NodeView;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RunningTask;
 import io.locus.core.state.StagingState;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -317,7 +318,20 @@ public final class EarliestFinish extends GanttStaging {
       return Double.POSITIVE_INFINITY;
     }
     double earliest = Double.POSITIVE_INFINITY;
-    for (NodeView n : s.nodes()) {
+    // a best holder holds some of t's bytes: for a one-input task, walk its file's holders, not
+    // the pool (issue 25; the minimum does not depend on the order)
+    Iterable<NodeView> candidates = s.nodes();
+    if (t.inputs().size() == 1) {
+      List<NodeView> hs = new ArrayList<>();
+      for (String id : s.holders(t.inputs().get(0).id())) {
+        NodeView n = s.node(id);
+        if (n != null) {
+          hs.add(n);
+        }
+      }
+      candidates = hs;
+    }
+    for (NodeView n : candidates) {
       if (n.draining() || s.cached(t, n) != most) {
         continue;
       }

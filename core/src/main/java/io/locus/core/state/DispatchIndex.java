@@ -3,8 +3,10 @@ package io.locus.core.state;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,24 @@ import java.util.TreeMap;
  * exactly the sets its holder figures say is kept here, and {@code DispatchIndexIncrementalTest}
  * checks it after every step.
  *
+ * <p>Hot files (issue 25: data-aware at data-blind speed). Filing a one-input task under every
+ * holder of its file costs O(holders) per arrival and per placement, and O(holders) set entries
+ * per queued task: with every node holding every file (1,000 holders) one decision cost ~200 µs
+ * and 100,000 queued tasks would need 10⁸ set entries. So a file with many holders is "hot": its
+ * one-input readers are kept once, in queue order, in {@link #hot} (one list for all hot files),
+ * and in no node's best set; arrival and placement cost O(1) whatever the holder count. The node
+ * side is found from what the node holds instead: a node's best tasks are its best set merged with
+ * the hot tasks whose file it holds (a filtered walk of {@link #hot}), and the earliest hot task
+ * with a free best holder is the first hot task whose file has a free holder (checked over the
+ * smaller of the file's holders and the free pool). Both walks stop at the scheduling window's
+ * last task when the caller gives it, so a decision visits at most W hot tasks (bounded work per
+ * input, whatever the backlog); with many holders per file the first visited task almost always
+ * qualifies. A file turns hot when its holders exceed {@code 2 × hotHolders} and cold again when
+ * they fall below {@code hotHolders} (hysteresis: a move costs O(readers × holders), paid at most
+ * once per {@code hotHolders} cache events of the file, each of which costs O(readers) anyway).
+ * The queries answer exactly as before (the test of this index runs with hot files too), so
+ * decisions are unchanged. Multi-input tasks are filed per holder as before.
+ *
  * <p>Every key here ("queue position", {@code seq} of an entry) is the task's queue rank
  * ({@link Task#queueRank()}): priority first, then arrival, so "in queue order" and "the first
  * task" mean the highest-priority one, earliest among equals; at priority 0 the rank is the seq.
@@ -66,6 +86,13 @@ public final class DispatchIndex {
 
   private static final long NONE = Long.MIN_VALUE;
 
+  /**
+   * A file with more than 2 × this many holders is hot (see the class comment); below this many
+   * it is cold again. Package-private and mutable for the tests only, which run the incremental
+   * index test with it at 1 so that hot files come and go; never changed in production.
+   */
+  static int hotHolders = 16;
+
   private final PoolState state;
   private final TreeMap<Long, Task> queue;
   private final Map<Long, IndexEntry> bySeq = new HashMap<>();
@@ -82,6 +109,10 @@ public final class DispatchIndex {
   private final SeqList uncached = new SeqList();
   /** bytes(t) = 0 (no inputs, or empty files): hit 1.0 on every node, maxCached 0. */
   private final SeqList zeroBytes = new SeqList();
+  /** One-input tasks (bytes > 0) of hot files, in queue order; in no node's best set. */
+  private final SeqList hot = new SeqList();
+  /** The hot files: those of {@link #hot}'s tasks, kept while the file has queued readers. */
+  private final HashSet<String> hotFiles = new HashSet<>();
 
   /** The window size the boundary below is kept for (0: none yet). */
   private int window;
@@ -130,8 +161,8 @@ public final class DispatchIndex {
 
   /** The first queued task whose best holders include {@code node}, or null. */
   public Task firstBest(NodeView node) {
-    NodeSets ns = byNode.get(node.id());
-    return ns == null || ns.best.isEmpty() ? null : ns.best.first().task;
+    Iterator<Task> it = best(node);
+    return it.hasNext() ? it.next() : null;
   }
 
   /**
@@ -139,7 +170,60 @@ public final class DispatchIndex {
    * tiers): the earliest task with a free best holder, or null.
    */
   public Task firstBestOfFree() {
-    return freeFirsts.isEmpty() ? null : bySeq.get(freeFirsts.firstKey()).task;
+    return firstBestOfFree(Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #firstBestOfFree()} when that task's queue rank is at most {@code upTo}; otherwise
+   * some task ranked after {@code upTo}, or null. The walk over hot tasks stops at {@code upTo}
+   * (the window's last task), which bounds a decision's work.
+   */
+  public Task firstBestOfFree(long upTo) {
+    Task cold = freeFirsts.isEmpty() ? null : bySeq.get(freeFirsts.firstKey()).task;
+    if (hot.isEmpty() || state.freePool().isEmpty()) {
+      return cold;
+    }
+    long bound = cold == null ? upTo : Math.min(upTo, cold.queueRank() - 1);
+    for (Iterator<Task> it = hot.iterator(); it.hasNext(); ) {
+      Task t = it.next();
+      if (t.queueRank() > bound) {
+        break;
+      }
+      if (hasFreeHolder(t.inputs().get(0).id())) {
+        return t;
+      }
+    }
+    return cold;
+  }
+
+  /** Whether some node of the free pool holds the file: over its holders or the pool, the fewer. */
+  private boolean hasFreeHolder(String file) {
+    Set<String> hs = state.holders(file);
+    Collection<NodeView> free = state.freePool();
+    if (hs.size() <= free.size()) {
+      for (String id : hs) {
+        NodeView n = state.node(id);
+        if (n != null && state.isFree(n)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (NodeView n : free) {
+      if (n.cached.containsKey(file)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** How many queued tasks are kept as readers of hot files (tests). */
+  int hotTasks() {
+    int n = 0;
+    for (Iterator<Task> it = hot.iterator(); it.hasNext(); it.next()) {
+      n++;
+    }
+    return n;
   }
 
   /** The first queued task with maxCached 0 and some bytes, or null. */
@@ -154,8 +238,76 @@ public final class DispatchIndex {
 
   /** Queued tasks, in queue order, with cached(t, node) = maxCached(t) > 0. */
   public Iterator<Task> best(NodeView node) {
+    return best(node, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #best(NodeView)}, up to queue rank {@code upTo}: the walk over hot tasks the node
+   * does not hold stops there (the window's last task), so it costs at most W.
+   */
+  public Iterator<Task> best(NodeView node, long upTo) {
     NodeSets ns = byNode.get(node.id());
-    return ns == null ? Collections.emptyIterator() : tasks(ns.best);
+    Iterator<Task> own = ns == null ? Collections.emptyIterator() : tasks(ns.best);
+    if (hot.isEmpty()) {
+      return own;
+    }
+    return new HotMerge(own, hot.iterator(), node, upTo);
+  }
+
+  /**
+   * A node's own best set merged, in queue order, with the hot tasks whose file the node holds
+   * (every holder of a one-input task's file is a best holder); the two never share a task.
+   */
+  private static final class HotMerge implements Iterator<Task> {
+    private final Iterator<Task> own;
+    private final Iterator<Task> hot;
+    private final NodeView node;
+    private final long upTo;
+    private Task a;
+    private Task b;
+
+    HotMerge(Iterator<Task> own, Iterator<Task> hot, NodeView node, long upTo) {
+      this.own = own;
+      this.hot = hot;
+      this.node = node;
+      this.upTo = upTo;
+      a = own.hasNext() ? own.next() : null;
+      b = nextHot();
+    }
+
+    private Task nextHot() {
+      while (hot.hasNext()) {
+        Task t = hot.next();
+        if (t.queueRank() > upTo) {
+          return null;
+        }
+        if (node.cached.containsKey(t.inputs().get(0).id())) {
+          return t;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return a != null || b != null;
+    }
+
+    @Override
+    public Task next() {
+      Task t;
+      if (b == null || (a != null && a.queueRank() < b.queueRank())) {
+        if (a == null) {
+          throw new NoSuchElementException();
+        }
+        t = a;
+        a = own.hasNext() ? own.next() : null;
+      } else {
+        t = b;
+        b = nextHot();
+      }
+      return t;
+    }
   }
 
   /** Queued tasks, in queue order, with 0 < cached(t, node) < maxCached(t). */
@@ -194,7 +346,14 @@ public final class DispatchIndex {
       list.add(e);
     }
     if (e instanceof SingleEntry s) {
-      placeSingle(s);
+      if (s.bytes > 0 && (hotFiles.contains(s.file)
+          || state.holders(s.file).size() > 2 * hotHolders)) {
+        hotFiles.add(s.file);
+        s.hot = true;
+        hot.add(s);
+      } else {
+        placeSingle(s);
+      }
     } else {
       placeMulti((MultiEntry) e);
     }
@@ -228,10 +387,13 @@ public final class DispatchIndex {
       }
       if (list.isEmpty()) {
         byFile.remove(f);
+        hotFiles.remove(f); // no reader left: the next arrival classifies the file afresh
       }
     }
     if (e instanceof SingleEntry s) {
-      if (s.bytes > 0) {
+      if (s.hot) {
+        hot.remove(s);
+      } else if (s.bytes > 0) {
         // the index is in step with the holder set: the task is in exactly its holders' best sets
         for (String id : state.holders(s.file)) {
           removeBest(sets(id), s);
@@ -267,10 +429,12 @@ public final class DispatchIndex {
       return;
     }
     NodeSets ns = sets(node);
-    boolean firstHolder = state.holders(file).size() == 1;
+    int holders = state.holders(file).size();
+    boolean firstHolder = holders == 1;
+    boolean isHot = hotFiles.contains(file);
     for (IndexEntry e : list) {
       if (e instanceof SingleEntry s) {
-        if (s.bytes > 0) {
+        if (s.bytes > 0 && !isHot) {
           addBest(ns, s);
           if (firstHolder) {
             uncached.remove(s);
@@ -278,6 +442,39 @@ public final class DispatchIndex {
         }
       } else {
         multiAdded((MultiEntry) e, node, ns, file);
+      }
+    }
+    if (!isHot && holders > 2 * hotHolders) {
+      heat(file, list);
+    }
+  }
+
+  /** The file turns hot: its one-input readers leave their holders' best sets for {@link #hot}. */
+  private void heat(String file, ArrayList<IndexEntry> readers) {
+    boolean any = false;
+    for (IndexEntry e : readers) {
+      if (e instanceof SingleEntry s && s.bytes > 0) {
+        for (String id : state.holders(file)) {
+          removeBest(sets(id), s);
+        }
+        s.hot = true;
+        hot.add(s);
+        any = true;
+      }
+    }
+    if (any) {
+      hotFiles.add(file);
+    }
+  }
+
+  /** The file turns cold: its one-input readers go back to their holders' best sets. */
+  private void cool(String file, ArrayList<IndexEntry> readers) {
+    hotFiles.remove(file);
+    for (IndexEntry e : readers) {
+      if (e instanceof SingleEntry s && s.hot) {
+        hot.remove(s);
+        s.hot = false;
+        placeSingle(s);
       }
     }
   }
@@ -288,14 +485,19 @@ public final class DispatchIndex {
     if (list == null) {
       return;
     }
+    int holders = state.holders(file).size();
+    boolean isHot = hotFiles.contains(file);
+    if (isHot && holders < hotHolders) {
+      cool(file, list); // placed on the holders left, the node already out
+    }
     NodeSets ns = byNode.get(node.id());
     if (ns == null) {
       return; // indexed for no task yet, so for none of this file's
     }
-    boolean lastHolder = state.holders(file).isEmpty();
+    boolean lastHolder = holders == 0;
     for (IndexEntry e : list) {
       if (e instanceof SingleEntry s) {
-        if (s.bytes > 0) {
+        if (s.bytes > 0 && !isHot) {
           removeBest(ns, s);
           if (lastHolder) {
             uncached.add(s);

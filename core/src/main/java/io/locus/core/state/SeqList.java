@@ -90,6 +90,14 @@ final class SeqList {
     }
     slots[i] = null;
     live--;
+    if (i == head) {
+      // skip the cleared prefix now: iterators start at head, and a queue served from its front
+      // (placements take the first tasks) would otherwise leave up to 3 holes per live entry for
+      // every walk to step over (issue 25: walks grew with the backlog)
+      while (head < end && slots[head] == null) {
+        head++;
+      }
+    }
     if (live == 0) {
       Arrays.fill(slots, 0, end, null);
       end = 0;
@@ -110,6 +118,11 @@ final class SeqList {
     Arrays.fill(slots, w, end, null);
     end = w;
     head = 0;
+  }
+
+  /** Where a walk starts (tests): the slot of the first entry once the front is served. */
+  int walkStart() {
+    return head;
   }
 
   Iterator<Task> iterator() {

@@ -12,6 +12,8 @@ final class SingleEntry extends IndexEntry {
   final String file;
   final long bytes;
   int pos;
+  /** Kept in the index's hot list (its file has many holders), not in its holders' best sets. */
+  boolean hot;
 
   SingleEntry(Task task, InputFile u) {
     super(task);
