@@ -36,7 +36,11 @@ public final class Conversions {
     return Math.round(seconds * 1000.0);
   }
 
-  /** A non-splittable job becomes one task with the job's id, attempt 0. */
+  /**
+   * A non-splittable job becomes one task with the job's id, attempt 0, in the job's queue (null:
+   * the pool's default queue). The task's state keeps the job, queue included, so a restored task
+   * is in its queue again (issue 24: the fair-share placement reads it).
+   */
   public static Task toTask(JobSubmitted job, long seq) {
     List<InputFile> inputs = new ArrayList<>(job.getInputs().size());
     for (io.locus.schemas.DataUnit u : job.getInputs()) {
@@ -45,7 +49,7 @@ public final class Conversions {
     }
     return new Task(job.getJobId(), job.getJobId(), 0, seq, inputs, job.getComputeSeconds(),
         seconds(job.getSubmitTimeMs()), job.getTemplate(), job.getArgs(), job.getPriority(),
-        profile(job.getProfile()), files(job.getOutputs()));
+        profile(job.getProfile()), files(job.getOutputs())).withQueue(job.getQueue());
   }
 
   static List<InputFile> files(List<io.locus.schemas.DataUnit> units) {
@@ -97,6 +101,7 @@ public final class Conversions {
         .setSplittable(false)
         .setEvents(null)
         .setOutputs(units(t.outputs()))
+        .setQueue(t.queue())
         .build();
   }
 

@@ -47,4 +47,18 @@ class ConversionsOutputsTest {
         List.of(), new Reason("FA", 0, 0, 0, 0)));
     assertThat(place.getOutputs()).isEmpty();
   }
+  @Test
+  void aJobsQueueSurvivesArrivalAndKeyedState() {
+    JobSubmitted job = JobSubmitted.newBuilder().setJobId("j").setPool("p").setSubmitTimeMs(0)
+        .setInputs(List.of()).setQueue("team-a").build();
+    Task task = Conversions.toTask(job, 3);
+    assertThat(task.queue()).isEqualTo("team-a");
+    Task restored = Conversions.fromState(Conversions.toState("p", task, null));
+    assertThat(restored.queue()).isEqualTo("team-a");
+    assertThat(restored).isEqualTo(task);
+    JobSubmitted none = JobSubmitted.newBuilder().setJobId("k").setPool("p").setSubmitTimeMs(0)
+        .setInputs(List.of()).build();
+    assertThat(Conversions.fromState(Conversions.toState("p", Conversions.toTask(none, 4), null))
+        .queue()).as("no queue: the pool's default").isNull();
+  }
 }
