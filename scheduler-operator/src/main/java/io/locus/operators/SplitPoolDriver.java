@@ -84,11 +84,11 @@ import org.slf4j.LoggerFactory;
  * input: its writes are dropped and the driver is rebuilt from the store.
  *
  * <p>The reconciliation rules live in {@link SplitReplay}, which reads and writes this driver's
- * store, core and output within the same input step (so it reaches them through the driver). Not done in issue 22's session: the
- * split kill test that proves the rules needed the time left for the whole suite. Issue 23 added
- * cancel (about 80 lines, {@link #onJobCommand}); the cut is still the reconciliation, and with
- * it the fix of the same-node re-placement after a restore (docs/reliability.md, "Known limits"),
- * which belongs there.
+ * store, core and output within the same input step (so it reaches them through the driver).
+ * Why still ~800 lines: the routing of the four inputs and the cancel, the timers, the guarded
+ * write-or-roll-back of each step, and the translation of the core's commands into decisions
+ * (with the held-RUN protocol) all touch the same store and meta in one step. The next cut, if it
+ * grows, is that translation ({@link #finish} and the decision builders) into its own class.
  */
 public final class SplitPoolDriver implements PoolDriver {
   private static final Logger LOG = LoggerFactory.getLogger(SplitPoolDriver.class);
