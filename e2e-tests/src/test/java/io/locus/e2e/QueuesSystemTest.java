@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * MiniCluster with RocksDB, simulated agents), issue 24: a queue file applied is acknowledged with
  * its changes, applied again is unchanged, shown from the scheduler's metrics, and a dry run says
  * what a removal would change; a job naming a queue the pool lacks is dead-lettered
- * {@code unknown-queue}; a job naming a configured queue runs. (The tree across a scheduler restore
- * is covered by the harness, QueueControlOperatorTest: no cheap restore of the embedded job.)
+ * {@code unknown-queue}; a job naming a configured queue runs. (The tree across a scheduler {@code kill
+ * -9} and restore: chaos.QueuesKillSystemTest, with {@code locus run} as a child process.)
  */
 @Tag("integration")
 @Timeout(300)
