@@ -307,7 +307,7 @@ public final class PendingExplainer {
         return PendingCode.NO_FIT;
       }
       if (queues != null) {
-        return queues.explain(t).code();
+        return queues.code(t);
       }
       if (lastAsked && view.dataWait(t, position - 1) != null) {
         return PendingCode.LOCALITY_WAIT;

@@ -106,6 +106,24 @@ final class QueuePending {
         until, c.dataWait().bytesSaved(), -1);
   }
 
+  /** The code alone of {@link #explain} (no text built: a count over the queue needs only it). */
+  PendingCode code(Task t) {
+    String leaf = book.leafOf(t);
+    Pending q = byLeaf.computeIfAbsent(leaf, this::leafReason);
+    if (q != NONE) {
+      return q.code();
+    }
+    Task head = book.head(leaf);
+    if (head == null) {
+      return PendingCode.NO_FREE_SLOT;
+    }
+    if (head.taskId().equals(t.taskId())) {
+      return heads.computeIfAbsent(leaf, l -> headWait(head)) != NONE ? PendingCode.LOCALITY_WAIT
+          : PendingCode.NO_FREE_SLOT;
+    }
+    return head.priority() > t.priority() ? PendingCode.PRIORITY : PendingCode.NO_FREE_SLOT;
+  }
+
   /** {@link #reason}, with the head's locality wait first. */
   Pending explain(Task t) {
     String leaf = book.leafOf(t);
