@@ -72,6 +72,21 @@ class QueueBookTest {
     s.complete("a1", 0, "n1", 0, 0, 10);
     assertThat(load(s, "a")).isEqualTo(QueueLoad.of(0, 1).withOldestPending(0));
     assertThat(load(s, QueueTree.DEFAULT)).isEqualTo(QueueLoad.EMPTY);
+
+    // late binding and reconciliation: a withdrawn attempt is pending again, an adopted one runs,
+    // a cancelled placed one holds its slot until its node answers, a completed queued one leaves
+    s.enqueue(task("b2", 5, "b", 20));
+    s.assign(s.queued("a2"), "n1", List.of(), "d", 21);
+    s.withdrawn("a2", 1, "n1");
+    assertThat(load(s, "a")).isEqualTo(QueueLoad.of(0, 1).withOldestPending(0));
+    s.adopt("a2", 2, "n1", "d", 22);
+    s.cancelPlaced("a2");
+    assertThat(load(s, "a")).isEqualTo(QueueLoad.of(1, 0));
+    s.fail("a2", 2, "n1", 23); // the cancelled attempt's answer: the slot frees, nothing requeued
+    assertThat(load(s, "a")).isEqualTo(QueueLoad.EMPTY);
+    s.completeQueued("b2", 0, 0, 0, 0);
+    assertThat(load(s, "b")).isEqualTo(QueueLoad.of(0, 1).withOldestPending(1));
+    assertThat(s.queueBook().head("b").taskId()).isEqualTo("b1");
   }
 
   @Test
