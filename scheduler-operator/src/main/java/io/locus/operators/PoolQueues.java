@@ -14,8 +14,9 @@ import org.apache.flink.api.common.state.MapState;
 
 /**
  * One pool's queue tree (issue 24) and the queues its unfinished jobs name: what a SET_QUEUES
- * control replaces, what decides whether a job's queue is known, and what job-status shows. The
- * placement does not read the tree yet (fair-share ordering comes with issue 24's next part).
+ * control replaces, what decides whether a job's queue is known, and what job-status shows. A
+ * file pool's driver gives the tree to its scheduler, which places by fair share
+ * ({@code FilePoolDriver#syncQueues}).
  *
  * <p>Keyed state (the current key is the pool): {@code queue-tree} (the configurations as last
  * applied, in their order; empty: the default queue alone), {@code job-queue} (job id → queue of

@@ -4,10 +4,11 @@ import java.util.Locale;
 
 /**
  * The pending reasons queues add (issue 24 item 4), as code and text, for the pending-reason pass
- * to give a queued task of {@code leaf} when its pool has queues. The codes are to join the
- * registry ({@code io.locus.core.model.PendingCode}) when the operator uses them: {@value
- * #QUEUE_LIMIT} ("queue at its limit"), {@value #QUEUE_SHARE} ("behind queue X's share") and
- * {@code locality-wait} with the queue's share in its text.
+ * to give a queued task of {@code leaf} when its pool has queues ({@code
+ * io.locus.core.policy.QueuePending}), under the registry's codes ({@code
+ * io.locus.core.model.PendingCode}): {@value #QUEUE_LIMIT} ("queue at its limit"), {@value
+ * #QUEUE_SHARE} ("behind queue X's share") and {@code locality-wait} with the queue's share in its
+ * text.
  */
 public final class QueueReasons {
   public static final String QUEUE_LIMIT = "queue-limit";
