@@ -43,10 +43,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  *   <li>{@code pendingTasks}, one gauge per pending-reason code on {@code reason=<code>}
  *       (every code of {@link PendingCode}, 0 when none): the metrics record's {@code
  *       pendingByCode}, refreshed with it.</li>
- *   <li>per queue, on {@code queue=<name>} (issue 24): {@code queueRunning}, {@code
- *       queuePending}, {@code queueGuarantee}, {@code queueFairShare}, {@code queueBorrowed} (slots),
- *       {@code queueShare} (dominant share of the pool, 0–1) and {@code queuePreempted}
- *       (cumulative): the metrics record's {@code queueUsage}, refreshed with it. A queue's gauges
+ *   <li>per queue, on {@code queue=<name>} (issue 24): {@code running}, {@code pending},
+ *       {@code guarantee}, {@code fairShare}, {@code borrowed} (slots), {@code share} (dominant
+ *       share of the pool, 0–1) and {@code preempted} (cumulative): the metrics record's {@code queueUsage}, refreshed with it. A queue's gauges
  *       are registered when it first appears and read 0 once it is gone from the tree (Flink
  *       cannot unregister one metric); at most {@link #MAX_QUEUE_GROUPS} queues get them.</li>
  *   <li>{@code paused}: set by the control path ({@link #paused(boolean)}).</li>
@@ -216,13 +215,13 @@ public final class PoolMetrics {
     QueueGauges q = new QueueGauges();
     queues.put(queue, q);
     MetricGroup g = poolGroup.addGroup("queue", queue);
-    g.gauge("queueRunning", (Gauge<Long>) () -> (long) q.get(QueueUsage::getRunning));
-    g.gauge("queuePending", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPending));
-    g.gauge("queueGuarantee", (Gauge<Double>) () -> q.get(QueueUsage::getGuarantee));
-    g.gauge("queueFairShare", (Gauge<Double>) () -> q.get(QueueUsage::getFairShare));
-    g.gauge("queueBorrowed", (Gauge<Double>) () -> q.get(QueueUsage::getBorrowed));
-    g.gauge("queueShare", (Gauge<Double>) () -> q.get(QueueUsage::getShare));
-    g.gauge("queuePreempted", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPreempted));
+    g.gauge("running", (Gauge<Long>) () -> (long) q.get(QueueUsage::getRunning));
+    g.gauge("pending", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPending));
+    g.gauge("guarantee", (Gauge<Double>) () -> q.get(QueueUsage::getGuarantee));
+    g.gauge("fairShare", (Gauge<Double>) () -> q.get(QueueUsage::getFairShare));
+    g.gauge("borrowed", (Gauge<Double>) () -> q.get(QueueUsage::getBorrowed));
+    g.gauge("share", (Gauge<Double>) () -> q.get(QueueUsage::getShare));
+    g.gauge("preempted", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPreempted));
     return q;
   }
 
