@@ -7,6 +7,7 @@
   const COLORS = ['#3a7bd5', '#2e9b57', '#e0a526', '#c8553d', '#8e5bd0', '#1fa2a8', '#d05b9a', '#6b7785'];
   let rateChart = null;
   let queueChart = null;
+  let queuesChart = null;
 
   function $(id) { return document.getElementById(id); }
 
@@ -19,6 +20,12 @@
   }
 
   function pct(r) { return (100 * (Number(r) || 0)).toFixed(1) + '%'; }
+
+  // Slots: whole numbers as such, else one decimal (guarantees are scaled when the pool shrinks).
+  function slots(v) {
+    const n = Number(v) || 0;
+    return Math.abs(n - Math.round(n)) < 1e-9 ? String(Math.round(n)) : n.toFixed(1);
+  }
 
   // A placement's local fraction by bytes, never rounded to a whole 100 % (or 0 %) that it is
   // not: 5.1 GB local and 6 B to move is '>99.9%', not '100.0%' next to bytes still to move.
@@ -110,6 +117,35 @@
     });
   }
 
+  // The queues view (issue 24): one row per pool and queue, depth first, a child indented under
+  // its parent; a parent's figures are its subtree's.
+  function renderQueues(s) {
+    const rows = [];
+    for (const p of s.pools) {
+      (p.queues || []).forEach(q => rows.push({pool: p.pool, q: q}));
+    }
+    fill('queues', rows, x => {
+      const q = x.q;
+      const tr = document.createElement('tr');
+      tr.dataset.queue = x.pool + '/' + q.queue;
+      if (q.running < q.guarantee - 1e-9 && q.pending > 0) { tr.className = 'owed'; }
+      const name = td('\u00a0\u00a0'.repeat(q.depth) + q.queue + (q.leaf ? '' : '/'), 'text name');
+      tr.append(td(x.pool, 'text pool'), name,
+        td(slots(q.weight), 'num weight', q.weight),
+        td(slots(q.guarantee), 'num guarantee', q.guarantee),
+        td(q.limit === null || q.limit === undefined ? '–' : String(q.limit), 'num limit', q.limit),
+        td(String(q.running), 'num running', q.running),
+        td(String(q.pending), 'num pending', q.pending),
+        td(pct(q.share), 'num share', q.share),
+        td(slots(q.fairShare), 'num fair', q.fairShare),
+        td(slots(q.borrowed), 'num borrowed', q.borrowed),
+        td(String(q.preempted), 'num preempted', q.preempted));
+      return tr;
+    });
+    $('queues-none').textContent = rows.length ? ''
+      : 'No queue reported (no scheduler metrics yet, a scheduler older than queues, or split pools only).';
+  }
+
   // The pending view: one row per pool and reason (the scheduler's counts of queued tasks per
   // pending-reason code, in the codes' order), the pool-wide reason on the pool's first row.
   function renderPending(s) {
@@ -196,7 +232,7 @@
       options: {
         animation: false, responsive: true, maintainAspectRatio: false,
         scales: { y: { beginAtZero: true } },
-        plugins: { legend: { display: canvasId === 'queue-chart' } }
+        plugins: { legend: { display: canvasId !== 'rate-chart' } }
       }
     });
   }
@@ -219,11 +255,42 @@
       queueChart.options.scales.x = { type: 'linear', title: { display: true, text: 'seconds ago' } };
       queueChart.update();
     }
+    if (!queuesChart) { queuesChart = chart('queues-chart', 'line'); }
+    if (queuesChart) {
+      // Per queue: running slots (solid), its fair share (dashed) and its guarantee (dotted, when
+      // it has one), in one colour; a queue under its dotted line with work pending is owed slots.
+      const now = s.timeMs;
+      const sets = [];
+      let i = 0;
+      for (const p of s.pools) {
+        for (const q of (p.queueSeries || [])) {
+          const color = COLORS[i++ % COLORS.length];
+          const at = (vals) => q.timesMs.map((t, k) => ({ x: Math.round((t - now) / 1000), y: vals[k] }));
+          const name = p.pool + '/' + q.queue;
+          sets.push({ label: name + ' running', kind: 'running', borderColor: color, backgroundColor: color,
+            pointRadius: 0, data: at(q.running) });
+          sets.push({ label: name + ' fair share', kind: 'fair', borderColor: color, backgroundColor: color,
+            pointRadius: 0, borderDash: [6, 4], borderWidth: 1.5, data: at(q.fairShare) });
+          if (q.guarantee.some(g => g > 0)) {
+            sets.push({ label: name + ' guarantee', kind: 'guarantee', borderColor: color, backgroundColor: color,
+              pointRadius: 0, borderDash: [2, 3], borderWidth: 1, data: at(q.guarantee) });
+          }
+        }
+      }
+      queuesChart.data.datasets = sets;
+      queuesChart.options.scales.x = { type: 'linear', title: { display: true, text: 'seconds ago' } };
+      queuesChart.options.scales.y.title = { display: true, text: 'slots' };
+      // one legend entry per queue (its colour); the heading says which line is which
+      queuesChart.options.plugins.legend.labels = {
+        filter: (item, data) => data.datasets[item.datasetIndex].kind === 'running' };
+      queuesChart.update();
+    }
   }
 
   function render(s) {
     renderTotals(s);
     renderPools(s);
+    renderQueues(s);
     renderPending(s);
     renderPlacements(s);
     renderNodes(s);

@@ -18,13 +18,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code locus status}: each pool's state as the topics tell it: policy and paused state, nodes
- * (alive, draining, lost, left), queue, running, completed, and the latest failures with their
- * reasons. Reads only; works against any cluster the scheduler and agents use.
+ * (alive, draining, lost, left), queue, running, completed, each queue's usage against its
+ * guarantee and fair share (issue 24), and the latest failures with their reasons. Reads only;
+ * works against any cluster the scheduler and agents use.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Show each pool's policy, nodes (alive, draining, lost, left), queued, running"
-        + " and completed tasks, and the latest failures with their reasons, read from the"
-        + " Kafka topics.")
+        + " and completed tasks, each queue's usage against its guarantee and fair share, and the"
+        + " latest failures with their reasons, read from the Kafka topics.")
 public final class StatusCommand implements Callable<Integer> {
   private static final DateTimeFormatter CLOCK =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -190,6 +191,12 @@ public final class StatusCommand implements Callable<Integer> {
       String reasons = reasons(m.getPendingByCode());
       if (!reasons.isEmpty()) {
         out.printf("  queued by reason: %s%n", reasons);
+      }
+      List<String> queues = QueueTable.lines(m.getQueueUsage());
+      if (!queues.isEmpty()) {
+        out.printf("  queues (slots of %d; share: of the pool, dominant resource):%n",
+            m.getTotalSlots());
+        queues.forEach(l -> out.println("    " + l));
       }
     }
     if (!p.shadows.isEmpty()) {

@@ -89,6 +89,7 @@ class MetricsScrapeTest {
       double maxQueue = 0;
       double maxRegistered = 0;
       double lastPlacements = 0;
+      double maxDefaultRunning = 0;
       int scrapesMidway = 0;
       try {
         Future<DemoRun.Result> result = run.submit(() -> DemoRun.run(locus, tracker, rc,
@@ -104,6 +105,8 @@ class MetricsScrapeTest {
           lastPlacements = placements;
           maxQueue = Math.max(maxQueue, s.sum(pool("queueLength"), inPool));
           maxRegistered = Math.max(maxRegistered, s.sum(pool("registeredNodes"), inPool));
+          maxDefaultRunning = Math.max(maxDefaultRunning, s.sum(pool("queue_running"),
+              Map.of("pool", LABEL, "queue", "default")));
           try {
             result.get(200, TimeUnit.MILLISECONDS); // the next scrape in 200 ms, or the end
           } catch (java.util.concurrent.TimeoutException stillRunning) {
@@ -159,6 +162,15 @@ class MetricsScrapeTest {
             reason))).as(reason + "\n%s", after.linesWith("pendingTasks")).isTrue();
       }
       assertThat(after.sum(pool("reason_pendingTasks"), inPool)).isZero();
+      // issue 24: a pool with no queue tree reports its default queue, standing for the pool:
+      // seen running during the run, back at 0 with the pool after it
+      assertThat(maxDefaultRunning).as("queue_running{queue=default} during the run").isPositive();
+      for (String series : List.of("queue_running", "queue_pending", "queue_guarantee",
+          "queue_fairShare", "queue_borrowed", "queue_share", "queue_preempted")) {
+        assertThat(after.has(pool(series), Map.of("pool", LABEL, "queue", "default")))
+            .as(series + "\n%s", after.linesWith("locus_pool_queue_")).isTrue();
+      }
+      assertThat(after.sum(pool("queue_running"), inPool)).isZero();
       await(url, "registeredNodes at 0 once the run's agents left",
           s -> s.sum(pool("registeredNodes"), inPool) == 0
               && s.sum(pool("lostNodes"), inPool) == 0, locus);

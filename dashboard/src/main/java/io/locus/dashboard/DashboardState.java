@@ -410,7 +410,7 @@ public final class DashboardState {
           m == null ? 0 : m.getTimeMs(), p.clockMs == Long.MIN_VALUE ? 0 : p.clockMs,
           running, inUse, slots, members, p.placements, p.completed, p.bytesLocal, p.bytesPeer, p.bytesStorage, p.localRatio(),
           q[0], q[1], pending(m), m == null || m.getPendingReason() == null ? null
-              : text(m.getPendingReason())));
+              : text(m.getPendingReason()), p.queues.latest(), p.queues.series()));
     }
     List<Snapshot.Node> nodeList = new ArrayList<>();
     List<Snapshot.LostNode> lost = new ArrayList<>();

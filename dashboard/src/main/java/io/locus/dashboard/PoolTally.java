@@ -4,9 +4,9 @@ import io.locus.schemas.SchedulerMetrics;
 
 /**
  * What the dashboard knows of one pool: its latest SchedulerMetrics (by metrics time) with a short
- * history of its queue length, the pool's record clock (as the scheduler's input gate moves it:
- * the newest time of its task events and node reports), and sums over its task events and
- * placements. Not thread-safe: {@link DashboardState} guards it.
+ * history of its queue length and of its queues' usage, the pool's record clock (as the
+ * scheduler's input gate moves it: the newest time of its task events and node reports), and sums
+ * over its task events and placements. Not thread-safe: {@link DashboardState} guards it.
  */
 final class PoolTally {
   /** Queue-length samples kept for the chart. */
@@ -25,6 +25,8 @@ final class PoolTally {
   private final long[] queueLengths = new long[QUEUE_HISTORY];
   private int queueSamples;
   private int queueNext;
+  /** Its queues (issue 24): the latest table and their history, sampled with the queue length. */
+  final QueueHistory queues = new QueueHistory();
 
   PoolTally(String pool) {
     this.pool = pool;
@@ -35,6 +37,7 @@ final class PoolTally {
       return; // an older sample (a restarted scheduler's replay): the latest stays
     }
     metrics = m;
+    queues.add(m);
     queueTimes[queueNext] = m.getTimeMs();
     queueLengths[queueNext] = m.getQueueLength();
     queueNext = (queueNext + 1) % QUEUE_HISTORY;

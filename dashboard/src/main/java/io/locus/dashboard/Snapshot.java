@@ -36,7 +36,24 @@ public record Snapshot(long timeMs, long version, Totals totals, Rate rate, List
       long running, int slotsInUse, int slots, int members,
       long placements, long completed, long bytesLocal, long bytesPeer, long bytesStorage,
       double localRatio, long[] queueTimesMs, long[] queueLengths, List<Pending> pending,
-      String pendingReason) {}
+      String pendingReason, List<Queue> queues, List<QueueSeries> queueSeries) {}
+
+  /**
+   * One queue of a pool (issue 24), from the scheduler's latest metrics ({@code queueUsage}):
+   * {@code depth} is how many ancestors it has (for indenting; the list is depth first), slot
+   * figures are the pool's slots (a guarantee is the effective one), {@code share} the dominant
+   * share of the pool (0–1), {@code limit} null when there is none, {@code preempted} cumulative.
+   */
+  public record Queue(String queue, String parent, int depth, boolean leaf, double weight,
+      double guarantee, Integer limit, int running, int pending, double share, double fairShare,
+      double borrowed, long preempted) {}
+
+  /**
+   * A queue's running slots, guarantee and fair share over the pool's latest metrics records,
+   * oldest first (the chart's lines), at the records' times.
+   */
+  public record QueueSeries(String queue, long[] timesMs, int[] running, double[] guarantee,
+      double[] fairShare) {}
 
   /**
    * Queued tasks of a pool with one pending-reason code, from the scheduler's latest metrics

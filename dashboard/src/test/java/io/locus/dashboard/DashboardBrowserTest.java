@@ -181,8 +181,11 @@ class DashboardBrowserTest {
         100_000_000L, 300_000_000L));
     send(Topics.TASK_EVENTS, POOL, started(POOL, "n1", XSS, T + 6));
     // the scheduler's counts per pending reason (issue 23): MCH holds two for their data holder
+    // ... and its queues (issue 24): eng floods first and borrows, ml waits under its guarantee
     send(Topics.SCHEDULER_METRICS, POOL, SchedulerMetrics.newBuilder(metrics(POOL, T + 6, "MCH",
-        3, 4)).setPendingByCode(Map.of("no-free-slot", 1L, "locality-wait", 2L)).build());
+        3, 4)).setPendingByCode(Map.of("no-free-slot", 1L, "locality-wait", 2L))
+        .setQueueUsage(List.of(queue("eng", 3, 0, 1, 0.75, 2, 2, 0),
+            queue("ml", 0, 3, 2, 0, 2, 0, 0), queue("default", 0, 0, 0, 0, 0, 0, 0))).build());
     send(Topics.DEAD_LETTERS, "x", deadLetter("invalid", "timeMs <b>negative</b>", T + 7));
     producer.flush();
   }
@@ -211,12 +214,33 @@ class DashboardBrowserTest {
     send(Topics.NODE_REPORTS, POOL, NodeReport.newBuilder(report(POOL, "n2",
         NodeReportType.LEAVE, T + 33_000)).setInstanceId("copy").build());
     send(Topics.NODE_REPORTS, POOL, report(POOL, "n2", NodeReportType.HEARTBEAT, T + 40_000));
+    // ml has reclaimed its guarantee (one eng attempt preempted)
     send(Topics.SCHEDULER_METRICS, POOL, SchedulerMetrics.newBuilder(metrics(POOL, T + 40_000,
         "MCH", 9, 14)).setPendingByCode(Map.of("paused", 9L))
+        .setQueueUsage(List.of(queue("eng", 2, 5, 1, 0.5, 2, 1, 1),
+            queue("ml", 2, 4, 2, 0.5, 2, 0, 0), queue("default", 0, 0, 0, 0, 0, 0, 0)))
         .setPendingReason("pool " + POOL + " is paused (PAUSE_POOL): 9 queued task(s) wait for "
             + "RESUME_POOL").build());
     send(Topics.DEAD_LETTERS, "x", deadLetter("forged", "bad signature", T + 40_001));
     producer.flush();
+  }
+
+  /** A top-level leaf queue's usage in a metrics record (limit 3 for eng, none otherwise). */
+  static io.locus.schemas.QueueUsage queue(String name, int running, int pending,
+      double guarantee, double share, double fairShare, double borrowed, long preempted) {
+    return io.locus.schemas.QueueUsage.newBuilder().setQueue(name).setWeight(1)
+        .setGuarantee(guarantee).setLimit("eng".equals(name) ? 3 : null).setRunning(running)
+        .setPending(pending).setShare(share).setFairShare(fairShare).setBorrowed(borrowed)
+        .setPreempted(preempted).build();
+  }
+
+  /** The queues chart's datasets: label → the y of each point, oldest first. */
+  @SuppressWarnings("unchecked")
+  static Map<String, List<Number>> queueLines() {
+    return (Map<String, List<Number>>) js("const c = Chart.getChart('queues-chart');"
+        + " const out = {}; if (!c) return out;"
+        + " for (const d of c.data.datasets) out[d.label] = d.data.map(p => p.y);"
+        + " return out;");
   }
 
   @Test
@@ -263,9 +287,28 @@ class DashboardBrowserTest {
         .isEqualTo("waiting for a free slot");
     assertThat((String) js("return Array.from(document.querySelectorAll('#pending tbody td.code'))"
         + ".map(c => c.textContent).join(',')")).isEqualTo("locality-wait,no-free-slot");
+    // the queues view (issue 24): each queue's usage against its guarantee and fair share
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "running")).isEqualTo("3");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "limit")).isEqualTo("3");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "guarantee")).isEqualTo("1");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "share")).isEqualTo("75.0%");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "fair")).isEqualTo("2");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "borrowed")).isEqualTo("2");
+    assertThat(cell("queues", "data-queue", POOL + "/ml", "running")).isEqualTo("0");
+    assertThat(cell("queues", "data-queue", POOL + "/ml", "pending")).isEqualTo("3");
+    assertThat(cell("queues", "data-queue", POOL + "/ml", "limit")).isEqualTo("–");
+    assertThat((String) js("return document.querySelector('#queues tr[data-queue=\"' + arguments[0]"
+        + " + '/ml\"]').className", POOL)).as("ml is owed slots").isEqualTo("owed");
     assertMarkupIsText();
     assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart"))
         .as("Chart.js from the WebJar").isEqualTo("function");
+    await("the queues chart has eng's and ml's lines", () -> queueLines().containsKey(
+        POOL + "/ml guarantee"));
+    assertThat(queueLines()).containsEntry(POOL + "/eng running", List.of(3L))
+        .containsEntry(POOL + "/eng fair share", List.of(2L))
+        .containsEntry(POOL + "/ml running", List.of(0L))
+        .containsEntry(POOL + "/ml guarantee", List.of(2L))
+        .doesNotContainKey(POOL + "/default guarantee");
 
     // Live: new records change the page without a reload (SSE).
     Object version = ((JavascriptExecutor) browser).executeScript("return document.body.dataset.version");
@@ -300,6 +343,15 @@ class DashboardBrowserTest {
         .isEqualTo("pool " + POOL + " is paused (PAUSE_POOL): 9 queued task(s) wait for "
             + "RESUME_POOL");
     assertThat(cell("pending", "data-reason", POOL + "/locality-wait", "count")).isNull();
+    // the queues follow the newest metrics, and the chart shows them over time
+    assertThat(cell("queues", "data-queue", POOL + "/ml", "running")).isEqualTo("2");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "preempted")).isEqualTo("1");
+    assertThat(cell("queues", "data-queue", POOL + "/eng", "share")).isEqualTo("50.0%");
+    assertThat((String) js("return document.querySelector('#queues tr[data-queue=\"' + arguments[0]"
+        + " + '/ml\"]').className", POOL)).as("ml holds its guarantee").isEmpty();
+    await("the queues chart has both samples", () -> List.of(0L, 2L).equals(
+        queueLines().get(POOL + "/ml running")));
+    assertThat(queueLines()).containsEntry(POOL + "/eng running", List.of(3L, 2L));
     screenshot();
 
     // Reload: the same numbers (the state lives in the server).
@@ -379,6 +431,8 @@ class DashboardBrowserTest {
       m.put(id, text(id));
     }
     m.put("queue", cell("pools", "data-pool", POOL, "queue"));
+    m.put("queues", cell("queues", "data-queue", POOL + "/ml", "running") + " "
+        + cell("queues", "data-queue", POOL + "/eng", "preempted"));
     m.put("n1", cell("nodes", "data-node", "n1", "slots") + " " + cell("nodes", "data-node", "n1", "cache"));
     m.put("n2", cell("nodes", "data-node", "n2", "slots") + " " + cell("nodes", "data-node", "n2", "cache"));
     return m;

@@ -388,6 +388,59 @@ class DashboardStateTest {
         .isEqualTo(state.snapshot(T0 + 5000));
   }
 
+  private static io.locus.schemas.QueueUsage usage(String queue, String parent, double guarantee,
+      int running, int pending, double fairShare) {
+    return io.locus.schemas.QueueUsage.newBuilder().setQueue(queue).setParent(parent)
+        .setLeaf(parent != null).setGuarantee(guarantee).setRunning(running).setPending(pending)
+        .setShare(running / 4.0).setFairShare(fairShare)
+        .setBorrowed(Math.max(0, running - guarantee)).build();
+  }
+
+  /**
+   * The queues view's data (issue 24): the newest metrics' per-queue usage as the table (depth
+   * first, children one level in), and each queue's running, guarantee and fair share over the
+   * records as the chart's series; an older record changes neither; a figure JSON cannot carry
+   * (NaN) is 0.
+   */
+  @Test
+  void queuesFollowTheNewestMetricsAndKeepTheirHistory() {
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0, "MCH", 1, 0))
+        .setQueueUsage(List.of(usage("eng", null, 2, 1, 1, 2), usage("ml", "eng", 2, 1, 1, 2)))
+        .build());
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0 + 1000, "MCH", 0,
+        0)).setQueueUsage(List.of(usage("eng", null, 2, 3, 0, 3),
+            usage("ml", "eng", 2, 3, 0, Double.NaN))).build());
+    // an older record (a restarted scheduler's replay) is not the newest
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0 + 500, "MCH", 0,
+        0)).setQueueUsage(List.of(usage("old", null, 0, 9, 9, 9))).build());
+    Snapshot.Pool p = state.snapshot(T0 + 2000).pools().get(0);
+    assertThat(p.queues()).containsExactly(
+        new Snapshot.Queue("eng", null, 0, false, 1.0, 2, null, 3, 0, 0.75, 3, 1, 0),
+        new Snapshot.Queue("ml", "eng", 1, true, 1.0, 2, null, 3, 0, 0.75, 0, 1, 0));
+    assertThat(p.queueSeries()).hasSize(2);
+    Snapshot.QueueSeries eng = p.queueSeries().get(0);
+    assertThat(eng.queue()).isEqualTo("eng");
+    assertThat(eng.timesMs()).containsExactly(T0, T0 + 1000);
+    assertThat(eng.running()).containsExactly(1, 3);
+    assertThat(eng.guarantee()).containsExactly(2.0, 2.0);
+    assertThat(eng.fairShare()).containsExactly(2.0, 3.0);
+    assertThat(p.queueSeries().get(1).fairShare()).containsExactly(2.0, 0.0);
+  }
+
+  @Test
+  void aPoolsChartKeepsAtMostEightQueuesAndItsTableTheWholeTree() {
+    List<io.locus.schemas.QueueUsage> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      many.add(usage("q" + (char) ('a' + i), null, 0, i, 0, 1));
+    }
+    state.metrics(io.locus.schemas.SchedulerMetrics.newBuilder(metrics("p", T0, "FA", 0, 0))
+        .setQueueUsage(many).build());
+    Snapshot.Pool p = state.snapshot(T0).pools().get(0);
+    assertThat(p.queues()).hasSize(12);
+    assertThat(p.queueSeries()).extracting(Snapshot.QueueSeries::queue)
+        .containsExactly("qa", "qb", "qc", "qd", "qe", "qf", "qg", "qh");
+  }
+
   @Test
   void badSettingsAreRefused() {
     assertThatThrownBy(() -> new DashboardState(0)).hasMessageContaining("placements");

@@ -3,6 +3,7 @@ package io.locus.operators;
 import io.locus.schemas.Decision;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
+import io.locus.schemas.QueueUsage;
 import io.locus.schemas.SchedulerMetrics;
 import io.locus.core.model.PendingCode;
 import io.locus.schemas.state.PoolMeta;
@@ -42,6 +43,11 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  *   <li>{@code pendingTasks}, one gauge per pending-reason code on {@code reason=<code>}
  *       (every code of {@link PendingCode}, 0 when none): the metrics record's {@code
  *       pendingByCode}, refreshed with it.</li>
+ *   <li>per queue, on {@code queue=<name>} (issue 24): {@code running}, {@code pending},
+ *       {@code guarantee}, {@code fairShare}, {@code borrowed} (slots), {@code share} (dominant
+ *       share of the pool, 0–1) and {@code preempted} (cumulative): the metrics record's {@code queueUsage}, refreshed with it. A queue's gauges
+ *       are registered when it first appears and read 0 once it is gone from the tree (Flink
+ *       cannot unregister one metric); at most {@link #MAX_QUEUE_GROUPS} queues get them.</li>
  *   <li>{@code paused}: set by the control path ({@link #paused(boolean)}).</li>
  *   <li>{@code lostNodes}: nodes the input gate declared lost.</li>
  * </ul>
@@ -53,6 +59,11 @@ public final class PoolMetrics {
   static final int LATENCY_WINDOW = 1024;
   /** The placement rate's window, seconds. */
   static final int RATE_SECONDS = 60;
+  /**
+   * Queues given gauges, over the pool's life: a tree has at most {@code Limits.MAX_QUEUES}, and
+   * renamed queues add more; past this the metrics record still carries them.
+   */
+  static final int MAX_QUEUE_GROUPS = 1024;
 
   private final Counter placements = new ThreadSafeSimpleCounter();
   private final Counter completions = new ThreadSafeSimpleCounter();
@@ -70,6 +81,19 @@ public final class PoolMetrics {
   private final AtomicLong drainingNodes = new AtomicLong();
   private volatile boolean paused;
   private final Map<PendingCode, AtomicLong> pending = new EnumMap<>(PendingCode.class);
+  private final MetricGroup poolGroup;
+  /** Per queue, its latest usage (null once gone), by name; task thread writes, reporter reads. */
+  private final Map<String, QueueGauges> queues = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** One queue's gauges: they read the usage last published, 0 when there is none. */
+  private static final class QueueGauges {
+    volatile QueueUsage usage;
+
+    double get(java.util.function.ToDoubleFunction<QueueUsage> f) {
+      QueueUsage u = usage;
+      return u == null ? 0 : f.applyAsDouble(u);
+    }
+  }
 
   // Task thread only: the PoolMeta counters last seen.
   private boolean following;
@@ -79,6 +103,7 @@ public final class PoolMetrics {
   /** Registers the pool's metrics on {@code locus.pool=<pool>} of {@code operatorGroup}. */
   PoolMetrics(MetricGroup operatorGroup, String pool) {
     MetricGroup g = operatorGroup.addGroup("locus").addGroup("pool", pool);
+    poolGroup = g;
     g.counter("placements", placements);
     g.meter("placementsPerSecond", new MeterView(placements, RATE_SECONDS));
     g.counter("completions", completions);
@@ -164,6 +189,40 @@ public final class PoolMetrics {
       Long v = by == null ? null : by.get(c.code());
       n.set(v == null ? 0 : v);
     });
+    refreshQueues(s.getQueueUsage());
+  }
+
+  private void refreshQueues(java.util.List<QueueUsage> usage) {
+    Map<String, QueueUsage> now = new java.util.HashMap<>();
+    if (usage != null) {
+      for (QueueUsage u : usage) {
+        now.put(u.getQueue().toString(), u);
+      }
+    }
+    queues.forEach((q, g) -> g.usage = now.get(q));
+    now.forEach((q, u) -> {
+      QueueGauges g = queues.get(q);
+      if (g == null && queues.size() < MAX_QUEUE_GROUPS) {
+        g = register(q);
+      }
+      if (g != null) {
+        g.usage = u;
+      }
+    });
+  }
+
+  private QueueGauges register(String queue) {
+    QueueGauges q = new QueueGauges();
+    queues.put(queue, q);
+    MetricGroup g = poolGroup.addGroup("queue", queue);
+    g.gauge("running", (Gauge<Long>) () -> (long) q.get(QueueUsage::getRunning));
+    g.gauge("pending", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPending));
+    g.gauge("guarantee", (Gauge<Double>) () -> q.get(QueueUsage::getGuarantee));
+    g.gauge("fairShare", (Gauge<Double>) () -> q.get(QueueUsage::getFairShare));
+    g.gauge("borrowed", (Gauge<Double>) () -> q.get(QueueUsage::getBorrowed));
+    g.gauge("share", (Gauge<Double>) () -> q.get(QueueUsage::getShare));
+    g.gauge("preempted", (Gauge<Long>) () -> (long) q.get(QueueUsage::getPreempted));
+    return q;
   }
 
   private double share(Counter part) {
@@ -246,6 +305,12 @@ public final class PoolMetrics {
 
   boolean paused() {
     return paused;
+  }
+
+  /** The latest usage of {@code queue} its gauges read, or null (none, or gone). */
+  QueueUsage queueUsage(String queue) {
+    QueueGauges g = queues.get(queue);
+    return g == null ? null : g.usage;
   }
 
   /** The {@code pendingTasks} gauge of {@code code}. */

@@ -324,6 +324,11 @@ public class SchedulerOperator extends KeyedProcessFunction<String, SchedulerInp
         .setEpoch(pool.meta.getEpoch());
     pool.driver.metrics(b, pool.meta);
     b.setQueues(new ArrayList<>(pool.queues.configs()));
+    // each queue's standing (issue 24); a split pool's subjobs are not queued by tenant: none
+    if (pool.driver instanceof FilePoolDriver) {
+      b.setQueueUsage(QueueUsages.of(name, pool.state,
+          Conversions.seconds(pool.meta.getClockMs())));
+    }
     int draining = drainingNodes(pool);
     b.setPendingReason(PendingReason.of(name, b.getQueueLength(), pool.paused(),
         b.getRegisteredNodes(), draining));

@@ -138,6 +138,7 @@ class AvroCodecTest {
             .setRegisteredNodes(4).setTotalSlots(8).setBusySlots(3).setPlacements(10)
             .setCompletions(7).setFailures(0).setBytesLocal(1).setBytesPeer(2).setBytesStorage(3)
             .build()},
+        new Object[] {Codecs.SCHEDULER_METRICS, metricsWithQueues()},
         new Object[] {Codecs.SCALE_REQUEST, ScaleRequest.newBuilder().setRequestId("p/1")
             .setPool("p").setTimeMs(1).setEpoch(1).setAction(ScaleAction.ACQUIRE).setNodes(4)
             .setReason("queue").build()},
@@ -229,7 +230,7 @@ class AvroCodecTest {
       }
     }
     assertThat(AvroCodec.SchemaHistory.versionsOf("JobSubmitted")).hasSize(5);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("SchedulerMetrics")).hasSize(3);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("SchedulerMetrics")).hasSize(4);
     assertThat(AvroCodec.SchemaHistory.versionsOf("Control")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("ControlAck")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("JobStatus")).hasSize(1);
@@ -255,6 +256,23 @@ class AvroCodecTest {
     assertThat(fingerprint(Codecs.TASK_EVENT.schema())).isNotEqualTo("0x2079c4a78a6360ec");
   }
 
+  /** A pool's metrics with a two-queue tree and each queue's usage (issue 24). */
+  static SchedulerMetrics metricsWithQueues() {
+    return SchedulerMetrics.newBuilder().setPool("p").setTimeMs(1).setEpoch(1).setPolicy("MCH")
+        .setQueueLength(5).setRunningTasks(4).setRegisteredNodes(2).setTotalSlots(4)
+        .setBusySlots(4).setPlacements(9).setCompletions(5).setFailures(0).setBytesLocal(1)
+        .setBytesPeer(2).setBytesStorage(3)
+        .setQueues(List.of(io.locus.schemas.QueueConfig.newBuilder().setName("a")
+            .setGuaranteedSlots(2).setLimitSlots(4).build()))
+        .setQueueUsage(List.of(
+            io.locus.schemas.QueueUsage.newBuilder().setQueue("a").setGuarantee(2)
+                .setLimit(4).setRunning(3).setPending(5).setShare(0.75).setFairShare(2.5)
+                .setBorrowed(1).setPreempted(2).build(),
+            io.locus.schemas.QueueUsage.newBuilder().setQueue("default").setRunning(1)
+                .setShare(0.25).setFairShare(1.5).setBorrowed(1).build()))
+        .build();
+  }
+
   private static String fingerprint(Schema s) {
     return String.format("0x%016x", SchemaNormalization.parsingFingerprint64(s));
   }
@@ -273,6 +291,9 @@ class AvroCodecTest {
             .setPool("p").setJobId("j").setState(io.locus.schemas.JobState.QUEUED).setTimeMs(3)
             .build()},
         new Object[] {Codecs.DECISION, "Decision", 3, decision(place())},
+        // v4 has no queueUsage: read as an empty list (issue 24, the queues seen)
+        new Object[] {Codecs.SCHEDULER_METRICS, "SchedulerMetrics", 4,
+            SchedulerMetrics.newBuilder(metricsWithQueues()).setQueueUsage(List.of()).build()},
         // v4 has no PlaceTask.proof, v3 of TaskEvent no placementProof: read as null (issue 22)
         new Object[] {Codecs.DECISION, "Decision", 4, decision(place())},
         new Object[] {Codecs.TASK_EVENT, "TaskEvent", 3, TaskEvent.newBuilder().setPool("p")
@@ -350,6 +371,7 @@ class AvroCodecTest {
                 && r.getSchema().getFullName().equals(branch.getFullName());
             case STRING -> value instanceof CharSequence;
             case LONG -> value instanceof Long;
+            case INT -> value instanceof Integer;
             case NULL -> false;
             default -> throw new IllegalArgumentException("branch " + branch);
           };
