@@ -12,6 +12,7 @@ import io.locus.sim.engine.EventQueue;
 import io.locus.sim.exec.Cluster;
 import io.locus.sim.exec.Executor;
 import io.locus.sim.exec.TaskRun;
+import io.locus.sim.metrics.QueueRecorder;
 import io.locus.sim.provision.Lrm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -50,6 +51,8 @@ final class SchedulerPlacer implements TaskPlacer {
   private final Map<String, ArrayDeque<Double>> recentFailures = new HashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final DispatchGate gate;
+  /** The per-queue measures (null: no queue tree); fed where a slot is taken or given back. */
+  private final QueueRecorder queues;
   private double dispatcherFreeAt;
   private int nodeCounter;
   private long pollCount;
@@ -72,6 +75,7 @@ final class SchedulerPlacer implements TaskPlacer {
         ? new Provisioner(cfg.drp())
         : null;
     this.gate = new DispatchGate(cfg, policy);
+    this.queues = sim.queues();
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
   }
@@ -144,6 +148,7 @@ final class SchedulerPlacer implements TaskPlacer {
         run.bytesLocal(), run.bytesPeer(), run.bytesStorage());
     cpuEnd(t0);
     gate.completed(wasFree, state);
+    settle(id);
     if (o == PoolState.EndOutcome.COMPLETED) {
       sim.jobEnded(t, run, true, now);
     }
@@ -153,11 +158,34 @@ final class SchedulerPlacer implements TaskPlacer {
   public Cancelled cancel(String taskId, double now) {
     TaskRun run = runs.remove(taskId);
     events.cancel(timeouts.remove(taskId));
+    Task queued = state.queued(taskId);
     long t0 = cpuStart();
     Cancelled c = PoolCancel.cancel(scheduler, taskId, run, cluster, now);
     cpuEnd(t0);
     gate.changed();
+    if (queues != null) {
+      if (c.placed()) {
+        queues.ended(taskId);
+      } else {
+        queues.unqueued(queued);
+      }
+    }
     return c;
+  }
+
+  /**
+   * Tells the queue measures where {@code taskId} went after the core applied an end: still
+   * placed (a stale report), back to pending (a retry, queued or parked), or gone.
+   */
+  private void settle(String taskId) {
+    if (queues == null || state.running(taskId) != null) {
+      return;
+    }
+    if (state.isQueued(taskId) || state.parked(taskId) != null) {
+      queues.requeued(taskId);
+    } else {
+      queues.ended(taskId);
+    }
   }
 
   /**
@@ -171,6 +199,7 @@ final class SchedulerPlacer implements TaskPlacer {
     PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node(), now);
     cpuEnd(t0);
     gate.changed();
+    settle(t.taskId());
     var parked = state.parked(t.taskId());
     if (parked != null) {
       events.schedule(parked.until(), gate::changed);
@@ -225,6 +254,9 @@ final class SchedulerPlacer implements TaskPlacer {
   private void execute(Command c, double now) {
     sim.recordDecision(now, c);
     if (c instanceof Command.Run run) {
+      if (queues != null) {
+        queues.placed(run.task());
+      }
       startRun(run, now);
     } else if (c instanceof Command.Acquire a) {
       acquire(a.nodes(), now);
@@ -240,6 +272,7 @@ final class SchedulerPlacer implements TaskPlacer {
         cluster.cancel(run, now); // the policy owns the state change; the attempt just stops here
         runs.remove(x.taskId());
       }
+      settle(x.taskId());
     }
   }
 
@@ -333,6 +366,9 @@ final class SchedulerPlacer implements TaskPlacer {
     long t0 = cpuStart();
     scheduler.applyNodeReleased(id); // re-queues what ran there (normally nothing: only idle nodes go)
     cpuEnd(t0);
+    if (queues != null) {
+      queues.placedIds().forEach(this::settle); // placed there, started or not
+    }
     for (TaskRun r : cancelled) {
       if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null
           && state.parked(r.task().taskId()) == null) {
