@@ -5,6 +5,10 @@ import io.locus.core.model.Task;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.Policy;
 import io.locus.core.policy.WithdrawRule;
+import io.locus.core.share.FairShare;
+import io.locus.core.share.PoolCapacity;
+import io.locus.core.share.QueueLedger;
+import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
 import java.util.Collection;
 import java.util.List;
@@ -83,6 +87,21 @@ public final class Scheduler {
 
   public void setPolicy(Policy policy) {
     this.policy = policy;
+  }
+
+  /**
+   * Gives the pool its queue tree (issue 24), or takes it away (null: the pool is one queue in
+   * priority and arrival order, deciding bit for bit as before). The pool's per-queue book is
+   * rebuilt from its queued and placed tasks; call it again after a restore.
+   */
+  public void setQueues(QueueTree tree) {
+    state.setQueueTree(tree);
+  }
+
+  /** The pool's queues now ({@code now}: event time, for the maximum waits); null without a tree. */
+  public FairShare queueShare(double now) {
+    QueueLedger ledger = state.queueLedger();
+    return ledger == null ? null : ledger.share(PoolCapacity.slots(state.registeredSlots()), now);
   }
 
   public List<Command> dispatch(double now) {
