@@ -76,6 +76,9 @@ final class SchedulerPlacer implements TaskPlacer {
         : null;
     this.gate = new DispatchGate(cfg, policy);
     this.queues = sim.queues();
+    if (cfg.queues() != null && cfg.queues().enforce()) {
+      scheduler.setQueues(cfg.queues().tree());
+    }
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
   }

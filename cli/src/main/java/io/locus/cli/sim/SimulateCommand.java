@@ -1,13 +1,18 @@
 package io.locus.cli.sim;
 
+import io.locus.cli.QueueFile;
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.share.QueueTree;
 import io.locus.jobs.options.PolicyParameters;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.metrics.QueueMetrics;
 import io.locus.sim.output.Plots;
+import io.locus.sim.output.QueueFiles;
+import io.locus.sim.output.QueuePlots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
 import io.locus.sim.provision.LrmConfig;
@@ -75,6 +80,23 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean swfFileModel;
 
   @picocli.CommandLine.Mixin io.locus.cli.QueueFlags queueFlags;
+
+  // Not --queues: QueueFlags' --queues names each trace file's queue (locus trace has it too).
+  @Option(names = "--queue-config", paramLabel = "FILE",
+      description = "The pool's queue tree (issue 24): the YAML or JSON file locus queues apply"
+          + " takes, checked the same way (a bad file: every reason, exit 2); its 'pool' is"
+          + " ignored. Jobs name their queue (a trace's queue field, --swf-queue, --queues,"
+          + " --queue; the tenants workload names tenant-1 ...); a job naming a queue the file"
+          + " lacks is refused, as the scheduler refuses it. Writes queues.csv and"
+          + " queue-series.csv (share error, Jain's index, time to guarantee, response and byte"
+          + " sources per queue).")
+  Path queueConfig;
+
+  @Option(names = "--queue-dispatch", defaultValue = "fair", paramLabel = "fair|fifo",
+      description = "With --queue-config: fair (the scheduler dispatches by the tree) or fifo"
+          + " (the pool stays one queue in priority and arrival order, as without a tree; the"
+          + " tree only measures it against the same fair shares). Default: ${DEFAULT-VALUE}.")
+  String queueDispatch;
 
   @Option(names = "--policy", defaultValue = "gcc",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
@@ -264,6 +286,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (faTime != null) {
       o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
     }
+    if (r.detail().queues() != null) {
+      QueueTable.print(o, r.detail().queues());
+    }
     List<Path> files = write(r);
     o.println("Wrote " + files.size() + " files to " + out.toAbsolutePath().normalize());
     o.flush();
@@ -279,9 +304,21 @@ public final class SimulateCommand implements Callable<Integer> {
     ResultFiles.series(files.get(1), r.detail().series());
     files.add(out.resolve("slowdown.csv"));
     ResultFiles.slowdown(files.get(2), r.detail());
+    QueueMetrics q = r.detail().queues();
+    if (q != null) {
+      files.add(out.resolve("queues.csv"));
+      QueueFiles.queues(files.get(files.size() - 1), q);
+      files.add(out.resolve("queue-series.csv"));
+      QueueFiles.series(files.get(files.size() - 1), q);
+    }
     if (!noPlots) {
-      files.addAll(Plots.run(out, r.label() + " on " + r.detail().setup().workload(),
-          r.detail().series()));
+      String title = r.label() + " on " + r.detail().setup().workload();
+      var err = spec.commandLine().getErr();
+      files.addAll(QueuePlots.drawOrWarn(() -> Plots.run(out, title, r.detail().series()),
+          err));
+      if (q != null) {
+        files.addAll(QueuePlots.drawOrWarn(() -> QueuePlots.run(out, title, q), err));
+      }
     }
     return files;
   }
@@ -315,6 +352,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     positive(problems, "--time-scale", timeScale);
     queueProblems(problems);
+    SimulationConfig.Queues queueTree = queueTree(problems);
     if (!trace && !Workloads.names().contains(workload)) {
       problems.add("--workload: unknown workload '" + workload + "'; valid: "
           + String.join(", ", Workloads.names()));
@@ -425,7 +463,7 @@ public final class SimulateCommand implements Callable<Integer> {
         .release(rel).idleSeconds(idleSeconds)
         .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))
         .exec(exec).tauDispatch(tauDispatch).cells(cells).seed(seed).stepSeconds(step)
-        .measureSchedulerCpu(measureScheduler)
+        .measureSchedulerCpu(measureScheduler).queues(queueTree)
         .lifecycle(new SimulationConfig.Lifecycle(cancelFraction,
             cancelWithin == null ? Double.NaN : cancelWithin, failurePolicy));
     if (replay || failureRate > 0) {
@@ -442,6 +480,46 @@ public final class SimulateCommand implements Callable<Integer> {
       b.horizonSeconds(horizon);
     }
     return b.build();
+  }
+
+  /**
+   * --queue-config read and checked as {@code locus queues apply} checks it (QueueFile, the
+   * scheduler's QueueTree rules, a pool of unknown size: the simulated pool may grow and shrink);
+   * null without it. Mistakes go to {@code problems}.
+   */
+  private SimulationConfig.Queues queueTree(List<String> problems) {
+    boolean fifo = queueDispatch.equalsIgnoreCase("fifo");
+    if (!fifo && !queueDispatch.equalsIgnoreCase("fair")) {
+      problems.add("--queue-dispatch: unknown mode '" + queueDispatch + "'; valid: fair, fifo");
+    }
+    var parsed = spec != null ? spec.commandLine().getParseResult() : null;
+    if (queueConfig == null) {
+      if (parsed != null && parsed.hasMatchedOption("--queue-dispatch")) {
+        problems.add("--queue-dispatch applies with --queue-config only");
+      }
+      return null;
+    }
+    if (cells > 1) {
+      problems.add("--queue-config needs one scheduler: not with --cells " + cells);
+    }
+    if (provisioning.trim().equalsIgnoreCase("lrm-per-task")
+        || provisioning.trim().equalsIgnoreCase("lrm_per_task")) {
+      problems.add("--queue-config needs a scheduler: not with --provisioning lrm-per-task");
+    }
+    QueueFile f;
+    try {
+      f = QueueFile.read(queueConfig);
+    } catch (IllegalArgumentException e) {
+      problems.add("--queue-config: " + e.getMessage());
+      return null;
+    }
+    List<String> bad = f.problems();
+    if (!bad.isEmpty()) {
+      problems.add("--queue-config: " + queueConfig + " is refused (" + bad.size()
+          + " problem(s)): " + String.join("; ", bad));
+      return null;
+    }
+    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo);
   }
 
   /** The queue options' mistakes (issue 24), each naming its option. */

@@ -10,9 +10,11 @@ import java.util.List;
  * definitions.
  *
  * @param queues one entry per leaf queue that ever held work, by name
- * @param contendedSeconds time with at least two active queues (where Jain's index is taken)
+ * @param contendedSeconds time with at least two active queues (where shares and Jain's index
+ *     are measured)
  * @param meanJain Jain's index of the queues' running / fair-share ratios, time-averaged over the
- *     contended time (1 = every active queue at its fair share; NaN if never contended)
+ *     contended time (1 = every active queue at the same fraction of its fair share; NaN if never
+ *     contended)
  * @param minJain its lowest value while contended
  * @param meanShareError the mean over queues of their {@link Queue#meanShareError}
  * @param maxShareError the largest {@link Queue#meanShareError}
@@ -30,10 +32,11 @@ public record QueueMetrics(List<Queue> queues, double contendedSeconds, double m
    *
    * @param guarantee its configured guaranteed slots
    * @param activeSeconds time it held running or pending work
-   * @param meanShare its running slots / pool slots, time-averaged over its active time
+   * @param contendedSeconds of those, time another queue was active too
+   * @param meanShare its running slots / pool slots, time-averaged over its contended time
    * @param meanFairShare its fair share / pool slots, likewise
    * @param meanShareError |running − fair share| / pool slots, likewise (0.05 = 5 points of the
-   *     pool off its fair share on average)
+   *     pool off its fair share on average; NaN: never contended)
    * @param starvedEpisodes times it fell (or arrived) below its guarantee with work pending
    * @param firstStarvedAt when the first such episode began (NaN: never starved)
    * @param firstToGuarantee how long the first episode lasted: the time for the queue to reach
@@ -47,7 +50,7 @@ public record QueueMetrics(List<Queue> queues, double contendedSeconds, double m
    * @param bytes bytes its tasks read: local, peer, storage
    */
   public record Queue(String name, int guarantee, double weight, double activeSeconds,
-      double meanShare, double meanFairShare, double meanShareError, int starvedEpisodes,
+      double contendedSeconds, double meanShare, double meanFairShare, double meanShareError, int starvedEpisodes,
       double firstStarvedAt, double firstToGuarantee, double maxToGuarantee,
       double starvedSeconds, boolean openAtEnd, long completed, double meanResponse,
       double p95Response, double p99Response, long[] bytes) {

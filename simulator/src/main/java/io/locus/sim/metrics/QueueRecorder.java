@@ -29,10 +29,14 @@ import java.util.Map;
  * has running or pending work:
  *
  * <ul>
- *   <li><b>share error</b> of q: |r_q − f_q| / S, averaged over q's active time;
+ *   <li>the pool is <b>contended</b> while at least two queues are active. A queue alone owes no
+ *       one: the slots it leaves idle (MCH waiting for a best holder) are its policy's choice, not
+ *       unfairness, so shares are measured over contended time only;
+ *   <li><b>share error</b> of q: |r_q − f_q| / S, averaged over the contended time while q is
+ *       active; with it q's mean share r_q / S and mean fair share f_q / S over the same time;
  *   <li><b>Jain's index</b> (Jain, Chiu, Hawe 1984) of the ratios x_q = r_q / f_q over the active
- *       queues: (Σx)² / (n Σx²), 1 when every active queue holds its fair share; averaged over the
- *       <b>contended</b> time (at least two active queues; nothing is shared otherwise);
+ *       queues with a fair share above 0: (Σx)² / (n Σx²), 1 when every active queue holds the
+ *       same fraction of its fair share; averaged over the contended time;
  *   <li><b>time to guarantee</b>: an episode begins when q has pending work and runs fewer slots
  *       than its effective guarantee ({@link QueueStanding#belowGuarantee()}), and ends when it
  *       no longer does (it reached its guarantee, or all its work runs). Only time with the state
@@ -49,11 +53,13 @@ public final class QueueRecorder {
   private int nextSample;
   private double contended;
   private double jainIntegral;
+  private double jainTime;
   private double jainMin = Double.NaN;
 
   /** Per leaf: integrals, episodes, responses, bytes, and its series. */
   private static final class Acc {
     double active;
+    double contended;
     double shareInt;
     double fairInt;
     double errInt;
@@ -162,33 +168,37 @@ public final class QueueRecorder {
       return;
     }
     double dt = to - from;
-    int activeCount = 0;
+    List<QueueStanding> active = new ArrayList<>();
     for (QueueStanding s : share.standings()) {
       if (!tree.isLeaf(s.queue())) {
         continue;
       }
       Acc a = acc.get(s.queue());
-      boolean starved = s.pending() > 0 && s.belowGuarantee();
-      if (a == null) {
-        if (s.running() + s.pending() == 0) {
-          continue;
-        }
-        a = acc(s.queue());
-      }
-      episode(a, starved, from);
-      if (s.running() + s.pending() == 0) {
+      if (a == null && s.running() + s.pending() == 0) {
         continue;
       }
-      activeCount++;
-      a.active += dt;
+      a = a == null ? acc(s.queue()) : a;
+      episode(a, s.pending() > 0 && s.belowGuarantee(), from);
+      if (s.running() + s.pending() > 0) {
+        a.active += dt;
+        active.add(s);
+      }
+    }
+    if (active.size() < 2) {
+      return; // one queue alone owes no one: what it leaves idle is its policy's choice
+    }
+    contended += dt;
+    if (!Double.isNaN(j)) {
+      jainIntegral += j * dt;
+      jainMin = Double.isNaN(jainMin) ? j : Math.min(jainMin, j);
+      jainTime += dt;
+    }
+    for (QueueStanding s : active) {
+      Acc a = acc.get(s.queue());
+      a.contended += dt;
       a.shareInt += s.running() / (double) poolSlots * dt;
       a.fairInt += s.fairShare() / poolSlots * dt;
       a.errInt += Math.abs(s.running() - s.fairShare()) / poolSlots * dt;
-    }
-    if (activeCount >= 2 && !Double.isNaN(j)) {
-      contended += dt;
-      jainIntegral += j * dt;
-      jainMin = Double.isNaN(jainMin) ? j : Math.min(jainMin, j);
     }
   }
 
@@ -282,15 +292,15 @@ public final class QueueRecorder {
       for (double r : resp) {
         mean += r;
       }
-      double err = a.active > 0 ? a.errInt / a.active : Double.NaN;
+      double err = a.contended > 0 ? a.errInt / a.contended : Double.NaN;
       if (!Double.isNaN(err)) {
         errSum += err;
         errMax = Math.max(errMax, err);
       }
       var spec = tree.spec(leaf);
       out.add(new QueueMetrics.Queue(leaf, spec.guaranteedSlots(), spec.weight(), a.active,
-          a.active > 0 ? a.shareInt / a.active : Double.NaN,
-          a.active > 0 ? a.fairInt / a.active : Double.NaN, err, a.episodes, a.firstStart,
+          a.contended, a.contended > 0 ? a.shareInt / a.contended : Double.NaN,
+          a.contended > 0 ? a.fairInt / a.contended : Double.NaN, err, a.episodes, a.firstStart,
           a.firstDuration, a.episodes == 0 ? Double.NaN : a.maxDuration, a.starved, open,
           a.completed, a.completed == 0 ? Double.NaN : mean / a.completed,
           Percentiles.nearestRank(resp, 95), Percentiles.nearestRank(resp, 99),
@@ -304,7 +314,7 @@ public final class QueueRecorder {
         running.toArray(new double[0][]), fair.toArray(new double[0][]), jain.toArray(n),
         slots.toArray(n));
     return new QueueMetrics(out, contended,
-        contended > 0 ? jainIntegral / contended : Double.NaN, jainMin,
+        jainTime > 0 ? jainIntegral / jainTime : Double.NaN, jainMin,
         measured > 0 ? errSum / measured : Double.NaN, measured > 0 ? errMax : Double.NaN,
         refused, firstRefusal, series);
   }

@@ -22,6 +22,7 @@ public final class QueueFiles {
     m.put("weight", Csv.num(q.weight()));
     m.put("guaranteed_slots", Integer.toString(q.guarantee()));
     m.put("active_s", Csv.num(q.activeSeconds()));
+    m.put("contended_s", Csv.num(q.contendedSeconds()));
     m.put("mean_share", Csv.num(q.meanShare()));
     m.put("mean_fair_share", Csv.num(q.meanFairShare()));
     m.put("mean_share_error", Csv.num(q.meanShareError()));
@@ -49,7 +50,7 @@ public final class QueueFiles {
     List<String> header = new ArrayList<>(row(sample()).keySet());
     header.add("jain_mean");
     header.add("jain_min");
-    header.add("contended_s");
+    header.add("pool_contended_s");
     header.add("refused_jobs");
     List<List<String>> rows = new ArrayList<>();
     for (QueueMetrics.Queue q : m.queues()) {
@@ -64,7 +65,7 @@ public final class QueueFiles {
         case "mean_share_error" -> Csv.num(m.meanShareError());
         case "jain_mean" -> Csv.num(m.meanJain());
         case "jain_min" -> Csv.num(m.minJain());
-        case "contended_s" -> Csv.num(m.contendedSeconds());
+        case "pool_contended_s" -> Csv.num(m.contendedSeconds());
         case "refused_jobs" -> Long.toString(m.refused());
         default -> "";
       });
@@ -100,7 +101,7 @@ public final class QueueFiles {
   }
 
   private static QueueMetrics.Queue sample() {
-    return new QueueMetrics.Queue("", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0,
+    return new QueueMetrics.Queue("", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0,
         new long[3]);
   }
 }
