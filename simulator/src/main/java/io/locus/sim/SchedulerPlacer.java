@@ -53,6 +53,10 @@ final class SchedulerPlacer implements TaskPlacer {
   private final DispatchGate gate;
   /** The per-queue measures (null: no queue tree); fed where a slot is taken or given back. */
   private final QueueRecorder queues;
+  /** Whether the scheduler dispatches by the queue tree (then held heads need wake-ups). */
+  private final boolean fairShare;
+  /** The time of the latest wake-up event scheduled for a held queue head (NaN: none). */
+  private double wakeAt = Double.NaN;
   private double dispatcherFreeAt;
   private int nodeCounter;
   private long pollCount;
@@ -76,8 +80,10 @@ final class SchedulerPlacer implements TaskPlacer {
         : null;
     this.gate = new DispatchGate(cfg, policy);
     this.queues = sim.queues();
-    if (cfg.queues() != null && cfg.queues().enforce()) {
+    this.fairShare = cfg.queues() != null && cfg.queues().enforce();
+    if (fairShare) {
       scheduler.setQueues(cfg.queues().tree());
+      scheduler.setMaxLocalityWait(cfg.queues().maxLocalityWait());
     }
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
@@ -251,6 +257,25 @@ final class SchedulerPlacer implements TaskPlacer {
     gate.dispatched(state);
     for (Command c : cmds) {
       execute(c, now);
+    }
+    if (fairShare) {
+      wakeForHeldHead(now);
+    }
+  }
+
+  /**
+   * A queue head held for locality may stop waiting at a time when nothing else happens (the
+   * streaming scheduler's heartbeats tick it; here nothing would): an event then makes the
+   * dispatch that places it.
+   */
+  private void wakeForHeldHead(double now) {
+    double w = scheduler.nextQueueWakeup();
+    if (Double.isNaN(w) || !(w > now)) {
+      return;
+    }
+    if (Double.isNaN(wakeAt) || wakeAt <= now || w < wakeAt) {
+      wakeAt = w;
+      events.schedule(w, gate::changed);
     }
   }
 

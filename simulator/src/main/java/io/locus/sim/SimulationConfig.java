@@ -3,6 +3,8 @@ package io.locus.sim;
 import io.locus.core.policy.Policies;
 import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.share.LocalityWait;
+import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RetryBackoff;
 import io.locus.sim.exec.ExecConfig;
@@ -212,15 +214,27 @@ public record SimulationConfig(
    * every mode of an experiment runs the same jobs.
    *
    * @param tree the queues (a pool's configuration file, {@code locus queues apply}'s)
-   * @param enforce true: the scheduler dispatches by it ({@code Scheduler#setQueues}); false: the
-   *     pool stays one FIFO queue and the tree only measures it (the FIFO baseline of the
-   *     fairness/locality experiment, measured against the same fair shares)
+   * @param enforce true: the scheduler dispatches by it ({@code Scheduler#setQueues}: fair share
+   *     decides whose task, the policy where); false: the pool stays one FIFO queue and the tree
+   *     only measures it (the FIFO baseline of the fairness/locality experiment, measured against
+   *     the same fair shares)
+   * @param maxLocalityWait the cap on a queue head's wait for a better node, seconds ({@code
+   *     Scheduler#setMaxLocalityWait}; {@link LocalityWait#DEFAULT_MAX_LOCALITY_WAIT} by default)
    */
-  public record Queues(io.locus.core.share.QueueTree tree, boolean enforce) {
+  public record Queues(QueueTree tree, boolean enforce, double maxLocalityWait) {
     public Queues {
       if (tree == null) {
         throw new IllegalArgumentException("a queue tree is required");
       }
+      if (!(maxLocalityWait >= 0) || Double.isInfinite(maxLocalityWait)) {
+        throw new IllegalArgumentException("max locality wait must be finite and >= 0 seconds,"
+            + " got " + maxLocalityWait);
+      }
+    }
+
+    /** {@code tree} with the default locality wait. */
+    public Queues(QueueTree tree, boolean enforce) {
+      this(tree, enforce, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT);
     }
   }
 

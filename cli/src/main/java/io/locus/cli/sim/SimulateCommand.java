@@ -98,6 +98,13 @@ public final class SimulateCommand implements Callable<Integer> {
           + " tree only measures it against the same fair shares). Default: ${DEFAULT-VALUE}.")
   String queueDispatch;
 
+  @Option(names = "--max-locality-wait", defaultValue = "3", paramLabel = "SECONDS",
+      description = "With --queue-config and fair dispatch: the cap on a queue head's wait for a"
+          + " better node, shrinking as its queue falls below its fair share (docs/policies.md,"
+          + " \"The locality wait that shrinks with the deficit\"); 0: heads never wait for"
+          + " locality. Default: ${DEFAULT-VALUE}.")
+  double maxLocalityWait;
+
   @Option(names = "--policy", defaultValue = "gcc",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
       description = "One of ${COMPLETION-CANDIDATES} (any case): the policies that run on agent "
@@ -494,10 +501,15 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     var parsed = spec != null ? spec.commandLine().getParseResult() : null;
     if (queueConfig == null) {
-      if (parsed != null && parsed.hasMatchedOption("--queue-dispatch")) {
-        problems.add("--queue-dispatch applies with --queue-config only");
+      for (String o : List.of("--queue-dispatch", "--max-locality-wait")) {
+        if (parsed != null && parsed.hasMatchedOption(o)) {
+          problems.add(o + " applies with --queue-config only");
+        }
       }
       return null;
+    }
+    if (!(maxLocalityWait >= 0) || Double.isInfinite(maxLocalityWait)) {
+      problems.add("--max-locality-wait must be >= 0 seconds");
     }
     if (cells > 1) {
       problems.add("--queue-config needs one scheduler: not with --cells " + cells);
@@ -519,7 +531,10 @@ public final class SimulateCommand implements Callable<Integer> {
           + " problem(s)): " + String.join("; ", bad));
       return null;
     }
-    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo);
+    if (!problems.isEmpty()) {
+      return null;
+    }
+    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo, maxLocalityWait);
   }
 
   /** The queue options' mistakes (issue 24), each naming its option. */
