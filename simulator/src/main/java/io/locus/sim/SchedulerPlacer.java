@@ -80,7 +80,10 @@ final class SchedulerPlacer implements TaskPlacer {
         : null;
     this.gate = new DispatchGate(cfg, policy);
     this.queues = sim.queues();
-    this.fairShare = cfg.queues() != null && cfg.queues().enforce();
+    // the default queue alone is no tree, as in the streaming scheduler (FilePoolDriver): the pool
+    // keeps its one queue and its policy's order
+    this.fairShare = cfg.queues() != null && cfg.queues().enforce()
+        && !cfg.queues().tree().isDefaultOnly();
     if (fairShare) {
       scheduler.setQueues(cfg.queues().tree());
       scheduler.setMaxLocalityWait(cfg.queues().maxLocalityWait());

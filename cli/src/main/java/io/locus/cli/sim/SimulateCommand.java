@@ -262,6 +262,15 @@ public final class SimulateCommand implements Callable<Integer> {
     SimulationConfig cfg = config();
     Workload w = workload();
     PrintWriter o = spec.commandLine().getOut();
+    if (cfg.queues() != null && cfg.queues().enforce()
+        && !(io.locus.core.policy.Policies.create(cfg.policy(), cfg.policyParams())
+            instanceof io.locus.core.policy.ChoosesPerTask)) {
+      // as the scheduler's SET_QUEUES ack says: fair share needs a policy that answers per task
+      spec.commandLine().getErr().println("locus simulate: note: " + cfg.policy() + " keeps its"
+          + " own order under a queue tree (fair share needs a policy that places task by task:"
+          + " FA, FCA, MCU, MCH, GCC, EFT); the tree only measures this run");
+      spec.commandLine().getErr().flush();
+    }
     o.printf(Locale.ROOT, "Simulating %s (%d tasks) with %s, %s ...%n", w.name(), w.size(),
         cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
             : cfg.policy().toUpperCase(Locale.ROOT), cfg.provisioning().cliName());
