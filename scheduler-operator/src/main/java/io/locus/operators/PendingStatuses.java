@@ -70,6 +70,9 @@ final class PendingStatuses implements PendingExplainer.Refresh {
     out.add(JobStatuses.of(pool, meta, t, JobState.QUEUED)
         .setReason(reason.text())
         .setPendingCode(reason.code().code())
+        // the job's queue, as its other statuses name it (PoolQueues stamps those on the way out;
+        // these leave on the metrics timer, and the task knows its queue)
+        .setQueue(t.queue())
         .build());
   }
 
