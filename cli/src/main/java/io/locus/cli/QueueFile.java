@@ -38,8 +38,9 @@ import java.util.List;
  *
  * An unknown key, a fraction where a count belongs, or a missing {@code queues} list is bad input
  * naming the place; the tree's own rules are {@link QueueTree}'s, checked by {@link #problems}.
+ * Public for {@code locus simulate --queue-config}, which reads the same files with the same checks.
  */
-final class QueueFile {
+public final class QueueFile {
   /** One queue as written; boxed, so a field left out is told from a zero. */
   record Entry(
       @JsonProperty("name") String name,
@@ -66,9 +67,9 @@ final class QueueFile {
       .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .build();
 
-  final String pool;
+  public final String pool;
   /** The specs in the file's order; an empty entry is a null spec ({@link #problems} says so). */
-  final List<QueueSpec> specs;
+  public final List<QueueSpec> specs;
 
   private QueueFile(String pool, List<QueueSpec> specs) {
     this.pool = pool;
@@ -80,7 +81,7 @@ final class QueueFile {
    *
    * @throws IllegalArgumentException naming the file, and the line and column when it is malformed
    */
-  static QueueFile read(Path file) {
+  public static QueueFile read(Path file) {
     Doc doc;
     try {
       doc = MAPPER.readValue(Files.readString(file), Doc.class);
@@ -141,7 +142,7 @@ final class QueueFile {
    * Every problem of the tree as the scheduler checks it (a pool of unknown size: only the
    * queues' own guarantees), and the record's bound on the number of queues.
    */
-  List<String> problems() {
+  public List<String> problems() {
     List<String> out = new ArrayList<>();
     if (specs.size() > Limits.MAX_QUEUES) {
       out.add(specs.size() + " queues, more than the limit of " + Limits.MAX_QUEUES);

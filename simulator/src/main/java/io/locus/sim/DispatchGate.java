@@ -42,7 +42,11 @@ final class DispatchGate {
    *     list of names, so it follows the registry's spellings and aliases)
    */
   DispatchGate(SimulationConfig cfg, Policy policy) {
+    // with queues the dispatch is fair share's (QueueDispatch): a completion on a free node, an
+    // arrival past the window or time passing (a locality wait running out) can place a task, so
+    // the gate's proofs do not hold and it stays open
     this.enabled = cfg.dispatchGate()
+        && (cfg.queues() == null || !cfg.queues().enforce())
         && (policy instanceof MaxCacheHit || policy instanceof GoodCacheCompute);
     this.gcc = policy instanceof GoodCacheCompute;
     this.theta = cfg.theta();

@@ -12,6 +12,7 @@ import io.locus.sim.engine.EventQueue;
 import io.locus.sim.exec.Cluster;
 import io.locus.sim.exec.Executor;
 import io.locus.sim.exec.TaskRun;
+import io.locus.sim.metrics.QueueRecorder;
 import io.locus.sim.provision.Lrm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -50,6 +51,12 @@ final class SchedulerPlacer implements TaskPlacer {
   private final Map<String, ArrayDeque<Double>> recentFailures = new HashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final DispatchGate gate;
+  /** The per-queue measures (null: no queue tree); fed where a slot is taken or given back. */
+  private final QueueRecorder queues;
+  /** Whether the scheduler dispatches by the queue tree (then held heads need wake-ups). */
+  private final boolean fairShare;
+  /** The time of the latest wake-up event scheduled for a held queue head (NaN: none). */
+  private double wakeAt = Double.NaN;
   private double dispatcherFreeAt;
   private int nodeCounter;
   private long pollCount;
@@ -72,6 +79,15 @@ final class SchedulerPlacer implements TaskPlacer {
         ? new Provisioner(cfg.drp())
         : null;
     this.gate = new DispatchGate(cfg, policy);
+    this.queues = sim.queues();
+    // the default queue alone is no tree, as in the streaming scheduler (FilePoolDriver): the pool
+    // keeps its one queue and its policy's order
+    this.fairShare = cfg.queues() != null && cfg.queues().enforce()
+        && !cfg.queues().tree().isDefaultOnly();
+    if (fairShare) {
+      scheduler.setQueues(cfg.queues().tree());
+      scheduler.setMaxLocalityWait(cfg.queues().maxLocalityWait());
+    }
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
   }
@@ -144,6 +160,7 @@ final class SchedulerPlacer implements TaskPlacer {
         run.bytesLocal(), run.bytesPeer(), run.bytesStorage());
     cpuEnd(t0);
     gate.completed(wasFree, state);
+    settle(id);
     if (o == PoolState.EndOutcome.COMPLETED) {
       sim.jobEnded(t, run, true, now);
     }
@@ -153,11 +170,34 @@ final class SchedulerPlacer implements TaskPlacer {
   public Cancelled cancel(String taskId, double now) {
     TaskRun run = runs.remove(taskId);
     events.cancel(timeouts.remove(taskId));
+    Task queued = state.queued(taskId);
     long t0 = cpuStart();
     Cancelled c = PoolCancel.cancel(scheduler, taskId, run, cluster, now);
     cpuEnd(t0);
     gate.changed();
+    if (queues != null) {
+      if (c.placed()) {
+        queues.ended(taskId);
+      } else {
+        queues.unqueued(queued);
+      }
+    }
     return c;
+  }
+
+  /**
+   * Tells the queue measures where {@code taskId} went after the core applied an end: still
+   * placed (a stale report), back to pending (a retry, queued or parked), or gone.
+   */
+  private void settle(String taskId) {
+    if (queues == null || state.running(taskId) != null) {
+      return;
+    }
+    if (state.isQueued(taskId) || state.parked(taskId) != null) {
+      queues.requeued(taskId);
+    } else {
+      queues.ended(taskId);
+    }
   }
 
   /**
@@ -171,6 +211,7 @@ final class SchedulerPlacer implements TaskPlacer {
     PoolState.EndOutcome o = scheduler.applyTaskFailed(t.taskId(), t.attempt(), run.node(), now);
     cpuEnd(t0);
     gate.changed();
+    settle(t.taskId());
     var parked = state.parked(t.taskId());
     if (parked != null) {
       events.schedule(parked.until(), gate::changed);
@@ -220,11 +261,33 @@ final class SchedulerPlacer implements TaskPlacer {
     for (Command c : cmds) {
       execute(c, now);
     }
+    if (fairShare) {
+      wakeForHeldHead(now);
+    }
+  }
+
+  /**
+   * A queue head held for locality may stop waiting at a time when nothing else happens (the
+   * streaming scheduler's heartbeats tick it; here nothing would): an event then makes the
+   * dispatch that places it.
+   */
+  private void wakeForHeldHead(double now) {
+    double w = scheduler.nextQueueWakeup();
+    if (Double.isNaN(w) || !(w > now)) {
+      return;
+    }
+    if (Double.isNaN(wakeAt) || wakeAt <= now || w < wakeAt) {
+      wakeAt = w;
+      events.schedule(w, gate::changed);
+    }
   }
 
   private void execute(Command c, double now) {
     sim.recordDecision(now, c);
     if (c instanceof Command.Run run) {
+      if (queues != null) {
+        queues.placed(run.task());
+      }
       startRun(run, now);
     } else if (c instanceof Command.Acquire a) {
       acquire(a.nodes(), now);
@@ -240,6 +303,7 @@ final class SchedulerPlacer implements TaskPlacer {
         cluster.cancel(run, now); // the policy owns the state change; the attempt just stops here
         runs.remove(x.taskId());
       }
+      settle(x.taskId());
     }
   }
 
@@ -333,6 +397,9 @@ final class SchedulerPlacer implements TaskPlacer {
     long t0 = cpuStart();
     scheduler.applyNodeReleased(id); // re-queues what ran there (normally nothing: only idle nodes go)
     cpuEnd(t0);
+    if (queues != null) {
+      queues.placedIds().forEach(this::settle); // placed there, started or not
+    }
     for (TaskRun r : cancelled) {
       if (!state.isQueued(r.task().taskId()) && state.running(r.task().taskId()) == null
           && state.parked(r.task().taskId()) == null) {

@@ -16,6 +16,7 @@ import io.locus.sim.metrics.DiffusionMetrics;
 import io.locus.sim.metrics.IdealTime;
 import io.locus.sim.metrics.MetricsRecorder;
 import io.locus.sim.metrics.Percentiles;
+import io.locus.sim.metrics.QueueRecorder;
 import io.locus.sim.metrics.TimeSeries;
 import io.locus.sim.provision.Lrm;
 import io.locus.sim.workload.CancelDraws;
@@ -99,6 +100,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   private final Progress progress;
   private final TaskListener taskListener;
   private final SplittableRandom failureRng;
+  private final QueueRecorder queues;
+  private long queueRefused;
+  private String firstQueueRefusal;
   private long cancelledQueued;
   private long cancelledRunning;
   private double cancelWastedSlotSeconds;
@@ -120,6 +124,7 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     SplittableRandom lrmRng = root.split();
     this.failureRng = root.split();
     this.metrics = new MetricsRecorder(cfg.stepSeconds());
+    this.queues = cfg.queues() == null ? null : new QueueRecorder(cfg.queues().tree());
     this.cluster = new Cluster(cfg.exec(), flows, events, this, root.nextLong());
     this.lrm = new Lrm(cfg.lrm(), events, lrmRng);
     SimulationConfig.Lifecycle life = cfg.lifecycle();
@@ -185,6 +190,11 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     return metrics;
   }
 
+  /** The per-queue measures, or null when the run has no queue tree. */
+  QueueRecorder queues() {
+    return queues;
+  }
+
   /** Failure injection draws from its own stream so it never shifts other random choices. */
   SplittableRandom failureRng() {
     return failureRng;
@@ -216,6 +226,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   void jobEnded(Task task, TaskRun run, boolean completed, double now) {
     if (completed) {
       metrics.completed(task, run.startTime(), now);
+      if (queues != null) {
+        queues.completed(task, now - task.submitTime());
+      }
       if (!task.outputs().isEmpty()) {
         cluster.storeOutputs(run, now);
       }
@@ -234,9 +247,22 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   public void released(TraceJob job, double now) {
     Task t = new Task(job.jobId(), job.jobId(), 0, nextSeq++, job.inputs(), job.computeSeconds(),
         now, null, List.of(), job.priorityOr(0), io.locus.workloads.HybridMix.profile(job),
-        job.outputs());
+        job.outputs(), job.queue());
+    if (queues != null && queues.leafOf(t) == null) {
+      // the streaming scheduler refuses it (dead letter unknown-queue): it never enters the pool;
+      // it ends as failed after this instant's releases, so the feeder is not re-entered
+      queueRefused++;
+      if (firstQueueRefusal == null) {
+        firstQueueRefusal = "job " + job.jobId() + ": " + queues.refusal(t);
+      }
+      events.schedule(now, () -> feeder.finished(job.jobId(), JobFeeder.End.FAILED, now));
+      return;
+    }
     ideal.add(job.stage(), t.totalComputeSeconds());
     metrics.released(t, now);
+    if (queues != null) {
+      queues.queued(t);
+    }
     placer.released(t, now);
   }
 
@@ -261,6 +287,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   @Override
   public void readDone(TaskRun run, int source, long bytes, double now) {
     metrics.readDone(source, bytes, now);
+    if (queues != null) {
+      queues.read(run.task(), source, bytes);
+    }
   }
 
   @Override
@@ -299,6 +328,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
   @Override
   public void elapse(double from, double to) {
     metrics.advance(from, to, flows, placer);
+    if (queues != null) {
+      queues.advance(from, to, placer.registeredSlots());
+    }
     if (to >= nextReport) {
       progress.at(to, metrics.completedCount(), feeder.released(), placer.queueLength(),
           placer.registeredNodes());
@@ -333,6 +365,9 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
     double clock = outcome.endTime();
     double end = Double.isNaN(metrics.lastCompletion()) ? clock : metrics.lastCompletion();
     metrics.advance(clock, Math.max(clock, end), flows, placer);
+    if (queues != null) {
+      queues.advance(clock, Math.max(clock, end), placer.registeredSlots());
+    }
     double registeredSlotSeconds = 0;
     for (Executor e : cluster.executors()) {
       double until = e.alive() ? end : e.releasedAt();
@@ -382,7 +417,8 @@ public final class Simulation implements Model<DiffusionMetrics>, ClusterListene
         cfg.provisioning().cliName(), cfg.nodes(), cfg.slots(), cfg.cacheBytes(),
         cfg.exec().fsBytesPerSecond() * 8 / 1e9, cfg.exec().eviction(), cfg.seed());
     DiffusionMetrics m = new DiffusionMetrics(setup, tasks, lifecycle, t, io, res, sched,
-        new DiffusionMetrics.Slowdown(metrics.stepSeconds(), metrics.slowdowns()), series);
+        new DiffusionMetrics.Slowdown(metrics.stepSeconds(), metrics.slowdowns()), series,
+        queues == null ? null : queues.result(end, queueRefused, firstQueueRefusal));
     double cpu = sc != null && cfg.measureSchedulerCpu() ? sc.schedulerCpuSeconds() : Double.NaN;
     return RunResult.of(DiffusionMetrics.MODEL, cfg.label(),
         perTask ? "LRM_PER_TASK" : cfg.policy().toUpperCase(Locale.ROOT), outcome,

@@ -3,6 +3,8 @@ package io.locus.sim;
 import io.locus.core.policy.Policies;
 import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.share.LocalityWait;
+import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RetryBackoff;
 import io.locus.sim.exec.ExecConfig;
@@ -28,6 +30,7 @@ import java.util.Map;
  * @param dispatchGate skip dispatches that provably decide nothing (see DispatchGate); on by
  *     default, off only to check that it changes nothing
  * @param lifecycle cancels drawn at random and the workflow failure policy (issue 23)
+ * @param queues the pool's queue tree (issue 24), or null: one FIFO queue, no per-queue measures
  */
 public record SimulationConfig(
     String label,
@@ -57,7 +60,8 @@ public record SimulationConfig(
     boolean measureSchedulerCpu,
     boolean dispatchGate,
     int cells,
-    Lifecycle lifecycle) {
+    Lifecycle lifecycle,
+    Queues queues) {
 
   /**
    * The policies this simulator models: the registry's file policies that run on agent caches
@@ -204,6 +208,36 @@ public record SimulationConfig(
     }
   }
 
+  /**
+   * The pool's queue tree (issue 24) and what the run does with it. A job naming a queue the tree
+   * lacks is refused as the streaming scheduler refuses it (never run, counted), in both modes, so
+   * every mode of an experiment runs the same jobs.
+   *
+   * @param tree the queues (a pool's configuration file, {@code locus queues apply}'s)
+   * @param enforce true: the scheduler dispatches by it ({@code Scheduler#setQueues}: fair share
+   *     decides whose task, the policy where); false: the pool stays one FIFO queue and the tree
+   *     only measures it (the FIFO baseline of the fairness/locality experiment, measured against
+   *     the same fair shares)
+   * @param maxLocalityWait the cap on a queue head's wait for a better node, seconds ({@code
+   *     Scheduler#setMaxLocalityWait}; {@link LocalityWait#DEFAULT_MAX_LOCALITY_WAIT} by default)
+   */
+  public record Queues(QueueTree tree, boolean enforce, double maxLocalityWait) {
+    public Queues {
+      if (tree == null) {
+        throw new IllegalArgumentException("a queue tree is required");
+      }
+      if (!(maxLocalityWait >= 0) || Double.isInfinite(maxLocalityWait)) {
+        throw new IllegalArgumentException("max locality wait must be finite and >= 0 seconds,"
+            + " got " + maxLocalityWait);
+      }
+    }
+
+    /** {@code tree} with the default locality wait. */
+    public Queues(QueueTree tree, boolean enforce) {
+      this(tree, enforce, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT);
+    }
+  }
+
   public SimulationConfig {
     if (policy == null) {
       throw new IllegalArgumentException("a policy is required");
@@ -244,6 +278,10 @@ public record SimulationConfig(
     }
     if (!(stepSeconds > 0) || !(horizonSeconds > 0) || !(stallSeconds > 0)) {
       throw new IllegalArgumentException("step, horizon and stall times must be > 0");
+    }
+    if (queues != null && (cells > 1 || provisioning == Provisioning.LRM_PER_TASK)) {
+      throw new IllegalArgumentException("a queue tree needs one scheduler: not with cells > 1"
+          + " or LRM_PER_TASK");
     }
     if (lrm == null || exec == null || replay == null || lifecycle == null) {
       throw new IllegalArgumentException("lrm, exec, replay and lifecycle settings are required");
@@ -326,6 +364,7 @@ public record SimulationConfig(
     private boolean dispatchGate = true;
     private int cells = 1;
     private Lifecycle lifecycle = Lifecycle.defaults();
+    private Queues queues;
 
     private Builder() {}
 
@@ -358,6 +397,7 @@ public record SimulationConfig(
       dispatchGate = c.dispatchGate;
       cells = c.cells;
       lifecycle = c.lifecycle;
+      queues = c.queues;
     }
 
     public Builder label(String v) {
@@ -500,6 +540,12 @@ public record SimulationConfig(
       return this;
     }
 
+    /** The pool's queue tree, or null for none. */
+    public Builder queues(Queues v) {
+      queues = v;
+      return this;
+    }
+
     public Builder dispatchGate(boolean v) {
       dispatchGate = v;
       return this;
@@ -509,7 +555,7 @@ public record SimulationConfig(
       return new SimulationConfig(label, pool, policy, window, theta, nodes, minNodes, slots,
           cacheBytes, provisioning, acquisition, release, idleSeconds, pollSeconds, lrm, exec,
           tauDispatch, replay, maxRetries, seed, stepSeconds, idealTime, horizonSeconds,
-          stallSeconds, measureSchedulerCpu, dispatchGate, cells, lifecycle);
+          stallSeconds, measureSchedulerCpu, dispatchGate, cells, lifecycle, queues);
     }
   }
 }

@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
         "  cern-load, cern-point, cern-e1 ... cern-e11 (CERN job splitting)",
         "  wfcommons (every file policy on recorded workflows: --trace DIR|FILE...)",
         "  leaderboard (every workload x every policy, ratio to the best seed policy; --quick)",
+        "  fairness (queues: FIFO vs fair share without and with locality; --swf FILE, --quick)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -59,6 +60,11 @@ public final class ExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Mixin
   WfCommonsOptions wf = new WfCommonsOptions();
+
+  @Option(names = "--swf", arity = "1..*", paramLabel = "FILE",
+      description = "fairness: SWF logs whose users are the tenants (each also runs, beside the"
+          + " tenants workload).")
+  List<Path> swf = new ArrayList<>();
 
   /** Runs one experiment of a family into a directory; returns the exit code. */
   @FunctionalInterface
@@ -108,7 +114,40 @@ public final class ExperimentCommand implements Callable<Integer> {
         new Family(List.of(LEADERBOARD), "Leaderboard (issue 16; --quick, --seeds, --seed):",
             "  " + LEADERBOARD + ": every workload x every policy (the family's seed policies "
                 + "and EFT): primary metric, best seed policy, ratio\n",
-            (key, dir) -> leaderboard(dir)));
+            (key, dir) -> leaderboard(dir)),
+        new Family(List.of(FairnessExperiment.NAME),
+            "Sharing a pool (issue 24; --policies, --swf FILE..., --quick, --seed):",
+            "  " + FairnessExperiment.NAME + ": per data-aware policy (MCH, EFT), FIFO vs fair share"
+                + " without locality (FA) vs fair share without and with the locality wait, on"
+                + " the tenants workload and SWF logs: Jain, share error, time to guarantee,"
+                + " responses, byte sources\n",
+            (key, dir) -> fairness(dir)));
+  }
+
+  /** {@code experiment fairness}: the tenants workload, then each --swf log. */
+  private int fairness(Path dir) throws Exception {
+    var cl = spec.commandLine();
+    List<String> policies;
+    try {
+      policies = FairnessExperiment.policies(cern.policies);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--policies: " + e.getMessage());
+    }
+    List<FairnessExperiment.Setup> setups = new ArrayList<>();
+    setups.add(FairnessExperiment.tenants(wf.quick, seed));
+    for (Path f : swf) {
+      String why = io.locus.cli.WorkloadSource.unreadable(f);
+      if (why != null) {
+        throw new CommandLine.ParameterException(cl, "--swf: " + f + " " + why);
+      }
+      try {
+        setups.add(FairnessExperiment.swf(f, seed));
+      } catch (io.locus.workloads.TraceFormatException | IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, "--swf: " + e.getMessage(), e);
+      }
+    }
+    var runs = new FairnessExperiment(dir, policies, !noPlots, cl.getOut()).run(setups);
+    return runs.stream().allMatch(r -> r.result().complete()) ? 0 : 1;
   }
 
   static final String LEADERBOARD = "leaderboard";

@@ -1,13 +1,18 @@
 package io.locus.cli.sim;
 
+import io.locus.cli.QueueFile;
 import io.locus.core.provision.ProvisioningConfig;
+import io.locus.core.share.QueueTree;
 import io.locus.jobs.options.PolicyParameters;
 import io.locus.sim.Simulation;
 import io.locus.sim.SimulationConfig;
 import io.locus.sim.engine.RunResult;
 import io.locus.sim.exec.ExecConfig;
 import io.locus.sim.metrics.DiffusionMetrics;
+import io.locus.sim.metrics.QueueMetrics;
 import io.locus.sim.output.Plots;
+import io.locus.sim.output.QueueFiles;
+import io.locus.sim.output.QueuePlots;
 import io.locus.sim.output.ResultFiles;
 import io.locus.sim.output.SummaryTable;
 import io.locus.sim.provision.LrmConfig;
@@ -75,6 +80,30 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean swfFileModel;
 
   @picocli.CommandLine.Mixin io.locus.cli.QueueFlags queueFlags;
+
+  // Not --queues: QueueFlags' --queues names each trace file's queue (locus trace has it too).
+  @Option(names = "--queue-config", paramLabel = "FILE",
+      description = "The pool's queue tree (issue 24): the YAML or JSON file locus queues apply"
+          + " takes, checked the same way (a bad file: every reason, exit 2); its 'pool' is"
+          + " ignored. Jobs name their queue (a trace's queue field, --swf-queue, --queues,"
+          + " --queue; the tenants workload names tenant-1 ...); a job naming a queue the file"
+          + " lacks is refused, as the scheduler refuses it. Writes queues.csv and"
+          + " queue-series.csv (share error, Jain's index, time to guarantee, response and byte"
+          + " sources per queue).")
+  Path queueConfig;
+
+  @Option(names = "--queue-dispatch", defaultValue = "fair", paramLabel = "fair|fifo",
+      description = "With --queue-config: fair (the scheduler dispatches by the tree) or fifo"
+          + " (the pool stays one queue in priority and arrival order, as without a tree; the"
+          + " tree only measures it against the same fair shares). Default: ${DEFAULT-VALUE}.")
+  String queueDispatch;
+
+  @Option(names = "--max-locality-wait", defaultValue = "3", paramLabel = "SECONDS",
+      description = "With --queue-config and fair dispatch: the cap on a queue head's wait for a"
+          + " better node, shrinking as its queue falls below its fair share (docs/policies.md,"
+          + " \"The locality wait that shrinks with the deficit\"); 0: heads never wait for"
+          + " locality. Default: ${DEFAULT-VALUE}.")
+  double maxLocalityWait;
 
   @Option(names = "--policy", defaultValue = "gcc",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
@@ -233,6 +262,15 @@ public final class SimulateCommand implements Callable<Integer> {
     SimulationConfig cfg = config();
     Workload w = workload();
     PrintWriter o = spec.commandLine().getOut();
+    if (cfg.queues() != null && cfg.queues().enforce()
+        && !(io.locus.core.policy.Policies.create(cfg.policy(), cfg.policyParams())
+            instanceof io.locus.core.policy.ChoosesPerTask)) {
+      // as the scheduler's SET_QUEUES ack says: fair share needs a policy that answers per task
+      spec.commandLine().getErr().println("locus simulate: note: " + cfg.policy() + " keeps its"
+          + " own order under a queue tree (fair share needs a policy that places task by task:"
+          + " FA, FCA, MCU, MCH, GCC, EFT); the tree only measures this run");
+      spec.commandLine().getErr().flush();
+    }
     o.printf(Locale.ROOT, "Simulating %s (%d tasks) with %s, %s ...%n", w.name(), w.size(),
         cfg.provisioning() == SimulationConfig.Provisioning.LRM_PER_TASK ? "LRM_PER_TASK"
             : cfg.policy().toUpperCase(Locale.ROOT), cfg.provisioning().cliName());
@@ -264,6 +302,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (faTime != null) {
       o.printf(Locale.ROOT, "speedup vs FA: %.3f%n", faTime / r.detail().times().completionTime());
     }
+    if (r.detail().queues() != null) {
+      QueueTable.print(o, r.detail().queues());
+    }
     List<Path> files = write(r);
     o.println("Wrote " + files.size() + " files to " + out.toAbsolutePath().normalize());
     o.flush();
@@ -279,9 +320,21 @@ public final class SimulateCommand implements Callable<Integer> {
     ResultFiles.series(files.get(1), r.detail().series());
     files.add(out.resolve("slowdown.csv"));
     ResultFiles.slowdown(files.get(2), r.detail());
+    QueueMetrics q = r.detail().queues();
+    if (q != null) {
+      files.add(out.resolve("queues.csv"));
+      QueueFiles.queues(files.get(files.size() - 1), q);
+      files.add(out.resolve("queue-series.csv"));
+      QueueFiles.series(files.get(files.size() - 1), q);
+    }
     if (!noPlots) {
-      files.addAll(Plots.run(out, r.label() + " on " + r.detail().setup().workload(),
-          r.detail().series()));
+      String title = r.label() + " on " + r.detail().setup().workload();
+      var err = spec.commandLine().getErr();
+      files.addAll(QueuePlots.drawOrWarn(() -> Plots.run(out, title, r.detail().series()),
+          err));
+      if (q != null) {
+        files.addAll(QueuePlots.drawOrWarn(() -> QueuePlots.run(out, title, q), err));
+      }
     }
     return files;
   }
@@ -315,6 +368,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     positive(problems, "--time-scale", timeScale);
     queueProblems(problems);
+    SimulationConfig.Queues queueTree = queueTree(problems);
     if (!trace && !Workloads.names().contains(workload)) {
       problems.add("--workload: unknown workload '" + workload + "'; valid: "
           + String.join(", ", Workloads.names()));
@@ -425,7 +479,7 @@ public final class SimulateCommand implements Callable<Integer> {
         .release(rel).idleSeconds(idleSeconds)
         .lrm(lrmCapacity == null ? LrmConfig.defaults() : LrmConfig.withCapacity(lrmCapacity))
         .exec(exec).tauDispatch(tauDispatch).cells(cells).seed(seed).stepSeconds(step)
-        .measureSchedulerCpu(measureScheduler)
+        .measureSchedulerCpu(measureScheduler).queues(queueTree)
         .lifecycle(new SimulationConfig.Lifecycle(cancelFraction,
             cancelWithin == null ? Double.NaN : cancelWithin, failurePolicy));
     if (replay || failureRate > 0) {
@@ -442,6 +496,54 @@ public final class SimulateCommand implements Callable<Integer> {
       b.horizonSeconds(horizon);
     }
     return b.build();
+  }
+
+  /**
+   * --queue-config read and checked as {@code locus queues apply} checks it (QueueFile, the
+   * scheduler's QueueTree rules, a pool of unknown size: the simulated pool may grow and shrink);
+   * null without it. Mistakes go to {@code problems}.
+   */
+  private SimulationConfig.Queues queueTree(List<String> problems) {
+    boolean fifo = queueDispatch.equalsIgnoreCase("fifo");
+    if (!fifo && !queueDispatch.equalsIgnoreCase("fair")) {
+      problems.add("--queue-dispatch: unknown mode '" + queueDispatch + "'; valid: fair, fifo");
+    }
+    var parsed = spec != null ? spec.commandLine().getParseResult() : null;
+    if (queueConfig == null) {
+      for (String o : List.of("--queue-dispatch", "--max-locality-wait")) {
+        if (parsed != null && parsed.hasMatchedOption(o)) {
+          problems.add(o + " applies with --queue-config only");
+        }
+      }
+      return null;
+    }
+    if (!(maxLocalityWait >= 0) || Double.isInfinite(maxLocalityWait)) {
+      problems.add("--max-locality-wait must be >= 0 seconds");
+    }
+    if (cells > 1) {
+      problems.add("--queue-config needs one scheduler: not with --cells " + cells);
+    }
+    if (provisioning.trim().equalsIgnoreCase("lrm-per-task")
+        || provisioning.trim().equalsIgnoreCase("lrm_per_task")) {
+      problems.add("--queue-config needs a scheduler: not with --provisioning lrm-per-task");
+    }
+    QueueFile f;
+    try {
+      f = QueueFile.read(queueConfig);
+    } catch (IllegalArgumentException e) {
+      problems.add("--queue-config: " + e.getMessage());
+      return null;
+    }
+    List<String> bad = f.problems();
+    if (!bad.isEmpty()) {
+      problems.add("--queue-config: " + queueConfig + " is refused (" + bad.size()
+          + " problem(s)): " + String.join("; ", bad));
+      return null;
+    }
+    if (!problems.isEmpty()) {
+      return null;
+    }
+    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo, maxLocalityWait);
   }
 
   /** The queue options' mistakes (issue 24), each naming its option. */

@@ -49,7 +49,7 @@ public final class WfCommonsOptions {
   public String eviction;
 
   @Option(names = "--quick", description = "wfcommons: only FA, MCH and GCC (unless --policies); "
-      + "leaderboard: reduced sizes and 2 seeds.")
+      + "leaderboard: reduced sizes and 2 seeds; fairness: a small tenants workload on 4 nodes.")
   public boolean quick;
 
   @Option(names = "--synthetic",

@@ -10,7 +10,8 @@ public final class CernOptions {
           + "optionally with parameters after ':' (e.g. OUT_OF_ORDER:replication=true, "
           + "DELAYED:period=1d:stripe=2500). Default: the experiment's own set.",
           "wfcommons: file policies (FA, FCA, MCU, MCH, GCC, COMPLEMENTARY_PLACE). Default: the "
-              + "data-diffusion five."})
+              + "data-diffusion five.",
+          "fairness: the data-aware policies compared with FIFO and fair share. Default: MCH, EFT."})
   public List<String> policies;
 
   @Option(names = "--caches-gb", split = ",", paramLabel = "GB",

@@ -9,7 +9,8 @@ import java.util.Map;
  * What a data-diffusion run measured (data-diffusion spec §6) beyond the common {@link RunResult}
  * fields, grouped by topic, plus the per-second {@link TimeSeries}. All values come from virtual
  * time and are reproducible for a seed; the host measurements (scheduler CPU, wall time) and how
- * the run ended are the {@link RunResult}'s.
+ * the run ended are the {@link RunResult}'s. {@code queues}: the per-queue measures of a run with a
+ * queue tree (issue 24), null without one.
  */
 public record DiffusionMetrics(
     Setup setup,
@@ -20,7 +21,8 @@ public record DiffusionMetrics(
     Resources resources,
     Scheduling scheduling,
     Slowdown slowdown,
-    TimeSeries series) {
+    TimeSeries series,
+    QueueMetrics queues) {
 
   /** The simulator model name in {@link RunResult#model()}. */
   public static final String MODEL = "data-diffusion";
@@ -155,7 +157,8 @@ public record DiffusionMetrics(
         + Arrays.toString(io.bytes) + "|" + io.abortedBytes + "|" + io.flowBytes + "|"
         + io.avgThroughputGbps + "|" + io.peakThroughputGbps + "|" + io.staleHints + "|"
         + io.dedupWaits + "|" + resources + "|" + scheduling.decisions + "|" + scheduling.digest
-        + "|" + Arrays.toString(slowdown.perStep);
+        + "|" + Arrays.toString(slowdown.perStep) + (queues == null ? "" : "|"
+        + queues.fingerprint());
   }
 
   /** A run's summary as ordered name → value pairs (summary.csv and tables). */
