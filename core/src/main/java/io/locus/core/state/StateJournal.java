@@ -31,6 +31,9 @@ public interface StateJournal {
   /** The task's placed attempt was cancelled ({@code PoolState#isCancelling}); -1: mark gone. */
   default void taskCancelling(String taskId, int attempt) {}
 
+  /** The task's placed attempt is being preempted ({@code PoolState#isPreempting}); -1: mark gone. */
+  default void taskPreempting(String taskId, int attempt) {}
+
   default void cacheAdded(String node, String file, long bytes) {}
 
   default void cacheRemoved(String node, String file) {}
