@@ -2,9 +2,16 @@ package io.locus.core;
 
 import io.locus.core.model.Command;
 import io.locus.core.model.Task;
+import io.locus.core.policy.ChoosesPerTask;
 import io.locus.core.policy.Dispatch;
 import io.locus.core.policy.Policy;
+import io.locus.core.policy.QueueDispatch;
 import io.locus.core.policy.WithdrawRule;
+import io.locus.core.share.FairShare;
+import io.locus.core.share.LocalityWait;
+import io.locus.core.share.PoolCapacity;
+import io.locus.core.share.QueueLedger;
+import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
 import java.util.Collection;
 import java.util.List;
@@ -53,6 +60,10 @@ public final class Scheduler {
   private final String pool;
   private final PoolState state;
   private Policy policy;
+  /** The cap on a queue head's locality wait (pools with queues only). */
+  private LocalityWait localityWait = new LocalityWait(LocalityWait.DEFAULT_MAX_LOCALITY_WAIT);
+  /** The last dispatch's queue dispatcher (pools with queues), for its wake-up time. */
+  private QueueDispatch lastQueueDispatch;
 
   public Scheduler(String pool, PoolState state, Policy policy) {
     this.pool = pool;
@@ -85,6 +96,35 @@ public final class Scheduler {
     this.policy = policy;
   }
 
+  /**
+   * Gives the pool its queue tree (issue 24), or takes it away (null: the pool is one queue in
+   * priority and arrival order, deciding bit for bit as before). The pool's per-queue book is
+   * rebuilt from its queued and placed tasks; call it again after a restore.
+   */
+  public void setQueues(QueueTree tree) {
+    state.setQueueTree(tree);
+  }
+
+  /** Caps every queue head's locality wait at {@code seconds} (default 3 s; pools with queues). */
+  public void setMaxLocalityWait(double seconds) {
+    localityWait = new LocalityWait(seconds);
+  }
+
+  /**
+   * When a queue head the last dispatch held for locality may stop waiting (event time), so a
+   * driver with nothing else to wake it (the simulator) dispatches again then; NaN when none is
+   * held or the pool has no queues.
+   */
+  public double nextQueueWakeup() {
+    return lastQueueDispatch == null ? Double.NaN : lastQueueDispatch.wakeup();
+  }
+
+  /** The pool's queues now ({@code now}: event time, for the maximum waits); null without a tree. */
+  public FairShare queueShare(double now) {
+    QueueLedger ledger = state.queueLedger();
+    return ledger == null ? null : ledger.share(PoolCapacity.slots(state.registeredSlots()), now);
+  }
+
   public List<Command> dispatch(double now) {
     if (policy == null) {
       throw new IllegalStateException("pool " + pool + " has no file policy to dispatch with");
@@ -92,7 +132,17 @@ public final class Scheduler {
     // failed tasks whose retry backoff ended by now are placeable again, at their positions
     state.releaseDue(now);
     Dispatch d = new Dispatch(pool, state, now);
-    policy.dispatch(d);
+    lastQueueDispatch = null;
+    if (state.queueBook() != null && policy instanceof ChoosesPerTask perTask) {
+      // queues: fair share picks whose task, the policy where (docs/policies.md, "Sharing a pool")
+      lastQueueDispatch = new QueueDispatch(perTask, localityWait);
+      if (!lastQueueDispatch.dispatch(d)) {
+        lastQueueDispatch = null;
+        policy.dispatch(d); // EFT on staged caches: its own order, as without queues
+      }
+    } else {
+      policy.dispatch(d);
+    }
     WithdrawRule.apply(d); // late binding: a slot left free may take a queued attempt back
     return d.commands();
   }

@@ -104,7 +104,7 @@ final class DataAwareDispatch {
    * slot before a free local-queue position, then FIFO). Visits only t's holders, not the whole
    * pool. {@code slotOnly}: only nodes with a free slot.
    */
-  private static NodeView bestFreeHolder(PoolState s, Task t, long required, boolean slotOnly) {
+  static NodeView bestFreeHolder(PoolState s, Task t, long required, boolean slotOnly) {
     if (t.inputs().size() == 1 && t.totalBytes() > 0) {
       String file = t.inputs().get(0).id();
       Collection<NodeView> free = s.freePool();

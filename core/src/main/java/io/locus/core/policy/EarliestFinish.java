@@ -63,7 +63,7 @@ import java.util.function.Predicate;
  * highest-priority jobs of its queue (the commit order across idle nodes is priority first, then
  * ECT), as MET, MCT and SA do.
  */
-public final class EarliestFinish extends GanttStaging {
+public final class EarliestFinish extends GanttStaging implements ChoosesPerTask {
   /** Data-diffusion spec §1 table: 1 Gb/s NIC per node. */
   public static final double DEFAULT_NIC_GBPS = 1.0;
   /** Data-diffusion spec §1 table: local disk read 1.1875 Gb/s per node. */
@@ -255,6 +255,51 @@ public final class EarliestFinish extends GanttStaging {
   }
 
   // ------------------------------------------------------------- agent caches
+
+  /**
+   * Agent caches only (staged caches map jobs on arrival: null, the pool keeps EFT's own order):
+   * a best holder that can take the task now; else MCU's node for it when no best holder is
+   * forecast to have a slot within D(t, e) (waiting could not pay); else a wait of D for the
+   * holder, which the pool's queues bound further ({@link io.locus.core.share.LocalityWait}).
+   */
+  @Override
+  public TaskChooser chooser(PoolState s, double now) {
+    if (staged(s)) {
+      return null;
+    }
+    TaskChooser mch = PerTaskChoices.mch(s, now, name(), "EFT runs a task on a best holder while"
+        + " one is forecast in time");
+    return new TaskChooser() {
+      @Override
+      public Choice choose(Task t) {
+        Choice c = mch.choose(t);
+        if (c.dataWait() == null) {
+          return c;
+        }
+        NodeView e = mch.now(t);
+        double d = localityWait(s, t, e);
+        if (d <= 0 || holderFreeAt(s, t, now) >= now + d) {
+          return Choice.go(e);
+        }
+        return Choice.hold(c.dataWait(), d);
+      }
+
+      @Override
+      public NodeView now(Task t) {
+        return mch.now(t);
+      }
+
+      @Override
+      public String label() {
+        return name();
+      }
+
+      @Override
+      public boolean caching() {
+        return true;
+      }
+    };
+  }
 
   private void dispatchAgentCaches(Dispatch d) {
     PoolState s = d.state();

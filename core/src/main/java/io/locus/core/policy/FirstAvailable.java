@@ -9,7 +9,7 @@ import java.util.Iterator;
  * FA (first-available): the queue head goes to the first free executor. Data-unaware; executors
  * neither cache nor read from peers, every access goes to storage (spec D30). The baseline.
  */
-public final class FirstAvailable implements Policy {
+public final class FirstAvailable implements Policy, ChoosesPerTask {
   @Override
   public String name() {
     return "FA";
@@ -18,6 +18,11 @@ public final class FirstAvailable implements Policy {
   @Override
   public void dispatch(Dispatch d) {
     dispatchInOrder(d, name(), false);
+  }
+
+  @Override
+  public TaskChooser chooser(PoolState s, double now) {
+    return PerTaskChoices.firstFree(s, name(), false);
   }
 
   /** Head of the queue to the first free node, m = its free slots per notification (spec D4). */

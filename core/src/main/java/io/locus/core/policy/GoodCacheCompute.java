@@ -6,7 +6,7 @@ import io.locus.core.state.PoolState;
  * GCC (good-cache-compute): MCU while utilisation is below θ, MCH at or above it, re-evaluated
  * before every decision. θ = 1 behaves as MCU, θ = 0 as MCH.
  */
-public final class GoodCacheCompute implements Policy, ExplainsPending {
+public final class GoodCacheCompute implements Policy, ExplainsPending, ChoosesPerTask {
   private final int window;
   private final double theta;
 
@@ -28,6 +28,14 @@ public final class GoodCacheCompute implements Policy, ExplainsPending {
     DataAwareDispatch.run(d, window, name(), s -> s.utilization() < theta
         ? DataAwareDispatch.Mode.MCU
         : DataAwareDispatch.Mode.MCH);
+  }
+
+  /** MCU's answer below θ, MCH's at or above it (the mode this decision takes). */
+  @Override
+  public TaskChooser chooser(PoolState s, double now) {
+    return s.utilization() < theta ? PerTaskChoices.mcu(s, name() + "/MCU")
+        : PerTaskChoices.mch(s, now, name() + "/MCH", "GCC in MCH mode runs a task only on a best"
+            + " holder");
   }
 
   /** MCH's wait at or above θ (the mode the next decision takes), none below it (MCU). */

@@ -7,7 +7,7 @@ import io.locus.core.state.PoolState;
  * MCH (max-cache-hit): a task runs only on an executor holding the most of its data; if all such
  * executors are busy it waits, while other window tasks may still go (spec D6).
  */
-public final class MaxCacheHit implements Policy, ExplainsPending {
+public final class MaxCacheHit implements Policy, ExplainsPending, ChoosesPerTask {
   private final int window;
 
   public MaxCacheHit(int window) {
@@ -22,6 +22,11 @@ public final class MaxCacheHit implements Policy, ExplainsPending {
   @Override
   public void dispatch(Dispatch d) {
     DataAwareDispatch.run(d, window, name(), s -> DataAwareDispatch.Mode.MCH);
+  }
+
+  @Override
+  public TaskChooser chooser(PoolState s, double now) {
+    return PerTaskChoices.mch(s, now, name(), "MCH runs a task only on a best holder");
   }
 
   /** A window task waits for a best holder, with no deadline (D6); past the window, its turn. */

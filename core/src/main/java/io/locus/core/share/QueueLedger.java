@@ -32,10 +32,13 @@ public final class QueueLedger {
     /** Submission time → how many pending tasks were submitted then. */
     final TreeMap<Double, Integer> pendingSubmits = new TreeMap<>();
     int pending;
+    /** Attempts of this queue preempted so far (cumulative, never decreases). */
+    long preempted;
 
     Leaf copy() {
       Leaf l = new Leaf();
       l.running = running;
+      l.preempted = preempted;
       l.resources = resources;
       l.pendingSubmits.putAll(pendingSubmits);
       l.pending = pending;
@@ -70,6 +73,53 @@ public final class QueueLedger {
     l.running++;
     if (profile != null) {
       l.resources = l.resources.plus(profile);
+    }
+  }
+
+  /**
+   * An attempt of {@code leaf} runs that was not pending here: adopted from its STARTED report while
+   * it waited out a retry backoff, or rebuilt from a restored pool's running attempts.
+   */
+  public void running(String leaf, ResourceVector profile) {
+    Leaf l = leaf(leaf);
+    l.running++;
+    if (profile != null) {
+      l.resources = l.resources.plus(profile);
+    }
+  }
+
+  /**
+   * One more attempt of {@code leaf} was preempted. Only the count: the attempt's end and its
+   * return to pending are the ordinary {@link #ended} and {@link #queued} (or {@link #requeued}).
+   */
+  public void countPreempted(String leaf) {
+    leaf(leaf).preempted++;
+  }
+
+  /** Attempts of {@code leaf} preempted so far (0 for a queue this ledger has not seen). */
+  public long preempted(String leaf) {
+    Leaf l = leaves.get(leaf);
+    return l == null ? 0 : l.preempted;
+  }
+
+  /** Every leaf's preempted count that is above 0, by leaf, for status and persistence. */
+  public Map<String, Long> preemptedCounts() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Leaf> e : leaves.entrySet()) {
+      if (e.getValue().preempted > 0) {
+        out.put(e.getKey(), e.getValue().preempted);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Re-adds a persisted preempted count (a restore); a leaf the tree no longer has is skipped, its
+   * history gone with it.
+   */
+  public void restorePreempted(String leaf, long count) {
+    if (count > 0 && tree.contains(leaf) && tree.isLeaf(leaf)) {
+      leaf(leaf).preempted = count;
     }
   }
 
@@ -145,7 +195,10 @@ public final class QueueLedger {
     if (!b.isEmpty()) {
       throw new IllegalStateException(String.join("; ", b));
     }
-    leaves.values().removeIf(l -> l.running + l.pending == 0);
+    // An idle leaf is dropped unless the new tree keeps it and it has a preempted history to show.
+    leaves.entrySet().removeIf(e -> e.getValue().running + e.getValue().pending == 0
+        && (e.getValue().preempted == 0 || !next.contains(e.getKey())
+            || !next.isLeaf(e.getKey())));
     tree = next;
   }
 

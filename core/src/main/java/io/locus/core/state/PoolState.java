@@ -2,6 +2,8 @@ package io.locus.core.state;
 
 import io.locus.core.model.InputFetch;
 import io.locus.core.model.Task;
+import io.locus.core.share.QueueLedger;
+import io.locus.core.share.QueueTree;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -84,6 +86,8 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   private StagingState staging;
   /** The data-aware policies' queue index: a cache, created on first use, dropped on restore. */
   private DispatchIndex index;
+  /** The pool's queues (issue 24) when it has a queue tree, else null: one FIFO as before. */
+  private QueueBook queues;
 
   /** Cumulative counters, persisted by the driver with the pool's scalars. */
   public static final class Counters {
@@ -174,6 +178,27 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       staging.unmapAll();
     }
     return queue.size();
+  }
+
+  /**
+   * Gives the pool a queue tree (null: none, the pool is one queue as before). The per-queue book
+   * is rebuilt from the queue and the placed attempts, keeping the preempted counts of the queues
+   * the new tree still has. O(queue + placed), once per configuration or restore.
+   */
+  public void setQueueTree(QueueTree tree) {
+    queues = tree == null ? null
+        : QueueBook.build(tree, queue.values(), running.values(),
+            queues == null ? null : queues.ledger());
+  }
+
+  /** The pool's per-queue book, or null when it has no queue tree. */
+  public QueueBook queueBook() {
+    return queues;
+  }
+
+  /** The pool's per-queue loads, or null when it has no queue tree. */
+  public QueueLedger queueLedger() {
+    return queues == null ? null : queues.ledger();
   }
 
   /** The dispatch index if it is built, else null (it is kept in step only once built). */
@@ -518,6 +543,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     if (index != null) {
       index.added(t);
     }
+    if (queues != null) {
+      queues.queued(t);
+    }
     journal.taskUpdated(t, null);
     if (staging != null) {
       staging.taskQueued(t);
@@ -544,6 +572,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     }
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, RunningTask.peersOf(plan));
     running.put(t.taskId(), r);
+    if (queues != null) {
+      queues.started(r);
+    }
     book.placed(n, t.taskId(), +1);
     peerReads(r, +1);
     counters.placements++;
@@ -589,6 +620,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     // adopted from its STARTED: it runs, so it is never withdrawn
     RunningTask r = new RunningTask(t, nodeId, decisionId, now, List.of(), true);
     running.put(taskId, r);
+    if (queues != null) {
+      queues.running(r);
+    }
     book.placed(n, taskId, +1);
     counters.placements++;
     refreshFree(n);
@@ -652,6 +686,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     if (index != null) {
       index.removed(t.queueRank());
     }
+    if (queues != null) {
+      queues.unqueued(t);
+    }
     if (staging != null) {
       staging.taskStarted(t);
     }
@@ -706,6 +743,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   private boolean endRunning(RunningTask r) {
     if (running.remove(r.task().taskId()) == null) {
       return false;
+    }
+    if (queues != null) {
+      queues.ended(r);
     }
     clearWithdrawing(r.task().taskId());
     if (preempting.remove(r.task().taskId()) != null) {
@@ -981,6 +1021,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
   public void finishRestore() {
     index = null; // rebuilt from the restored queue and holders on the next decision
     free.rebuild(nodes.values());
+    if (queues != null) {
+      setQueueTree(queues.tree()); // the restore* calls bypass the book: rebuild it whole
+    }
   }
 
   // ---------------------------------------------------------------- internals
