@@ -926,6 +926,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       return EndOutcome.IGNORED;
     }
     endRunning(r);
+    if (queues != null) {
+      queues.ledger().countPreempted(queues.leafOf(r.task())); // once: the mark is gone now
+    }
     if (endCancelling(r)) {
       return EndOutcome.CANCELLED;
     }

@@ -13,7 +13,6 @@ import io.locus.core.share.QueueStanding;
 import io.locus.core.share.QueueTree;
 import io.locus.core.share.RunningAttempt;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,49 +73,6 @@ public final class PreemptionRound {
           plan.graceSeconds(), "queue '" + v.forQueue() + "' is below its guarantee ("
           + claimant.running() + " running, guarantee " + fmt(claimant.guarantee()) + ", "
           + claimant.pending() + " pending); attempt of queue '" + a.queue() + "' preempted"));
-    }
-    return out;
-  }
-
-  /**
-   * The leaf loads of the pool counted from its state (running and placed attempts, queued tasks
-   * and those waiting out a retry backoff), for a driver that keeps no ledger. Attempts are added
-   * in task id order, so declared resources sum to the same doubles after a restore.
-   */
-  public static Map<String, QueueLoad> loadsOf(PoolState state, QueueTree tree) {
-    Map<String, int[]> counts = new LinkedHashMap<>();
-    Map<String, ResourceVector> used = new LinkedHashMap<>();
-    Map<String, Double> oldest = new LinkedHashMap<>();
-    List<RunningTask> running = new ArrayList<>(state.running());
-    running.sort(Comparator.comparing(r -> r.task().taskId()));
-    for (RunningTask r : running) {
-      if (state.isCancelling(r.task().taskId())) {
-        continue; // finished for its queue; only its slot waits for the node's answer
-      }
-      String leaf = leaf(tree, r.task());
-      if (leaf != null) {
-        counts.computeIfAbsent(leaf, k -> new int[2])[0]++;
-        if (r.task().profile() != null) {
-          used.merge(leaf, r.task().profile(), ResourceVector::plus);
-        }
-      }
-    }
-    List<Task> waiting = new ArrayList<>(state.queue());
-    state.backoffQueue().forEach(e -> waiting.add(e.task()));
-    for (Task t : waiting) {
-      String leaf = leaf(tree, t);
-      if (leaf != null) {
-        counts.computeIfAbsent(leaf, k -> new int[2])[1]++;
-        oldest.merge(leaf, t.submitTime(), Math::min);
-      }
-    }
-    Map<String, QueueLoad> out = new LinkedHashMap<>();
-    for (String leaf : tree.leaves()) {
-      int[] c = counts.get(leaf);
-      if (c != null) {
-        out.put(leaf, new QueueLoad(c[0], c[1], used.getOrDefault(leaf, ResourceVector.ZERO),
-            oldest.getOrDefault(leaf, Double.NaN)));
-      }
     }
     return out;
   }
@@ -183,10 +139,17 @@ public final class PreemptionRound {
     return bytes;
   }
 
-  /** The task's leaf queue, or null when the tree does not resolve it (it is not a candidate). */
+  /**
+   * The task's leaf queue, as the pool's ledger counts it ({@link QueueBook#leafOf}: a queue the
+   * tree no longer resolves counts in the default queue); null when even that is not a leaf.
+   */
   private static String leaf(QueueTree tree, Task t) {
     QueueTree.Resolution r = tree.resolve(t.queue());
-    return r.ok() ? r.queue() : null;
+    if (r.ok()) {
+      return r.queue();
+    }
+    return tree.contains(QueueTree.DEFAULT) && tree.isLeaf(QueueTree.DEFAULT) ? QueueTree.DEFAULT
+        : null;
   }
 
   private static String fmt(double v) {

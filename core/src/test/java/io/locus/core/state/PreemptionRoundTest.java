@@ -37,6 +37,7 @@ class PreemptionRoundTest {
         journal.add(taskId + "#" + attempt);
       }
     }, PoolState.DEFAULT_MAX_RETRIES);
+    state.setQueueTree(TREE);
     state.registerNode("n1", 2, 0, null, 0);
     state.registerNode("n2", 2, 0, null, 0);
     for (int i = 0; i < 4; i++) {
@@ -50,8 +51,7 @@ class PreemptionRoundTest {
   }
 
   private List<Command.Preempt> round(double now) {
-    return round.run(state, TREE, PoolCapacity.slots(4), PreemptionRound.loadsOf(state, TREE),
-        now);
+    return round.run(state, TREE, PoolCapacity.slots(4), state.queueLedger().loads(), now);
   }
 
   @Test
@@ -87,11 +87,13 @@ class PreemptionRoundTest {
     assertThat(state.sparedAttempts("a3")).isEqualTo(1);
     assertThat(state.counters().retries).isZero();
     assertThat(state.counters().failures).isZero();
+    assertThat(state.queueLedger().preempted("a")).as("counted once").isEqualTo(1);
     assertThat(state.isPreempting("a3")).isFalse();
     assertThat(journal).endsWith("a3#-1");
     // a duplicate answer changes nothing
     assertThat(state.preempted("a3", 0, "n2")).isEqualTo(PoolState.EndOutcome.IGNORED);
     assertThat(state.queued("a3").attempt()).isEqualTo(1);
+    assertThat(state.queueLedger().preempted("a")).isEqualTo(1);
   }
 
   @Test
@@ -105,6 +107,7 @@ class PreemptionRoundTest {
     assertThat(state.preempted("a3", 1, "n2")).as("another attempt")
         .isEqualTo(PoolState.EndOutcome.IGNORED);
     assertThat(snapshot()).isEqualTo(before);
+    assertThat(state.queueLedger().preempted("a")).isZero();
   }
 
   @Test
@@ -133,6 +136,7 @@ class PreemptionRoundTest {
   void aRestoredPoolKeepsItsPreemptionsInFlightAndPlansNothingMore() {
     round(6);
     PoolState restored = new PoolState();
+    restored.setQueueTree(TREE);
     restored.registerNode("n1", 2, 0, null, 0);
     restored.registerNode("n2", 2, 0, null, 0);
     for (RunningTask r : state.running()) {
@@ -147,7 +151,7 @@ class PreemptionRoundTest {
     restored.finishRestore();
     assertThat(restored.preempting()).containsExactly("a2", "a3");
     assertThat(round.run(restored, TREE, PoolCapacity.slots(4),
-        PreemptionRound.loadsOf(restored, TREE), 7)).isEmpty();
+        restored.queueLedger().loads(), 7)).isEmpty();
   }
 
   @Test
