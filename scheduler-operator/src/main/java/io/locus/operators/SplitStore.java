@@ -97,6 +97,11 @@ final class SplitStore {
    * task-cancelling}; {@code PoolState#isCancelling}).
    */
   final Table<Integer> cancelling;
+  /**
+   * File pools: task → its placed attempt being preempted, until its node answers ({@code
+   * task-preempting}; {@code PoolState#isPreempting}; issue 24).
+   */
+  final Table<Integer> preempting;
 
   /** The key of the single entry of {@link #driver} and {@link #pool}. */
   static final String SCALARS = "";
@@ -116,6 +121,7 @@ final class SplitStore {
     spared = t.table("task-spared-attempts", Types.INT);
     early = t.table("early-completions", Types.STRING);
     cancelling = t.table("task-cancelling", Types.INT);
+    preempting = t.table("task-preempting", Types.INT);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(
