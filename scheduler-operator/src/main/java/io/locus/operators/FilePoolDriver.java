@@ -66,6 +66,8 @@ final class FilePoolDriver implements PoolDriver {
   private final PendingStatuses pending;
   /** QUEUED statuses refreshed by the last {@link #metrics} pass, for the operator. */
   private List<JobStatus> refreshed = List.of();
+  /** The queue configurations the scheduler was last given (keyed state {@code queue-tree}). */
+  private List<io.locus.schemas.QueueConfig> queueConfigs;
 
   /**
    * A driver over a pool state already rebuilt (or new); the counters and the provisioner's
@@ -92,6 +94,39 @@ final class FilePoolDriver implements PoolDriver {
     if (restoreMemory && policy instanceof StatefulPolicy sp && store.policyMemory() != null) {
       sp.restoreMemory(store.policyMemory());
     }
+    syncQueues(); // after the restore: the pool's book is rebuilt from its restored tasks
+  }
+
+  /**
+   * Gives the scheduler the pool's queue tree as kept in state (PoolQueues, SET_QUEUES), when it
+   * changed: on restore and after a control. A tree of the default queue alone is no tree (the
+   * pool decides as it did before queues, bit for bit). The book of per-queue loads is derived
+   * from the pool's queued and placed tasks, and the locality-wait clock from their placement and
+   * submission times, so nothing else needs persisting for a restored pool to decide the same.
+   */
+  private void syncQueues() throws Exception {
+    PoolQueues q = store.queues();
+    List<io.locus.schemas.QueueConfig> configs = q.configs();
+    if (configs.equals(queueConfigs)) {
+      return;
+    }
+    queueConfigs = configs;
+    io.locus.core.share.QueueTree tree = q.tree();
+    scheduler.setQueues(tree.isDefaultOnly() ? null : tree);
+  }
+
+  /**
+   * Null when this pool's policy chooses a node per task ({@link
+   * io.locus.core.policy.ChoosesPerTask}), so fair share decides whose task runs next under a
+   * queue tree; else what a SET_QUEUES ack says about it (the policy keeps its own order).
+   */
+  String queuesProblem() {
+    if (scheduler.policy() instanceof io.locus.core.policy.ChoosesPerTask) {
+      return null;
+    }
+    return "policy " + policy() + " places the whole queue at once (it maps jobs to nodes on"
+        + " arrival or plans them together): the queues are kept and counted, but its own order"
+        + " decides whose task runs next (fair share does under FA, FCA, MCU, MCH, GCC and EFT)";
   }
 
   PoolState state() {
@@ -617,6 +652,9 @@ final class FilePoolDriver implements PoolDriver {
 
   @Override
   public PoolOutput afterControl(PoolMeta meta, boolean applied) throws Exception {
+    if (applied) {
+      syncQueues();
+    }
     return finish(new PoolOutput(), applied ? dispatch(meta) : List.of(), meta);
   }
 

@@ -97,6 +97,8 @@ final class PoolControl {
           changes = q.changes();
           done = changes.isEmpty() ? "queue tree unchanged"
               : "queue tree applied: " + changes.size() + " queue(s) changed";
+          String own = ownOrder(pool, c);
+          done += own == null ? "" : "; " + own;
         }
       }
       default -> problem = "unknown control type " + c.getType() + " (sent by a newer client?); "
@@ -131,6 +133,25 @@ final class PoolControl {
     }
     return o.ack(ack(pool.name, c, applied, message, pool.driver.policy(), meta.getPaused(),
         reevaluated, meta.getClockMs()).setChanges(changes).setReasons(reasons).build());
+  }
+
+  /**
+   * What the ack says when the pool's policy keeps its own order under the tree {@code c} applied
+   * (null: fair share decides, or the tree is the default queue alone). Fair share picks whose task
+   * runs next only under a file policy that places per task; under the others the tree is kept,
+   * jobs must name its queues and the per-queue loads are counted, but the policy's order decides
+   * (docs/policies.md, "Sharing a pool"): said here so nobody takes the tree for a guarantee.
+   */
+  private static String ownOrder(ScheduledPool pool, Control c) {
+    if (c.getQueues() == null || QueueConfigs.tree(c.getQueues()).isDefaultOnly()) {
+      return null;
+    }
+    if (pool.driver instanceof FilePoolDriver f) {
+      return f.queuesProblem();
+    }
+    return "split policy " + pool.driver.policy() + " keeps its own order (subjobs, range"
+        + " caches): the queues are kept and jobs must name them, but fair share does not decide"
+        + " whose task runs next (it does under FA, FCA, MCU, MCH, GCC and EFT)";
   }
 
   /**

@@ -53,10 +53,23 @@ class OperatorRestoreDeterminismTest {
      * twice, chosen by task id and attempt), so retries wait out their backoff across the restore.
      */
     boolean failures;
+    /**
+     * Issue 24, fair share: 0 none; 1 a tree of a (guarantee 1 of the 4 slots) and b (guarantee
+     * 3) before any job, three jobs of four in a (which borrows b's idle guarantee) and one in b
+     * (below its guarantee while a holds the slots); 2 the same jobs naming no queue, no tree.
+     */
+    int queues;
 
     List<SchedulerInput> next(int step) {
       List<SchedulerInput> out = new ArrayList<>();
       clock += 250;
+      if (queues == 1 && step == 0) {
+        out.add(in(io.locus.schemas.Control.newBuilder().setPool(POOL)
+            .setType(io.locus.schemas.ControlType.SET_QUEUES).setTimeMs(0)
+            .setRequestId("fair").setQueues(List.of(
+                io.locus.schemas.QueueConfig.newBuilder(queue("a")).setGuaranteedSlots(1).build(),
+                io.locus.schemas.QueueConfig.newBuilder(queue("b")).setGuaranteedSlots(3).build())).build()));
+      }
       if (lifecycle && (step == 0 || step == 150)) {
         // issue 24: a queue tree before any job; at step 150 one without b (refused while b has
         // unfinished jobs: either way, the same in both runs)
@@ -93,6 +106,9 @@ class OperatorRestoreDeterminismTest {
         }
         JobSubmitted.Builder j = JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
             .setSubmitTimeMs(clock).setInputs(files);
+        if (queues == 1) {
+          j.setQueue(jobs % 4 == 0 ? "b" : "a");
+        }
         if (lifecycle) {
           j.setPriority(rnd.nextInt(11) - 5).setWorkflow(jobs % 3 == 0 ? null : "w" + jobs % 3)
               .setQueue(jobs % 5 == 0 ? "nope" : jobs % 2 == 0 ? "a" : "b");
@@ -202,9 +218,16 @@ class OperatorRestoreDeterminismTest {
   private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
       String changeTo, List<io.locus.schemas.ControlAck> acks, boolean lifecycle,
       boolean failures) throws Exception {
+    return run(policy, steps, restoreAt, changeAt, changeTo, acks, lifecycle, failures, 0);
+  }
+
+  private static List<String> run(String policy, int steps, int restoreAt, int changeAt,
+      String changeTo, List<io.locus.schemas.ControlAck> acks, boolean lifecycle,
+      boolean failures, int queues) throws Exception {
     Driver drv = new Driver();
     drv.lifecycle = lifecycle;
     drv.failures = failures;
+    drv.queues = queues;
     var h = open(policy, null, failures);
     try {
       for (int step = 0; step < steps; step++) {
@@ -226,7 +249,7 @@ class OperatorRestoreDeterminismTest {
           h.processElement(e, drv.clock);
           drv.saw(h.extractOutputValues());
           h.getOutput().clear();
-          if (lifecycle) {
+          if (lifecycle || queues > 0) {
             sawSide(drv, h);
           }
         }
@@ -322,5 +345,27 @@ class OperatorRestoreDeterminismTest {
     assertThat(straight).filteredOn(l -> l.startsWith("status ") && l.contains(" QUEUED #1 ")
         && l.contains(" backoff ")).as("queued again in backoff").isNotEmpty();
     assertThat(restored).isEqualTo(straight);
+  }
+
+  /**
+   * Issue 24: with a queue tree whose queue a borrows b's idle guarantee while b is below its own,
+   * under every policy fair share places with, a restore in the middle changes no decision: the
+   * tree comes back from keyed state and the per-queue book and locality-wait clock are derived
+   * from the restored tasks. The same jobs without queues are placed otherwise (so the tree was in
+   * force on both sides of the restore).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"FA", "FCA", "MCU", "MCH", "GCC", "EFT"})
+  void aRestoreWithQueuesBorrowingAndBelowGuaranteeChangesNoDecision(String policy)
+      throws Exception {
+    List<String> straight = run(policy, 240, -1, -1, null, new ArrayList<>(), false, false, 1);
+    List<String> restored = run(policy, 240, 120, -1, null, new ArrayList<>(), false, false, 1);
+    List<String> fifo = run(policy, 240, -1, -1, null, new ArrayList<>(), false, false, 2);
+    assertThat(straight).filteredOn(l -> l.startsWith("ack fair true ")).as("tree applied")
+        .hasSize(1);
+    assertThat(straight).filteredOn(l -> l.contains("@")).hasSizeGreaterThan(60);
+    assertThat(restored).isEqualTo(straight);
+    assertThat(straight.stream().filter(l -> l.contains("@")).toList())
+        .isNotEqualTo(fifo.stream().filter(l -> l.contains("@")).toList());
   }
 }

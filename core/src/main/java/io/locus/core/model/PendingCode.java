@@ -23,6 +23,13 @@ public enum PendingCode {
   /** A failed attempt waits out its retry backoff. */
   BACKOFF("backoff", "retry backoff"),
   /**
+   * Pools with queues (issue 24): the task's queue, or one above it, is at its slot limit, or the
+   * free slots are kept for other queues' guarantees (their lending limits).
+   */
+  QUEUE_LIMIT("queue-limit", "queue at its limit"),
+  /** Pools with queues: fair share serves another queue first ("behind queue X's share"). */
+  QUEUE_SHARE("queue-share", "behind another queue's share"),
+  /**
    * The policy holds the task for a node that holds its data (delay scheduling, MCH's best
    * holder, CERN's delayed and adaptive delayed scheduling) until a time, to save transfer.
    */

@@ -211,6 +211,10 @@ public final class PendingExplainer {
     if (parked != null) {
       return w.parked(parked);
     }
+    if (w.queues != null) {
+      // with queues a task's reason is its queue's, or its head's wait: no walk down the pool
+      return w.view.fitsNoNode(t) ? w.noFit(t) : w.queues.explain(t);
+    }
     Iterator<Task> it = s.queue().iterator();
     Task head = null;
     for (int i = 0; i < EXACT_LIMIT && it.hasNext(); i++) {
@@ -267,6 +271,8 @@ public final class PendingExplainer {
     final ExplainsPending.Waits view;
     final boolean asks;
     final boolean canPlace;
+    /** The pool's queues' reasons (issue 24), or null without queues. */
+    final QueuePending queues;
     int position;
     int higher;
     int level;
@@ -282,6 +288,7 @@ public final class PendingExplainer {
       this.asks = policy instanceof ExplainsPending;
       this.view = asks ? ((ExplainsPending) policy).waits(s, now) : ExplainsPending.NONE;
       this.canPlace = s.firstFree() != null;
+      this.queues = QueuePending.of(s, policy, now);
     }
 
     /** The reason of {@code t}, the next task in queue order. */
@@ -298,6 +305,9 @@ public final class PendingExplainer {
       position++;
       if (view.fitsNoNode(t)) {
         return PendingCode.NO_FIT;
+      }
+      if (queues != null) {
+        return queues.explain(t).code();
       }
       if (lastAsked && view.dataWait(t, position - 1) != null) {
         return PendingCode.LOCALITY_WAIT;
@@ -343,6 +353,9 @@ public final class PendingExplainer {
     private Pending classify(Task t, boolean ask) {
       if (view.fitsNoNode(t)) {
         return noFit(t);
+      }
+      if (queues != null) {
+        return queues.explain(t);
       }
       if (ask) {
         DataWait w = view.dataWait(t, position);
