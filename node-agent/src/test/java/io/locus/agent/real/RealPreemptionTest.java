@@ -4,10 +4,12 @@ import static io.locus.agent.real.Fixture.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locus.agent.NodeAgent;
+import io.locus.agent.Refusal;
 import io.locus.schemas.CancelTask;
 import io.locus.schemas.Decision;
 import io.locus.schemas.TaskEvent;
 import io.locus.schemas.TaskEventType;
+import io.locus.schemas.auth.RecordSigner;
 import io.locus.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -124,6 +126,35 @@ class RealPreemptionTest {
     assertThat(out.awaitEnd("t2").getType()).isEqualTo(TaskEventType.COMPLETED);
     assertThat(out.eventsOf("t1")).extracting(TaskEvent::getType)
         .containsExactly(TaskEventType.STARTED, TaskEventType.PREEMPTED);
+  }
+
+  /**
+   * With a pool secret, a forged preemption (unsigned, or signed with another secret) stops
+   * nothing and leaves no trace; the genuine one, replayed, is acted on once.
+   */
+  @Test
+  void aForgedPreemptionStopsNothingAndAReplayedOneActsOnce() {
+    RecordSigner pool = RecordSigner.of("pool secret");
+    RealAgent a = fx.started(fx.config("a").signer(pool).build(), out);
+    a.agent().onDecision(pool.sign(fx.decision("a", task("t1", "tree", List.of()))));
+    WAIT.until("t1 running", () -> a.executor().process("t1#0").isPresent());
+    ProcessHandle shell = a.executor().process("t1#0").orElseThrow();
+
+    a.agent().onDecision(fx.decision("a", preempt("t1", 0)));
+    a.agent().onDecision(RecordSigner.of("guess").sign(fx.decision("a", preempt("t1", 0))));
+    assertThat(a.agent().refusals()).containsEntry(Refusal.UNSIGNED, 1L)
+        .containsEntry(Refusal.BAD_SIGNATURE, 1L);
+    assertThat(ProcessTaskExecutor.isRunning(shell)).as("a forgery stops nothing").isTrue();
+    assertThat(a.agent().runningTasks()).containsExactly("t1#0");
+
+    Decision genuine = pool.sign(fx.decision("a", preempt("t1", 10_000)));
+    a.agent().onDecision(genuine);
+    a.agent().onDecision(genuine); // a replay: deduplicated
+    assertThat(out.awaitEnd("t1").getType()).isEqualTo(TaskEventType.PREEMPTED);
+    WAIT.until("t1's shell gone", () -> !ProcessTaskExecutor.isRunning(shell));
+    assertThat(out.eventsOf("t1")).extracting(TaskEvent::getType)
+        .containsExactly(TaskEventType.STARTED, TaskEventType.PREEMPTED);
+    assertThat(a.agent().stats().tasksPreempted()).isEqualTo(1);
   }
 
   @Test
