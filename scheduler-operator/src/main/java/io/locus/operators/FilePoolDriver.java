@@ -95,6 +95,7 @@ final class FilePoolDriver implements PoolDriver {
       sp.restoreMemory(store.policyMemory());
     }
     syncQueues(); // after the restore: the pool's book is rebuilt from its restored tasks
+    restorePreemptedCounts(state, store);
   }
 
   /**
@@ -427,6 +428,19 @@ final class FilePoolDriver implements PoolDriver {
   private static void restorePreempting(PoolState state, PoolStore store) throws Exception {
     for (Map.Entry<String, Integer> e : store.split.preempting.entries()) {
       state.restorePreempting(e.getKey(), e.getValue());
+    }
+  }
+
+  /**
+   * The queues' cumulative preempted counts ({@code queue-preempted}), into the book the restore
+   * rebuilt (a leaf the tree no longer has is skipped; later trees keep them, {@code QueueBook}).
+   */
+  private static void restorePreemptedCounts(PoolState state, PoolStore store) throws Exception {
+    if (state.queueLedger() == null) {
+      return;
+    }
+    for (Map.Entry<String, Long> e : store.split.queuePreempted.entries()) {
+      state.queueLedger().restorePreempted(e.getKey(), e.getValue());
     }
   }
 

@@ -180,6 +180,11 @@ final class FlinkStateJournal implements StateJournal {
   }
 
   @Override
+  public void queuePreempted(String leaf, long count) {
+    write(() -> store.split.queuePreempted.put(leaf, count));
+  }
+
+  @Override
   public void cacheAdded(String node, String file, long bytes) {
     write(() -> store.cache.put(PoolStore.pairKey(node, file), bytes));
   }

@@ -102,6 +102,11 @@ final class SplitStore {
    * task-preempting}; {@code PoolState#isPreempting}; issue 24).
    */
   final Table<Integer> preempting;
+  /**
+   * File pools with queues: leaf queue → its cumulative preempted count ({@code queue-preempted};
+   * {@code QueueLedger#preempted}; the only part of the queue book that is history).
+   */
+  final Table<Long> queuePreempted;
 
   /** The key of the single entry of {@link #driver} and {@link #pool}. */
   static final String SCALARS = "";
@@ -122,6 +127,7 @@ final class SplitStore {
     early = t.table("early-completions", Types.STRING);
     cancelling = t.table("task-cancelling", Types.INT);
     preempting = t.table("task-preempting", Types.INT);
+    queuePreempted = t.table("queue-preempted", Types.LONG);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(

@@ -927,7 +927,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     }
     endRunning(r);
     if (queues != null) {
-      queues.ledger().countPreempted(queues.leafOf(r.task())); // once: the mark is gone now
+      String leaf = queues.leafOf(r.task());
+      queues.ledger().countPreempted(leaf); // once: the mark is gone now
+      journal.queuePreempted(leaf, queues.ledger().preempted(leaf));
     }
     if (endCancelling(r)) {
       return EndOutcome.CANCELLED;

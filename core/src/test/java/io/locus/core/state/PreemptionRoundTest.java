@@ -36,6 +36,11 @@ class PreemptionRoundTest {
       public void taskPreempting(String taskId, int attempt) {
         journal.add(taskId + "#" + attempt);
       }
+
+      @Override
+      public void queuePreempted(String leaf, long count) {
+        journal.add(leaf + "=" + count);
+      }
     }, PoolState.DEFAULT_MAX_RETRIES);
     state.setQueueTree(TREE);
     state.registerNode("n1", 2, 0, null, 0);
@@ -89,7 +94,8 @@ class PreemptionRoundTest {
     assertThat(state.counters().failures).isZero();
     assertThat(state.queueLedger().preempted("a")).as("counted once").isEqualTo(1);
     assertThat(state.isPreempting("a3")).isFalse();
-    assertThat(journal).endsWith("a3#-1");
+    assertThat(journal).as("the count is journalled: it is history, not derived")
+        .endsWith("a3#-1", "a=1");
     // a duplicate answer changes nothing
     assertThat(state.preempted("a3", 0, "n2")).isEqualTo(PoolState.EndOutcome.IGNORED);
     assertThat(state.queued("a3").attempt()).isEqualTo(1);
