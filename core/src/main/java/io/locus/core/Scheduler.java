@@ -10,9 +10,12 @@ import io.locus.core.policy.WithdrawRule;
 import io.locus.core.share.FairShare;
 import io.locus.core.share.LocalityWait;
 import io.locus.core.share.PoolCapacity;
+import io.locus.core.share.Preemption;
 import io.locus.core.share.QueueLedger;
 import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
+import io.locus.core.state.PreemptionRound;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +65,12 @@ public final class Scheduler {
   private Policy policy;
   /** The cap on a queue head's locality wait (pools with queues only). */
   private LocalityWait localityWait = new LocalityWait(LocalityWait.DEFAULT_MAX_LOCALITY_WAIT);
+  /**
+   * The preemption round run after each fair-share dispatch (pools with queues; null: no
+   * preemption). Default: on, with a grace of {@link io.locus.core.share.Preemption#DEFAULT_GRACE_SECONDS}.
+   */
+  private PreemptionRound preemption =
+      new PreemptionRound(Preemption.DEFAULT_GRACE_SECONDS);
   /** The last dispatch's queue dispatcher (pools with queues), for its wake-up time. */
   private QueueDispatch lastQueueDispatch;
 
@@ -111,6 +120,20 @@ public final class Scheduler {
   }
 
   /**
+   * Preemption for a pool with queues (issue 24): a preempted process gets {@code graceSeconds}
+   * to stop before it is killed; NaN turns preemption off (queues below their guarantee then wait
+   * for running tasks to end).
+   */
+  public void setPreemptionGrace(double graceSeconds) {
+    preemption = Double.isNaN(graceSeconds) ? null : new PreemptionRound(graceSeconds);
+  }
+
+  /** The preemption grace period in seconds, NaN when preemption is off. */
+  public double preemptionGrace() {
+    return preemption == null ? Double.NaN : preemption.graceSeconds();
+  }
+
+  /**
    * When a queue head the last dispatch held for locality may stop waiting (event time), so a
    * driver with nothing else to wake it (the simulator) dispatches again then; NaN when none is
    * held or the pool has no queues.
@@ -144,7 +167,20 @@ public final class Scheduler {
       policy.dispatch(d);
     }
     WithdrawRule.apply(d); // late binding: a slot left free may take a queued attempt back
-    return d.commands();
+    if (lastQueueDispatch == null || preemption == null) {
+      return d.commands();
+    }
+    // Only after a fair-share dispatch: there a freed slot goes to the queue below its share
+    // (under the pool's own order a preempted task, re-queued at its old position, would take
+    // its slot back and the round would preempt again and again).
+    List<Command.Preempt> stops = preemption.run(state, state.queueBook().tree(),
+        PoolCapacity.slots(state.registeredSlots()), state.queueLedger().loads(), now);
+    if (stops.isEmpty()) {
+      return d.commands();
+    }
+    List<Command> out = new ArrayList<>(d.commands());
+    out.addAll(stops);
+    return out;
   }
 
   // -- state changes only (batching drivers); each is followed, eventually, by one dispatch(now)
@@ -226,6 +262,15 @@ public final class Scheduler {
   /** The node reported STARTED for the attempt (it left the local queue); false if not placed there. */
   public boolean applyTaskStarted(String taskId, int attempt, String node) {
     return state.markStarted(taskId, attempt, node);
+  }
+
+  /**
+   * The node stopped the attempt for its preemption (PREEMPTED): re-queued at its original
+   * position as a spared attempt, counted once in its queue's preempted count ({@link
+   * PoolState#preempted}); IGNORED when that attempt is not being preempted on that node.
+   */
+  public PoolState.EndOutcome applyTaskPreempted(String taskId, int attempt, String node) {
+    return state.preempted(taskId, attempt, node);
   }
 
   /**

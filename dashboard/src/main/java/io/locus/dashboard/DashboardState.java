@@ -162,7 +162,8 @@ public final class DashboardState {
           n.ended(attempt);
         }
       }
-      case SUSPENDED -> {
+      case SUSPENDED, PREEMPTED -> {
+        // stopped at the scheduler's request (a suspend; a preemption, issue 24): slot free
         if (n != null) {
           n.ended(attempt);
         }

@@ -127,6 +127,11 @@ class DashboardStateTest {
     s = state.snapshot(T0);
     assertThat(s.pools().get(0).running()).isEqualTo(3);
     assertThat(node(s, "n2").slotsInUse()).isEqualTo(1);
+    // a preempted attempt (issue 24) frees its slot too
+    state.taskEvent(Records.event("p", "n2", "c", TaskEventType.PREEMPTED, T0 + 5, 0, 0, 0));
+    s = state.snapshot(T0);
+    assertThat(s.pools().get(0).running()).isEqualTo(2);
+    assertThat(node(s, "n2").slotsInUse()).isZero();
   }
 
   /**

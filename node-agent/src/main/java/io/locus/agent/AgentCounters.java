@@ -31,6 +31,8 @@ final class AgentCounters {
   long resyncs;
   /** Queued attempts withdrawn (WITHDRAWN emitted). */
   long tasksWithdrawn;
+  /** Attempts stopped for a preemption (PREEMPTED emitted). */
+  long tasksPreempted;
   long staleDecisions;
   long ignoredDecisions;
   long filesEvictedOnRequest;
@@ -57,6 +59,6 @@ final class AgentCounters {
         ignoredDecisions, filesEvictedOnRequest, evictionsRefused, replicatedBytes, running,
         cacheUsedBytes, cacheFiles, tasksSuspended, shrinksAcknowledged, eventsProcessed,
         duplicatesAnswered, foreignDecisions, absurdEpochs, resyncs, queued, tasksWithdrawn,
-        outputsCached, outputBytesCached, outputsNotCached);
+        outputsCached, outputBytesCached, outputsNotCached, tasksPreempted);
   }
 }

@@ -35,6 +35,7 @@ import io.locus.schemas.units.ByteSize;
  * @param resyncs ResyncNode decisions obeyed
  * @param queued placed attempts waiting in the local queue now (not started)
  * @param tasksWithdrawn queued attempts withdrawn by the scheduler (WITHDRAWN emitted)
+ * @param tasksPreempted attempts stopped for a preemption (PREEMPTED emitted)
  * @param outputsCached outputs of completed tasks put in the cache ({@link TaskOutputs})
  * @param outputBytesCached their bytes
  * @param outputsNotCached outputs of completed tasks that were not cached (too large, or the
@@ -70,11 +71,12 @@ public record AgentStats(
     long tasksWithdrawn,
     long outputsCached,
     long outputBytesCached,
-    long outputsNotCached) {
+    long outputsNotCached,
+    long tasksPreempted) {
 
   public static final AgentStats ZERO =
       new AgentStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-          0, 0, 0, 0);
+          0, 0, 0, 0, 0);
 
   public AgentStats plus(AgentStats o) {
     return new AgentStats(
@@ -107,7 +109,8 @@ public record AgentStats(
         tasksWithdrawn + o.tasksWithdrawn,
         outputsCached + o.outputsCached,
         outputBytesCached + o.outputBytesCached,
-        outputsNotCached + o.outputsNotCached);
+        outputsNotCached + o.outputsNotCached,
+        tasksPreempted + o.tasksPreempted);
   }
 
   /**
@@ -144,6 +147,7 @@ public record AgentStats(
     rare(rare, shrinksAcknowledged, "shrinks");
     rare(rare, eventsProcessed, "events processed");
     rare(rare, tasksWithdrawn, "withdrawn");
+    rare(rare, tasksPreempted, "preempted");
     if (outputsCached > 0) {
       rare.add(outputsCached + " outputs cached (" + ByteSize.text(outputBytesCached) + ")");
     }

@@ -42,6 +42,8 @@ final class AttemptRun {
   long rangeEnd;
   /** Event-range task: its run while COMPUTING. */
   RangeRun rangeRun;
+  /** A preemption is stopping it (its process has its grace period to exit). */
+  boolean preempting;
   /** The bytes of its inputs by where they were read, for its final event. */
   final InputBytes bytes = new InputBytes();
 

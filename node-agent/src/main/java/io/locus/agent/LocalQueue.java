@@ -99,6 +99,12 @@ final class LocalQueue {
     ctx.events.withdrawn(q.decision(), q.attempt(), reason);
   }
 
+  /** A preemption of a queued attempt: removed, PREEMPTED with the preemption's reason. */
+  void preempt(Queued q, String reason) {
+    queued.remove(q.attempt().key());
+    ctx.events.preemptedUnstarted(q.decision(), q.attempt(), reason);
+  }
+
   /** ResyncNode: every queued attempt is forgotten without an event. @return how many */
   int dropAll() {
     int n = queued.size();

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link LocalQueue}: late binding, the placements held beyond the slots (up to
  *       {@link AgentConfig#queueDepth()}), started first in first out as slots free, and their
  *       withdraw (CancelTask onlyIfQueued: WITHDRAWN, or REFUSED when started or unknown).
+ *       A preemption (CancelTask preempt) stops a run politely within its grace period and
+ *       answers PREEMPTED ({@link TaskRunner#preempt}).
  *   <li>{@link CacheRequests}: EvictFiles and ReplicateFile.
  *   <li>{@link AgentCache} (the accounting, its disk side and the peers' lock-free view),
  *       {@link NodeReporter} (REGISTER, HEARTBEAT, CACHE_SNAPSHOT, CACHE_DELTA, LEAVE) and
@@ -96,6 +98,11 @@ public final class NodeAgent implements AutoCloseable {
   /** Decisions to another instance in a row after which {@link #problem()} reports it. */
   public static final int IDENTITY_CONFLICT_AFTER = 3;
   public static final String IDENTITY_CONFLICT = "node id held by another agent instance";
+  /**
+   * The longest preemption grace period an agent accepts (1 h): a scheduler asks for seconds
+   * (30 s by default); a larger value is corrupt, and would hold the slot for hours.
+   */
+  public static final long MAX_PREEMPT_GRACE_MS = 3_600_000L;
 
   /**
    * Events [start, end) of a dataset processed by one attempt of an event-range task, as its final
@@ -410,6 +417,10 @@ public final class NodeAgent implements AutoCloseable {
       withdraw(d, c, q, t);
       return;
     }
+    if (c.getPreempt()) {
+      preempt(d, c, q, t);
+      return;
+    }
     if (q != null) {
       queue.cancel(q, CANCELLED);
       return;
@@ -422,6 +433,33 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     runner.abort(t, CANCELLED);
+  }
+
+  /**
+   * A preemption (issue 24): a queued attempt leaves the queue, a running one stops politely
+   * within the grace period ({@link TaskRunner#preempt}); either way the answer is PREEMPTED, not a
+   * failure. An attempt this node does not hold is not answered, as a cancel is not: it ended
+   * here already (its end is on its way) or was never placed here (a forged or misrouted
+   * preemption stops nothing). A grace outside [0, {@value #MAX_PREEMPT_GRACE_MS}] ms is refused
+   * (bad input): nothing stops.
+   */
+  private void preempt(Decision d, CancelTask c, LocalQueue.Queued q, AttemptRun t) {
+    long graceMs = c.getGraceMs();
+    if (graceMs < 0 || graceMs > MAX_PREEMPT_GRACE_MS) {
+      refuseDecision(d, Refusal.BAD_INPUT, "preemption grace " + graceMs + " ms is outside [0, "
+          + MAX_PREEMPT_GRACE_MS + "]");
+      return;
+    }
+    if (q != null) {
+      queue.preempt(q, c.getReason());
+      return;
+    }
+    if (t == null) {
+      LOG.debug("{}: preemption of {}#{} which is not running", nodeId(), c.getTaskId(),
+          c.getAttempt());
+      return;
+    }
+    runner.preempt(t, java.time.Duration.ofMillis(graceMs), c.getReason());
   }
 
   /**

@@ -156,7 +156,8 @@ final class TaskEventWriter {
   }
 
   /**
-   * The final event of a run: COMPLETED, FAILED or SUSPENDED.
+   * The final event of a run: COMPLETED, FAILED, SUSPENDED or PREEMPTED (which, like WITHDRAWN,
+   * carries the placement's decision id: the scheduler matches it to the attempt it placed).
    *
    * @param processed event-range task: the events processed; null for a file task
    * @param answered the SuspendTask that ended the run; null when it ended by itself
@@ -166,6 +167,7 @@ final class TaskEventWriter {
     switch (type) {
       case COMPLETED -> counters.tasksCompleted++;
       case SUSPENDED -> counters.tasksSuspended++;
+      case PREEMPTED -> counters.tasksPreempted++;
       default -> counters.tasksFailed++;
     }
     long now = clock.nowMs();
@@ -188,6 +190,9 @@ final class TaskEventWriter {
     }
     if (type == TaskEventType.FAILED) {
       logFailure(t.attempt, "FAILED", exitCode, message);
+    } else if (type == TaskEventType.PREEMPTED) {
+      LOG.info("node {} pool {}: task {} attempt {} PREEMPTED: {}", config.nodeId(),
+          config.pool(), t.attempt.taskId(), t.attempt.attempt(), message);
     }
     emit(t.decision.getDecisionId(), e.build());
   }
@@ -227,6 +232,20 @@ final class TaskEventWriter {
   void withdrawn(Decision placement, TaskAttempt attempt, String reason) {
     counters.tasksWithdrawn++;
     emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.WITHDRAWN)
+        .setMessage(reason)
+        .build());
+  }
+
+  /**
+   * PREEMPTED for an attempt that was still in the local queue: it leaves unstarted, with the
+   * placement's decision id, as {@link #withdrawn} does.
+   */
+  void preemptedUnstarted(Decision placement, TaskAttempt attempt, String reason) {
+    counters.tasksPreempted++;
+    LOG.info("node {} pool {}: task {} attempt {} PREEMPTED before it started: {}",
+        config.nodeId(), config.pool(), attempt.taskId(), attempt.attempt(), reason);
+    emit(placement.getDecisionId(), answer(placement, attempt, TaskEventType.PREEMPTED)
+        .setEndTimeMs(clock.nowMs())
         .setMessage(reason)
         .build());
   }

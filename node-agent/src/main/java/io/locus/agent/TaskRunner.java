@@ -6,6 +6,7 @@ import io.locus.schemas.FetchSource;
 import io.locus.schemas.InputPlan;
 import io.locus.schemas.PlaceTask;
 import io.locus.schemas.TaskEventType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -271,6 +272,41 @@ final class TaskRunner {
     }
     t.step = null;
     return processedEnd;
+  }
+
+  /**
+   * A preemption (CancelTask.preempt): a run still staging stops at once; a computing file task's
+   * process gets SIGTERM, up to {@code grace} to exit, then SIGKILL ({@link Cancellable#stop}).
+   * The run keeps its slot until its work is gone, then ends PREEMPTED: the scheduler re-queues
+   * the task without counting a failure, and gives the slot to the queue that claimed it. An
+   * event-range run is suspended (its processed range is reported, as a SUSPENDED would). A
+   * second preemption of a run already stopping changes nothing (the first one's grace holds).
+   */
+  void preempt(AttemptRun t, Duration grace, String reason) {
+    if (t.ended() || t.preempting) {
+      return;
+    }
+    t.preempting = true;
+    RunStep step = t.step;
+    if (t.phase() != AttemptRun.Phase.COMPUTING || t.rangeRun != null || step == null) {
+      long processedEnd = stopStep(t);
+      endEarly(t, TaskEventType.PREEMPTED, NodeAgent.ABORTED_EXIT_CODE,
+          preempted(reason, false), processedEnd, null);
+      return;
+    }
+    step.handle.stop(grace, killed -> ctx.locked(() -> {
+      if (t.ended() || t.step != step) {
+        return; // ended otherwise meanwhile (a cancel, the agent's close): already reported
+      }
+      t.step = null;
+      endEarly(t, TaskEventType.PREEMPTED, NodeAgent.ABORTED_EXIT_CODE,
+          preempted(reason, killed), t.rangeStart(), null);
+    }));
+  }
+
+  private static String preempted(String reason, boolean killed) {
+    String how = killed ? "killed after its grace period" : "stopped";
+    return reason == null || reason.isEmpty() ? how : how + ": " + reason;
   }
 
   /** Ends a run early (cancel, staging failure): stops its step, FAILED. */

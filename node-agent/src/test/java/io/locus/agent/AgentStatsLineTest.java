@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class AgentStatsLineTest {
   private static AgentStats stats(long duplicates, long peerFallbacks) {
     return new AgentStats(120, 118, 1, 0, 1_200_000_000L, 0, 600_000_000L, peerFallbacks, 3,
-        duplicates, 0, 0, 0, 0, 0, 2, 1_800_000_000L, 360, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        duplicates, 0, 0, 0, 0, 0, 2, 1_800_000_000L, 360, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
 
   @Test

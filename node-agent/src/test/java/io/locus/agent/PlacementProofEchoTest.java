@@ -2,6 +2,7 @@ package io.locus.agent;
 
 import static io.locus.agent.TestDecisions.MB;
 import static io.locus.agent.TestDecisions.decision;
+import static io.locus.agent.TestDecisions.preempt;
 import static io.locus.agent.TestDecisions.rangeTask;
 import static io.locus.agent.TestDecisions.shrink;
 import static io.locus.agent.TestDecisions.storage;
@@ -106,6 +107,37 @@ class PlacementProofEchoTest {
     assertThat(refused.getType()).isEqualTo(TaskEventType.REFUSED);
     assertThat(refused.getDecisionId()).startsWith(POOL + "/cancel/");
     assertThat(refused.getPlacementProof()).isEqualTo(proof("t1"));
+  }
+
+  /**
+   * Preemption (issue 24), simulated executor: a running attempt and a queued one both answer
+   * PREEMPTED with the placement's decision id and proof, signed; the slot is free for the
+   * queue's next attempt; a preemption of an attempt the node does not hold, a second one of the
+   * same attempt and one with an absurd grace are not acted on and not answered.
+   */
+  @Test
+  void aPreemptionStopsTheRunAndTheQueuedAttemptAndAnswersPreemptedWithTheProof() {
+    NodeAgent a = agent(1, 2);
+    place(a, task("t1", 100));
+    place(a, task("t2", 100));
+    place(a, task("t3", 100));
+    send(a, "cancel", preempt("t1", -1)); // bad input: refused, nothing stops
+    assertThat(a.runningTasks()).containsExactly("t1#0");
+    send(a, "cancel", preempt("t9", 1_000)); // not held here: no answer
+    send(a, "cancel", preempt("t1", 1_000));
+    send(a, "cancel", preempt("t1", 1_000)); // a second preemption of it: nothing more
+    send(a, "cancel", preempt("t3", 1_000)); // still queued: leaves the queue
+    assertEveryEventOfEchoesItsProof("t1", TaskEventType.STARTED, TaskEventType.PREEMPTED);
+    assertEveryEventOfEchoesItsProof("t3", TaskEventType.PREEMPTED);
+    assertThat(out.eventsOf("t9")).isEmpty();
+    TaskEvent p = out.eventsOf("t1").get(1);
+    assertThat(p.getDecisionId()).isEqualTo(POOL + "/t1/0");
+    assertThat(p.getMessage()).isEqualTo("stopped: queue b below its guarantee");
+    assertThat(a.runningTasks()).containsExactly("t2#0"); // the freed slot took the queue's next
+    assertThat(a.queuedTasks()).isEmpty();
+    assertThat(a.stats().tasksPreempted()).isEqualTo(2);
+    assertThat(a.stats().tasksFailed()).isZero();
+    assertThat(a.refusals()).containsEntry(io.locus.agent.Refusal.BAD_INPUT, 1L);
   }
 
   @Test

@@ -74,6 +74,12 @@ public final class TestDecisions {
     return CancelTask.newBuilder().setTaskId(taskId).setAttempt(0).setReason("test").build();
   }
 
+  /** A preemption of attempt 0 of {@code taskId} with that grace period. */
+  public static CancelTask preempt(String taskId, long graceMs) {
+    return CancelTask.newBuilder().setTaskId(taskId).setAttempt(0).setReason("queue b below its"
+        + " guarantee").setPreempt(true).setGraceMs(graceMs).build();
+  }
+
   public static ReplicateFile replicate(String file, long bytes, String peerNode) {
     return ReplicateFile.newBuilder()
         .setFileId(file)

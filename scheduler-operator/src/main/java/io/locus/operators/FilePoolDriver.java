@@ -89,11 +89,13 @@ final class FilePoolDriver implements PoolDriver {
     for (Map.Entry<String, Integer> e : store.split.cancelling.entries()) {
       state.restoreCancelling(e.getKey(), e.getValue());
     }
+    restorePreempting(state, store);
     Conversions.restoreCounters(state.counters(), meta);
     if (restoreMemory && policy instanceof StatefulPolicy sp && store.policyMemory() != null) {
       sp.restoreMemory(store.policyMemory());
     }
     syncQueues(); // after the restore: the pool's book is rebuilt from its restored tasks
+    restorePreemptedCounts(state, store);
   }
 
   /**
@@ -208,7 +210,8 @@ final class FilePoolDriver implements PoolDriver {
     String problem = check(e, out, meta);
     if (problem != null) {
       early.purge(meta.getClockMs());
-      String code = remembered ? DeadLetterCodes.EARLY_COMPLETION : DeadLetterCodes.UNKNOWN_TASK;
+      String code = remembered ? DeadLetterCodes.EARLY_COMPLETION
+          : notPreempting ? DeadLetterCodes.NOT_PREEMPTING : DeadLetterCodes.UNKNOWN_TASK;
       return finish(out.reject(code, e.getType() + " of task "
           + e.getTaskId() + " attempt " + e.getAttempt() + " from node " + e.getNode()
           + " rejected: " + problem), List.of(), meta);
@@ -220,11 +223,14 @@ final class FilePoolDriver implements PoolDriver {
   private boolean changed;
   /** Whether the last {@link #check} kept a completion for a task not arrived yet. */
   private boolean remembered;
+  /** Whether the last {@link #check} refused a PREEMPTED of an attempt not being preempted. */
+  private boolean notPreempting;
 
   /** Applies the event if it is about the pool's attempt; else says why not (null: applied). */
   private String check(TaskEvent e, PoolOutput out, PoolMeta meta) throws Exception {
     changed = false;
     remembered = false;
+    notPreempting = false;
     PoolState st = scheduler.state();
     String id = e.getTaskId();
     int attempt = e.getAttempt();
@@ -359,6 +365,9 @@ final class FilePoolDriver implements PoolDriver {
           return null;
         }
       }
+      case PREEMPTED -> {
+        return preempted(e, r, out, meta);
+      }
       case WITHDRAWN -> {
         if (runsAttempt && r.node().equals(node)) {
           // Late binding: the node took the attempt out of its local queue at our request; the
@@ -411,6 +420,72 @@ final class FilePoolDriver implements PoolDriver {
       return "the task is queued at attempt " + q.attempt() + ", not running";
     }
     return "the pool does not know the task (finished, or never arrived)";
+  }
+
+  // ------------------------------------------------------------------ preemption (issue 24)
+
+  /** The preemptions in flight the pool's keyed state holds ({@code task-preempting}). */
+  private static void restorePreempting(PoolState state, PoolStore store) throws Exception {
+    for (Map.Entry<String, Integer> e : store.split.preempting.entries()) {
+      state.restorePreempting(e.getKey(), e.getValue());
+    }
+  }
+
+  /**
+   * The queues' cumulative preempted counts ({@code queue-preempted}), into the book the restore
+   * rebuilt (a leaf the tree no longer has is skipped; later trees keep them, {@code QueueBook}).
+   */
+  private static void restorePreemptedCounts(PoolState state, PoolStore store) throws Exception {
+    if (state.queueLedger() == null) {
+      return;
+    }
+    for (Map.Entry<String, Long> e : store.split.queuePreempted.entries()) {
+      state.queueLedger().restorePreempted(e.getKey(), e.getValue());
+    }
+  }
+
+  /**
+   * A preemption becomes a CancelTask with preempt and the grace period in ms, to the attempt's
+   * node (id {@code pool/cancel/seq}); the job's status changes when the node answers.
+   */
+  private Decision preemption(PoolMeta meta, Command.Preempt p) {
+    LOG.info("pool {}: preempting {} attempt {} on {} (grace {} s): {}", pool, p.taskId(),
+        p.attempt(), p.node(), p.graceSeconds(), p.reason());
+    return Decisions.sequenced(pool, meta, "cancel", p.node(), CancelTask.newBuilder()
+        .setTaskId(p.taskId()).setAttempt(p.attempt()).setReason(p.reason()).setPreempt(true)
+        .setGraceMs(Conversions.millis(p.graceSeconds())).build());
+  }
+
+  /**
+   * PREEMPTED: the node stopped the attempt the pool asked it to preempt. The attempt ends, its
+   * slot is free, the task is queued again (spared: not a failure) and the job goes PREEMPTED,
+   * then QUEUED; a task cancelled meanwhile only frees its slot. Anything else (an attempt not
+   * being preempted, a duplicate answer, another node) is refused as {@code not-preempting} and
+   * changes nothing.
+   */
+  private String preempted(TaskEvent e, RunningTask r, PoolOutput out, PoolMeta meta) {
+    PoolState st = scheduler.state();
+    String id = e.getTaskId();
+    int attempt = e.getAttempt();
+    String node = e.getNode();
+    if (r == null || r.task().attempt() != attempt || !r.node().equals(node)
+        || !st.isPreempting(id)) {
+      notPreempting = true;
+      return r == null || r.task().attempt() != attempt ? where(r, waiting(st, id))
+          : !r.node().equals(node) ? "the attempt runs on node " + r.node() + ", not " + node
+          : "the pool did not ask node " + node + " to preempt it";
+    }
+    PoolState.EndOutcome end = scheduler.applyTaskPreempted(id, attempt, node);
+    changed = true;
+    if (end == PoolState.EndOutcome.REQUEUED) {
+      String why = "attempt " + attempt + " preempted on node " + node
+          + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
+      out.status(JobStatuses.of(pool, meta, r.task(), JobState.PREEMPTED).setNode(node)
+          .setStartTimeMs(e.getStartTimeMs()).setReason(why).build());
+      out.status(queued(meta, st.queued(id), why + ", to give its slot back to a queue below"
+          + " its guarantee"));
+    }
+    return null;
   }
 
   private Decision cancel(PoolMeta meta, String node, String taskId, int attempt, String why) {
@@ -680,6 +755,8 @@ final class FilePoolDriver implements PoolDriver {
       } else if (c instanceof Command.Evict ev) {
         out.decide(Decisions.sequenced(pool, meta, "evict", ev.node(), EvictFiles.newBuilder()
             .setFiles(new ArrayList<>(ev.files())).setReason(ev.reason()).build()));
+      } else if (c instanceof Command.Preempt p) {
+        out.decide(preemption(meta, p));
       } else if (c instanceof Command.Withdraw w) {
         LOG.debug("pool {}: withdrawing {} attempt {} from {}: {}", pool, w.taskId(),
             w.attempt(), w.node(), w.reason());

@@ -169,6 +169,22 @@ final class FlinkStateJournal implements StateJournal {
   }
 
   @Override
+  public void taskPreempting(String taskId, int attempt) {
+    write(() -> {
+      if (attempt < 0) {
+        store.split.preempting.remove(taskId);
+      } else {
+        store.split.preempting.put(taskId, attempt);
+      }
+    });
+  }
+
+  @Override
+  public void queuePreempted(String leaf, long count) {
+    write(() -> store.split.queuePreempted.put(leaf, count));
+  }
+
+  @Override
   public void cacheAdded(String node, String file, long bytes) {
     write(() -> store.cache.put(PoolStore.pairKey(node, file), bytes));
   }

@@ -97,6 +97,16 @@ final class SplitStore {
    * task-cancelling}; {@code PoolState#isCancelling}).
    */
   final Table<Integer> cancelling;
+  /**
+   * File pools: task → its placed attempt being preempted, until its node answers ({@code
+   * task-preempting}; {@code PoolState#isPreempting}; issue 24).
+   */
+  final Table<Integer> preempting;
+  /**
+   * File pools with queues: leaf queue → its cumulative preempted count ({@code queue-preempted};
+   * {@code QueueLedger#preempted}; the only part of the queue book that is history).
+   */
+  final Table<Long> queuePreempted;
 
   /** The key of the single entry of {@link #driver} and {@link #pool}. */
   static final String SCALARS = "";
@@ -116,6 +126,8 @@ final class SplitStore {
     spared = t.table("task-spared-attempts", Types.INT);
     early = t.table("early-completions", Types.STRING);
     cancelling = t.table("task-cancelling", Types.INT);
+    preempting = t.table("task-preempting", Types.INT);
+    queuePreempted = t.table("queue-preempted", Types.LONG);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecordBase> TypeInformation<V> avro(

@@ -167,7 +167,7 @@ public final class TaskEventTracker implements AutoCloseable {
     // agent stop) while it only waited, without a STARTED.
     TaskEventType type = e.getType();
     boolean ends = type == TaskEventType.COMPLETED || type == TaskEventType.FAILED
-        || type == TaskEventType.SUSPENDED;
+        || type == TaskEventType.SUSPENDED || type == TaskEventType.PREEMPTED;
     boolean ran = ends && startedAttempts.remove(attemptKey);
     switch (e.getType()) {
       case STARTED -> {
@@ -209,6 +209,12 @@ public final class TaskEventTracker implements AutoCloseable {
           runningOnNode.merge(nodeKey, -1, Integer::sum);
         }
         s.suspended++;
+      }
+      case PREEMPTED -> {
+        // stopped for a preemption (issue 24): its slot is free, the task runs again later
+        if (ran) {
+          runningOnNode.merge(nodeKey, -1, Integer::sum);
+        }
       }
       case SHRUNK -> s.shrunk++;
       case WITHDRAWN -> s.withdrawn++;

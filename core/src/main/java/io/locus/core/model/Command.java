@@ -35,6 +35,17 @@ public sealed interface Command {
   record Withdraw(String node, String taskId, int attempt, String forNode, String reason)
       implements Command {}
 
+  /**
+   * Preemption (issue 24): stop the running attempt on {@code node} so that its slot goes to
+   * {@code forQueue}, a queue below its guarantee. The driver sends a CancelTask with preempt and
+   * the grace period; the node stops the process (SIGTERM, SIGKILL after {@code graceSeconds})
+   * and answers PREEMPTED, and the task goes back to its queue, not as a failure ({@link
+   * io.locus.core.state.PoolState#preempted}). The attempt is marked preempting in the pool
+   * state when this is emitted, so it is never planned twice.
+   */
+  record Preempt(String node, String taskId, int attempt, String forQueue, double graceSeconds,
+      String reason) implements Command {}
+
   /** Provisioning: ask for n more nodes. */
   record Acquire(int nodes, String reason) implements Command {}
 

@@ -61,6 +61,13 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
    * only frees the slot: never a completion, a retry or a re-queue.
    */
   private final Map<String, Integer> cancelling = new HashMap<>();
+  /**
+   * Placed attempts being preempted (task id → attempt; issue 24): asked to stop so that a queue
+   * below its guarantee gets the slot. The attempt keeps its slot until its node answers
+   * (PREEMPTED: {@link #preempted}) or it ends otherwise; it is never planned twice. Sorted, so
+   * whoever walks it (the preemption round) walks it in the same order after a restore.
+   */
+  private final Map<String, Integer> preempting = new TreeMap<>();
   /** Free nodes, two tiers (a free slot, then only a local-queue position free), FIFO each. */
   private final FreePool free = new FreePool();
   /** Placed attempts per node, overfull nodes, slots in use, withdraws in flight. */
@@ -490,14 +497,22 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     List<Task> requeued = new ArrayList<>();
     for (RunningTask r : lost) {
       if (endRunning(r) && !endCancelling(r)) {
-        // Not the task's fault: a new attempt (new decision id), not counted as a failure.
-        Task next = r.task().withAttempt(r.task().attempt() + 1);
-        setSpared(next.taskId(), sparedAttempts(next.taskId()) + 1);
-        enqueue(next);
-        requeued.add(next);
+        requeued.add(requeueSpared(r));
       }
     }
     return requeued;
+  }
+
+  /**
+   * The ended attempt {@code r} was not the task's fault (its node was lost, or it was preempted):
+   * the task goes back to its queue position as a new attempt (new decision id), spared, i.e. not
+   * counted as a failure nor a retry.
+   */
+  private Task requeueSpared(RunningTask r) {
+    Task next = r.task().withAttempt(r.task().attempt() + 1);
+    setSpared(next.taskId(), sparedAttempts(next.taskId()) + 1);
+    enqueue(next);
+    return next;
   }
 
   private void setSpared(String taskId, int n) {
@@ -733,6 +748,9 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
       queues.ended(r);
     }
     clearWithdrawing(r.task().taskId());
+    if (preempting.remove(r.task().taskId()) != null) {
+      journal.taskPreempting(r.task().taskId(), -1);
+    }
     NodeView n = nodes.get(r.node());
     if (n != null) {
       book.placed(n, r.task().taskId(), -1);
@@ -868,6 +886,64 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     setSpared(taskId, sparedAttempts(taskId) + 1);
     enqueue(next);
     return EndOutcome.REQUEUED;
+  }
+
+  // ---------------------------------------------------------------- preemption
+
+  /** Whether the task's placed attempt is being preempted (its node has not answered yet). */
+  public boolean isPreempting(String taskId) {
+    return preempting.containsKey(taskId);
+  }
+
+  /** The task ids of the attempts being preempted, in id order. */
+  public Set<String> preempting() {
+    return Collections.unmodifiableSet(preempting.keySet());
+  }
+
+  /**
+   * A preemption of the task's placed attempt is sent: it keeps its slot until its node answers,
+   * and is not planned again.
+   */
+  public void markPreempting(String taskId) {
+    RunningTask r = running.get(taskId);
+    if (r == null) {
+      throw new NoSuchElementException("task " + taskId + " is not placed");
+    }
+    preempting.put(taskId, r.task().attempt());
+    journal.taskPreempting(taskId, r.task().attempt());
+  }
+
+  /**
+   * The node stopped the attempt for its preemption (PREEMPTED): the attempt ends, its slot is
+   * free, and the task goes back to its queue at its original position as attempt + 1, spared
+   * (as when its node is lost: neither a failure nor a retry). CANCELLED when the task was
+   * cancelled meanwhile (only the slot frees). IGNORED, changing nothing, when that attempt is
+   * not placed on that node or is not being preempted.
+   */
+  public EndOutcome preempted(String taskId, int attempt, String node) {
+    RunningTask r = placed(taskId, attempt, node);
+    if (r == null || !preempting.containsKey(taskId)) {
+      return EndOutcome.IGNORED;
+    }
+    endRunning(r);
+    if (queues != null) {
+      String leaf = queues.leafOf(r.task());
+      queues.ledger().countPreempted(leaf); // once: the mark is gone now
+      journal.queuePreempted(leaf, queues.ledger().preempted(leaf));
+    }
+    if (endCancelling(r)) {
+      return EndOutcome.CANCELLED;
+    }
+    requeueSpared(r);
+    return EndOutcome.REQUEUED;
+  }
+
+  /** Re-adds a persisted preemption in flight ({@link #isPreempting}); after its running task. */
+  public void restorePreempting(String taskId, int attempt) {
+    RunningTask r = running.get(taskId);
+    if (r != null && r.task().attempt() == attempt) {
+      preempting.put(taskId, attempt);
+    }
   }
 
   // ---------------------------------------------------------------- cache index

@@ -31,6 +31,15 @@ public interface StateJournal {
   /** The task's placed attempt was cancelled ({@code PoolState#isCancelling}); -1: mark gone. */
   default void taskCancelling(String taskId, int attempt) {}
 
+  /** The task's placed attempt is being preempted ({@code PoolState#isPreempting}); -1: mark gone. */
+  default void taskPreempting(String taskId, int attempt) {}
+
+  /**
+   * The leaf queue's cumulative preempted count is now {@code count} (history: the rest of the
+   * pool's queue book is derived from its tasks on restore, this is not).
+   */
+  default void queuePreempted(String leaf, long count) {}
+
   default void cacheAdded(String node, String file, long bytes) {}
 
   default void cacheRemoved(String node, String file) {}

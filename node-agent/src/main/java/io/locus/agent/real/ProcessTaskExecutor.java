@@ -110,7 +110,17 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       runs.remove(key, run);
       LOG.debug("{}: not starting {}: shutting down", node, key);
     }
-    return run::cancel;
+    return new Cancellable() {
+      @Override
+      public void cancel() {
+        run.cancel();
+      }
+
+      @Override
+      public void stop(Duration grace, Consumer<Boolean> stopped) {
+        run.stop(grace, stopped);
+      }
+    };
   }
 
   @Override
@@ -410,6 +420,30 @@ public final class ProcessTaskExecutor implements TaskExecutor {
       }
       runs.remove(key, this);
       kill();
+    }
+
+    /**
+     * A preemption: as {@link #cancel} (no result is reported, partial outputs are cleared once
+     * the process is gone), but with the preemption's grace before SIGKILL, and {@code stopped}
+     * once the whole process tree is gone. A run whose process has not started yet never starts
+     * it and is stopped at once; a run that finished meanwhile reports its result instead.
+     */
+    void stop(Duration grace, Consumer<Boolean> stopped) {
+      Process p;
+      synchronized (this) {
+        if (finished || cancelled) {
+          return;
+        }
+        cancelled = true;
+        timeout.cancel();
+        p = process;
+      }
+      runs.remove(key, this);
+      if (p == null) {
+        stopped.accept(false); // start() sees the cancel and starts nothing
+        return;
+      }
+      processes.stop(p, node, key, grace, stopped);
     }
 
     private void kill() {

@@ -1,6 +1,7 @@
 package io.locus.agent.real;
 
 import io.locus.agent.AgentScheduler;
+import io.locus.agent.Cancellable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +64,67 @@ final class ProcessTrees {
       h.onExit().thenRun(() -> spawned.remove(h));
     }
   }
+
+  /**
+   * A preemption's stop: SIGTERM to the process and its descendants now, SIGKILL to survivors
+   * after {@code grace}; {@code stopped} once every one of them is gone (true if one had to be
+   * killed). Polled every {@value #POLL_MS} ms rather than by {@code onExit}: an orphaned
+   * grandchild's exit is seen late or never (a zombie waits for its new parent to reap it).
+   * Reported anyway {@value #REAP_MS} ms after the SIGKILL: a process SIGKILL cannot end (stuck
+   * in the kernel) must not hold the answer forever.
+   */
+  void stop(Process p, String node, String key, Duration grace,
+      Consumer<Boolean> stopped) {
+    List<ProcessHandle> all = new ArrayList<>();
+    p.descendants().forEach(all::add);
+    all.add(p.toHandle());
+    spawned.addAll(all);
+    for (ProcessHandle h : all) {
+      h.destroy();
+    }
+    long killAt = System.nanoTime() + grace.toNanos();
+    long giveUpAt = killAt + REAP_MS * 1_000_000L;
+    AtomicBoolean killed = new AtomicBoolean();
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Cancellable> poll = new AtomicReference<>();
+    Runnable check = () -> {
+      if (done.get()) {
+        return;
+      }
+      long now = System.nanoTime();
+      boolean alive = all.stream().anyMatch(ProcessTrees::isRunning);
+      if (alive && now >= killAt && !killed.get()) {
+        killed.set(true);
+        for (ProcessHandle h : all) {
+          if (isRunning(h)) {
+            LOG.warn("{}: pid {} of {} still runs {} after SIGTERM (preemption); killing it",
+                node, h.pid(), key, grace);
+            h.destroyForcibly();
+          }
+        }
+        return;
+      }
+      if (!alive || now >= giveUpAt) {
+        if (done.compareAndSet(false, true)) {
+          Cancellable c = poll.get();
+          if (c != null) {
+            c.cancel();
+          }
+          spawned.removeAll(all);
+          stopped.accept(killed.get());
+        }
+      }
+    };
+    poll.set(scheduler.scheduleAtFixedRate(POLL_MS * 1_000_000L, check));
+    if (done.get()) {
+      poll.get().cancel();
+    }
+  }
+
+  /** How often a preemption's stop looks whether the process tree is gone. */
+  static final long POLL_MS = 10;
+  /** How long after SIGKILL a preemption's stop is reported even if a process is still seen. */
+  static final long REAP_MS = 5_000;
 
   /**
    * Stops every process still alive: SIGTERM, up to the kill grace for them to exit, then

@@ -212,6 +212,8 @@ public final class RealAgent implements AutoCloseable {
         .append(s.shrinksAcknowledged()).append('\n');
     b.append("locus_agent_tasks_total{").append(l).append(",type=\"withdrawn\"} ")
         .append(s.tasksWithdrawn()).append('\n');
+    b.append("locus_agent_tasks_total{").append(l).append(",type=\"preempted\"} ")
+        .append(s.tasksPreempted()).append('\n');
     counter(b, "locus_agent_events_processed_total",
         "Events of event-range tasks processed (batches that exited 0).");
     b.append("locus_agent_events_processed_total{").append(l).append("} ")

@@ -138,6 +138,7 @@ public final class SimMetricsServer implements AutoCloseable {
       line(b, "locus_agent_tasks_total", pool, n, "type=\"suspended\"", s.tasksSuspended());
       line(b, "locus_agent_tasks_total", pool, n, "type=\"shrunk\"", s.shrinksAcknowledged());
       line(b, "locus_agent_tasks_total", pool, n, "type=\"withdrawn\"", s.tasksWithdrawn());
+      line(b, "locus_agent_tasks_total", pool, n, "type=\"preempted\"", s.tasksPreempted());
     });
     family(b, "locus_agent_draining", "gauge", "1 while draining.");
     nodes.forEach((n, s) -> line(b, "locus_agent_draining", pool, n, null,

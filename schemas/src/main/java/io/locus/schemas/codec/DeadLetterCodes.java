@@ -30,6 +30,12 @@ public final class DeadLetterCodes {
    * record is a duplicate and stays unused.
    */
   public static final String EARLY_COMPLETION = "early-completion";
+  /**
+   * A PREEMPTED for an attempt the pool is not preempting: never asked to stop, already answered
+   * (a duplicate), or reported by another node than the one the attempt runs on. It changes
+   * nothing: the attempt keeps running for the pool (issue 24).
+   */
+  public static final String NOT_PREEMPTING = "not-preempting";
   /** Unsigned or badly signed, or from an agent instance other than the node's live one. */
   public static final String FORGED = "forged";
   /**
@@ -68,7 +74,7 @@ public final class DeadLetterCodes {
   public static final String INTERNAL = "internal";
 
   public static final List<String> ALL = List.of(TOO_LARGE, CORRUPT, INVALID, CLOCK,
-      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, FORGED, NO_PROOF, DUPLICATE_JOB, UNKNOWN_JOB,
+      UNKNOWN_POOL, UNKNOWN_NODE, UNKNOWN_TASK, EARLY_COMPLETION, NOT_PREEMPTING, FORGED, NO_PROOF, DUPLICATE_JOB, UNKNOWN_JOB,
       JOB_FINISHED, INVALID_WORKFLOW, UNKNOWN_QUEUE, REJECTED, UNWRITABLE, INTERNAL);
 
   private DeadLetterCodes() {}

@@ -128,6 +128,9 @@ class AvroCodecTest {
             .setBytes(4).setSource(FetchSource.STORAGE).setReason("DLL").build())},
         new Object[] {Codecs.DECISION, decision(CancelTask.newBuilder().setTaskId("t")
             .setAttempt(0).setReason("drain").build())},
+        new Object[] {Codecs.DECISION, decision(CancelTask.newBuilder().setTaskId("t")
+            .setAttempt(1).setReason("queue b below its guarantee").setPreempt(true)
+            .setGraceMs(30_000).build())},
         new Object[] {Codecs.DECISION, decision(placeRange())},
         new Object[] {Codecs.DECISION, decision(ShrinkTask.newBuilder().setTaskId("cern-1/0")
             .setJobId("cern-1").setAttempt(2).setNewEnd(3_000L).build())},
@@ -234,8 +237,8 @@ class AvroCodecTest {
     assertThat(AvroCodec.SchemaHistory.versionsOf("Control")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("ControlAck")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("JobStatus")).hasSize(1);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(3);
-    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(4);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("TaskEvent")).hasSize(4);
+    assertThat(AvroCodec.SchemaHistory.versionsOf("Decision")).hasSize(5);
     assertThat(AvroCodec.SchemaHistory.versionsOf("NodeReport")).hasSize(1);
     assertThat(AvroCodec.SchemaHistory.versionsOf("DeadLetter")).hasSize(1);
   }
@@ -304,6 +307,14 @@ class AvroCodecTest {
             .setTaskId("t").setJobId("j").setAttempt(3).setNode("n")
             .setType(TaskEventType.REFUSED).setDecisionId("d").setEpoch(1).setTimeMs(4)
             .setMessage("no free slot").build()},
+        // v5 has no CancelTask.preempt nor graceMs, v4 of TaskEvent no PREEMPTED: a cancel of an
+        // older scheduler is a plain cancel (issue 24)
+        new Object[] {Codecs.DECISION, "Decision", 5, decision(CancelTask.newBuilder()
+            .setTaskId("t").setAttempt(2).setReason("drain").setOnlyIfQueued(true).build())},
+        new Object[] {Codecs.TASK_EVENT, "TaskEvent", 4, TaskEvent.newBuilder().setPool("p")
+            .setTaskId("t").setJobId("j").setAttempt(0).setNode("n")
+            .setType(TaskEventType.WITHDRAWN).setDecisionId("p/t/0").setEpoch(2).setTimeMs(4)
+            .setPlacementProof("cd".repeat(32)).setInstanceId("i").build()},
         new Object[] {Codecs.DECISION, "Decision", 1, decision(place())},
         new Object[] {Codecs.DECISION, "Decision", 1, decision(CancelTask.newBuilder()
             .setTaskId("t").setAttempt(0).setReason("drain").build())});
