@@ -90,6 +90,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- $args = concat $args (list "--policy" .Values.scheduler.defaultPolicy "--window" (toString .Values.scheduler.window) "--theta" (toString .Values.scheduler.theta)) -}}
 {{- $args = concat $args (list "--delivery" .Values.scheduler.delivery "--checkpoint-interval" (printf "PT%dS" (int .Values.scheduler.checkpointIntervalSeconds))) -}}
 {{- $args = concat $args (list "--parallelism" (include "locus.parallelism" .) "--node-timeout" .Values.scheduler.nodeTimeout "--restart-attempts" (toString .Values.scheduler.restartAttempts)) -}}
+{{- $args = concat $args (list "--max-locality-wait" .Values.scheduler.maxLocalityWait "--preemption-grace" (toString .Values.scheduler.preemptionGrace)) -}}
 {{- $args = append $args "--no-create-topics" -}}
 {{- if include "locus.kafkaSecret" . -}}
 {{- $args = concat $args (list "--kafka-properties" (include "locus.kafkaPropertiesFile" .)) -}}

@@ -145,6 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
     SchedulerConfig cfg = new SchedulerConfig(fallback, pools,
         policyOptions.metricsIntervalMs, policyOptions.maxRetries)
         .withRetryBackoff(policyOptions.retryBackoff());
+    cfg = policyOptions.queues.apply(cfg);
     out.printf(Locale.ROOT, "Starting Locus: embedded Kafka, Flink MiniCluster (RocksDB, %s delivery), %s agents...%n",
         mode.cliName(), realAgents ? "real" : "simulated");
     java.nio.file.Path storage = null;

@@ -90,6 +90,31 @@ class ChartRunsTheRealCommandsTest {
     }
   }
 
+  /**
+   * scheduler.maxLocalityWait and scheduler.preemptionGrace reach locus run as the values its own
+   * converters give (off: NaN, no preemption); a grace that is neither a duration nor off is
+   * refused by the values schema before anything renders.
+   */
+  @Test
+  void theQueueSettingsReachLocusRunAndABadGraceIsRefused() {
+    for (String values : List.of("", ValueSets.MULTI_POOL)) {
+      String[] args = texts(render(values, tmp).one("FlinkDeployment").at("/spec/job/args"))
+          .toArray(String[]::new);
+      ParseResult run = io.locus.jobs.SchedulerJobMain.commandLine().parseArgs(args).subcommand();
+      double wait = run.matchedOptionValue("--max-locality-wait", -1.0);
+      double grace = run.matchedOptionValue("--preemption-grace", -1.0);
+      if (values.isEmpty()) {
+        assertThat(wait).isEqualTo(3.0);
+        assertThat(grace).isEqualTo(30.0);
+      } else {
+        assertThat(wait).isZero();
+        assertThat(grace).isNaN();
+      }
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Chart.template(Chart.values(
+        "scheduler: {preemptionGrace: never}"), tmp)).hasMessageContaining("preemptionGrace");
+  }
+
   /** Without Strimzi, the topics hook Job's command is one `locus topics create` accepts. */
   @Test
   void theTopicsJobArgumentsParseAsLocusTopicsCreate() {

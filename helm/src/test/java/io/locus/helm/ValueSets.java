@@ -21,6 +21,8 @@ final class ValueSets {
         window: 1000
         theta: 0.75
         checkpointIntervalSeconds: 10
+        maxLocalityWait: PT0S
+        preemptionGrace: "off"
         jobManager: {resources: {memory: 3072m, cpu: 1.5}}
         taskManager: {slots: 2, resources: {memory: 8192m, cpu: 4}}
       state: {uri: "gs://acme-locus/prod/"}

@@ -72,13 +72,16 @@ final class FilePoolDriver implements PoolDriver {
   /**
    * A driver over a pool state already rebuilt (or new); the counters and the provisioner's
    * pending acquisitions come from {@code meta}. {@code restoreMemory}: a stateful policy takes
-   * up its stored memory (a restart; not a policy newly set).
+   * up its stored memory (a restart; not a policy newly set). The pool's provisioning and its
+   * queue settings (max locality wait, preemption grace) come from {@code config}: they are
+   * configuration, so a restored pool takes them from the job's options again, not from state.
    */
-  FilePoolDriver(String pool, PoolState state, Policy policy, ProvisioningConfig provisioning,
+  FilePoolDriver(String pool, PoolState state, Policy policy, SchedulerConfig config,
       PoolMeta meta, PoolStore store, boolean restoreMemory) throws Exception {
     this.pool = pool;
     this.scheduler = new Scheduler(pool, state, policy);
-    this.provisioner = new Provisioner(provisioning);
+    config.applyQueueSettings(scheduler);
+    this.provisioner = new Provisioner(config.provisioningFor(pool));
     this.provisioner.restorePending(meta.getPendingNodes());
     this.store = store;
     this.early = new EarlyCompletions(store.split.early);

@@ -37,7 +37,7 @@ final class PoolDrivers {
           .attach(store.split, roster(pool, state));
     }
     return new FilePoolDriver(pool, state, Policies.create(meta.getPolicy(), meta.getParams()),
-        config.provisioningFor(pool), meta, store, true);
+        config, meta, store, true);
   }
 
   /**
@@ -68,7 +68,7 @@ final class PoolDrivers {
     } else {
       requireIdle(current, "set a file policy when it is idle");
       store.split.clear();
-      d = new FilePoolDriver(pool, state, p, config.provisioningFor(pool), meta, store, false);
+      d = new FilePoolDriver(pool, state, p, config, meta, store, false);
     }
     meta.setPolicy(p.name());
     meta.setParams(params);

@@ -77,6 +77,13 @@ public final class SchedulerConfig implements Serializable {
    * locus run} sets its production default ({@link RetryBackoff#DEFAULT}) from its flags.
    */
   private RetryBackoff retryBackoff = RetryBackoff.NONE;
+  /**
+   * The cap on a queue head's locality wait, seconds, for every file pool (pools with queues
+   * only): the core's default unless set ({@code locus run --max-locality-wait}).
+   */
+  private double maxLocalityWait = io.locus.core.share.LocalityWait.DEFAULT_MAX_LOCALITY_WAIT;
+  /** The preemption grace, seconds, for every file pool; NaN: no preemption. */
+  private double preemptionGrace = io.locus.core.share.Preemption.DEFAULT_GRACE_SECONDS;
 
   public SchedulerConfig(PolicySpec defaultPolicy, Map<String, PolicySpec> poolPolicies,
       long metricsIntervalMs, int maxRetries) {
@@ -114,6 +121,8 @@ public final class SchedulerConfig implements Serializable {
     c.shadows = new HashMap<>(shadows);
     c.shadowTimeScale = shadowTimeScale;
     c.retryBackoff = retryBackoff;
+    c.maxLocalityWait = maxLocalityWait;
+    c.preemptionGrace = preemptionGrace;
     return c;
   }
 
@@ -129,6 +138,52 @@ public final class SchedulerConfig implements Serializable {
 
   public RetryBackoff retryBackoff() {
     return retryBackoff;
+  }
+
+  /**
+   * How long a queue head may wait for a node holding more of its data while a slot it could take
+   * is free, at most (seconds ≥ 0; 0: never waits): docs/policies.md, "Sharing a pool". Every
+   * file pool's scheduler gets it when the pool is opened, restored or given a file policy; it is
+   * configuration, not state: a restarted job takes it from its options again.
+   */
+  public SchedulerConfig withMaxLocalityWait(double seconds) {
+    if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("max locality wait must be a finite number of seconds"
+          + " >= 0, not " + seconds);
+    }
+    SchedulerConfig c = copy();
+    c.maxLocalityWait = seconds;
+    return c;
+  }
+
+  public double maxLocalityWait() {
+    return maxLocalityWait;
+  }
+
+  /**
+   * The grace a preempted process gets to stop before it is killed (seconds ≥ 0), or NaN to turn
+   * preemption off: queues below their guarantee then wait for running tasks to end. Handed to
+   * every file pool's scheduler like {@link #withMaxLocalityWait}.
+   */
+  public SchedulerConfig withPreemptionGrace(double seconds) {
+    if (!Double.isNaN(seconds) && (!(seconds >= 0) || Double.isInfinite(seconds))) {
+      throw new IllegalArgumentException("preemption grace must be a finite number of seconds"
+          + " >= 0 (NaN: no preemption), not " + seconds);
+    }
+    SchedulerConfig c = copy();
+    c.preemptionGrace = seconds;
+    return c;
+  }
+
+  /** The preemption grace in seconds; NaN when preemption is off. */
+  public double preemptionGrace() {
+    return preemptionGrace;
+  }
+
+  /** Gives a file pool's scheduler the queue settings above. */
+  void applyQueueSettings(io.locus.core.Scheduler scheduler) {
+    scheduler.setMaxLocalityWait(maxLocalityWait);
+    scheduler.setPreemptionGrace(preemptionGrace);
   }
 
   /** The liveness timeout, in ms of record clock (at least 2 ms: resyncs use half of it). */

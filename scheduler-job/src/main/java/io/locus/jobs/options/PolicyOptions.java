@@ -41,6 +41,9 @@ public final class PolicyOptions {
           + "Default: ${DEFAULT-VALUE}.")
   public Duration retryBackoffMax = Duration.ofMinutes(6);
 
+  /** --max-locality-wait and --preemption-grace. */
+  @Mixin public QueueOptions queues = new QueueOptions();
+
   @Option(names = "--metrics-interval-ms", description = "Scheduler metrics period. Default: ${DEFAULT-VALUE}.")
   public long metricsIntervalMs = 1000;
 

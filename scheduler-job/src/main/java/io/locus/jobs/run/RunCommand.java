@@ -510,6 +510,7 @@ public final class RunCommand implements Callable<Integer> {
         policyOptions.metricsIntervalMs, policyOptions.maxRetries,
         provisioningOptions.provisioningConfig(), Map.of())
         .withRetryBackoff(policyOptions.retryBackoff());
+    cfg = policyOptions.queues.apply(cfg);
     cfg = trust.apply(cfg);
     if (!shadowPolicies.isEmpty()) {
       Map<String, java.util.List<SchedulerConfig.PolicySpec>> shadows = new LinkedHashMap<>();
