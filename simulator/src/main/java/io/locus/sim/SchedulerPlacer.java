@@ -35,6 +35,19 @@ import java.util.Set;
  *
  * <p>Dispatches that provably decide nothing are skipped by a {@link DispatchGate}; that changes no
  * decision and saves MCH (and GCC at or above θ) most of their window rescans.
+ *
+ * <p><b>Preemption</b> (pools with queues, issue 24): the core's preemption round, run after each
+ * fair-share dispatch, marks victims and emits {@link Command.Preempt}; this placer stops them as
+ * a node agent does ({@code TaskRunner#preempt}) and answers PREEMPTED through {@link
+ * Scheduler#applyTaskPreempted}. A victim still reading its inputs (or placed and not started,
+ * τ_dispatch) stops at once, as the agent stops a run still staging. A computing victim stops at
+ * the end of the grace period: the agent sends SIGTERM and kills at the grace, and the simulator
+ * takes every process to ignore SIGTERM (one that obeys stops sooner), so the slot frees as late as
+ * the agent allows. A victim whose run ends on its own within the grace also ends PREEMPTED, then:
+ * the agent does not report a stopped process's own completion ({@code Cancellable#stop}), so its
+ * work is lost as well. The slot frees at the stop, the task goes back to its queue at its
+ * original position as the next attempt (not a failure, not a retry), and its attempt's
+ * slot-seconds from start to stop are counted as lost (per queue, {@link QueueRecorder#preempted}).
  */
 final class SchedulerPlacer implements TaskPlacer {
   private final Simulation sim;
@@ -47,6 +60,10 @@ final class SchedulerPlacer implements TaskPlacer {
   private final Provisioner provisioner;
   private final Map<String, TaskRun> runs = new HashMap<>();
   private final Map<String, EventQueue.Event> timeouts = new HashMap<>();
+  /** Attempts being preempted, by task id: which attempt, and the event that stops it. */
+  private final Map<String, Stop> stops = new HashMap<>();
+
+  private record Stop(int attempt, EventQueue.Event event) {}
   private final Set<String> lrmNodes = new HashSet<>();
   private final Map<String, ArrayDeque<Double>> recentFailures = new HashMap<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -87,6 +104,7 @@ final class SchedulerPlacer implements TaskPlacer {
     if (fairShare) {
       scheduler.setQueues(cfg.queues().tree());
       scheduler.setMaxLocalityWait(cfg.queues().maxLocalityWait());
+      scheduler.setPreemptionGrace(cfg.queues().preemptionGrace());
     }
     cluster.setDirectory(state::holders);
     cluster.setDemand(state);
@@ -145,6 +163,13 @@ final class SchedulerPlacer implements TaskPlacer {
   public void taskDone(TaskRun run, double now) {
     Task t = run.task();
     String id = t.taskId();
+    Stop pending = stops.get(id);
+    if (runs.get(id) == run && pending != null && pending.attempt() == t.attempt()) {
+      // being preempted: the agent reports the process's end as PREEMPTED, not its completion
+      events.cancel(pending.event());
+      stop(id, t.attempt(), run.node(), now);
+      return;
+    }
     runs.remove(id);
     events.cancel(timeouts.remove(id));
     if (cfg.replay().failureInjection()
@@ -297,6 +322,8 @@ final class SchedulerPlacer implements TaskPlacer {
       cluster.evict(e.node(), e.files(), now);
     } else if (c instanceof Command.Replicate r) {
       cluster.replicate(r.node(), r.unit(), r.peer(), now);
+    } else if (c instanceof Command.Preempt p) {
+      preempt(p, now);
     } else if (c instanceof Command.Cancel x) {
       TaskRun run = runs.get(x.taskId());
       if (run != null && run.task().attempt() == x.attempt()) {
@@ -304,6 +331,55 @@ final class SchedulerPlacer implements TaskPlacer {
         runs.remove(x.taskId());
       }
       settle(x.taskId());
+    }
+  }
+
+  /**
+   * Schedules the stop of a preemption's victim (see the class comment): now if it is still
+   * staging or has not started, else at the end of the grace period. Its timeout no longer
+   * applies: the stop ends it first.
+   */
+  private void preempt(Command.Preempt p, double now) {
+    TaskRun run = runs.get(p.taskId());
+    boolean computing = run != null && run.task().attempt() == p.attempt()
+        && !Double.isNaN(run.readsDoneAt());
+    double at = computing ? now + p.graceSeconds() : now;
+    events.cancel(timeouts.remove(p.taskId()));
+    stops.put(p.taskId(), new Stop(p.attempt(),
+        events.schedule(at, () -> stop(p.taskId(), p.attempt(), p.node(), at))));
+  }
+
+  /**
+   * The victim's process is gone: its slot frees, the core re-queues the task (PREEMPTED), and
+   * the slot-seconds it ran are lost. Nothing when the attempt ended otherwise meanwhile (its node
+   * was released, the job cancelled): that end was applied already.
+   */
+  private void stop(String taskId, int attempt, String node, double now) {
+    Stop s = stops.get(taskId);
+    if (s != null && s.attempt() == attempt) {
+      stops.remove(taskId);
+    }
+    var placed = state.running(taskId);
+    if (placed == null || placed.task().attempt() != attempt || !placed.node().equals(node)
+        || !state.isPreempting(taskId)) {
+      return;
+    }
+    TaskRun run = runs.remove(taskId);
+    double lost = 0.0;
+    if (run != null && run.task().attempt() == attempt) {
+      cluster.cancel(run, now);
+      lost = now - run.startTime();
+    }
+    long t0 = cpuStart();
+    PoolState.EndOutcome o = scheduler.applyTaskPreempted(taskId, attempt, node);
+    cpuEnd(t0);
+    gate.changed();
+    if (queues != null) {
+      if (o == PoolState.EndOutcome.REQUEUED) {
+        queues.preempted(taskId, lost);
+      } else {
+        settle(taskId);
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import io.locus.core.policy.Policies;
 import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.provision.ProvisioningConfig;
 import io.locus.core.share.LocalityWait;
+import io.locus.core.share.Preemption;
 import io.locus.core.share.QueueTree;
 import io.locus.core.state.PoolState;
 import io.locus.core.state.RetryBackoff;
@@ -220,8 +221,12 @@ public record SimulationConfig(
    *     the same fair shares)
    * @param maxLocalityWait the cap on a queue head's wait for a better node, seconds ({@code
    *     Scheduler#setMaxLocalityWait}; {@link LocalityWait#DEFAULT_MAX_LOCALITY_WAIT} by default)
+   * @param preemptionGrace with {@code enforce}: the grace period of the core's preemption round
+   *     in seconds ({@code Scheduler#setPreemptionGrace}; {@link Preemption#DEFAULT_GRACE_SECONDS}
+   *     by default), NaN: no preemption (a queue below its guarantee waits for slots to free)
    */
-  public record Queues(QueueTree tree, boolean enforce, double maxLocalityWait) {
+  public record Queues(QueueTree tree, boolean enforce, double maxLocalityWait,
+      double preemptionGrace) {
     public Queues {
       if (tree == null) {
         throw new IllegalArgumentException("a queue tree is required");
@@ -230,11 +235,26 @@ public record SimulationConfig(
         throw new IllegalArgumentException("max locality wait must be finite and >= 0 seconds,"
             + " got " + maxLocalityWait);
       }
+      if (!Double.isNaN(preemptionGrace)
+          && (!(preemptionGrace >= 0) || Double.isInfinite(preemptionGrace))) {
+        throw new IllegalArgumentException("preemption grace must be finite and >= 0 seconds"
+            + " (NaN: off), got " + preemptionGrace);
+      }
     }
 
-    /** {@code tree} with the default locality wait. */
+    /** {@code tree} with the default preemption grace. */
+    public Queues(QueueTree tree, boolean enforce, double maxLocalityWait) {
+      this(tree, enforce, maxLocalityWait, Preemption.DEFAULT_GRACE_SECONDS);
+    }
+
+    /** {@code tree} with the default locality wait and preemption grace. */
     public Queues(QueueTree tree, boolean enforce) {
       this(tree, enforce, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT);
+    }
+
+    /** Whether the scheduler preempts (fair-share dispatch with a grace period). */
+    public boolean preempts() {
+      return enforce && !Double.isNaN(preemptionGrace);
     }
   }
 

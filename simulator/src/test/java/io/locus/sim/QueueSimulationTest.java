@@ -42,7 +42,7 @@ class QueueSimulationTest {
   /**
    * Queue a floods 4 tasks of 10 s at t = 0 on 2 slots; b sends 2 at t = 1; guarantees of 1 slot.
    * Fair share: at 10 b is below its guarantee and takes the first free slot (9 s after it came);
-   * FIFO: b waits for all of a's (19 s).
+   * FIFO: b waits for all of a's (19 s). Without preemption (PreemptionSimulationTest has it).
    */
   private static QueueMetrics flood(boolean fair) {
     List<TraceJob> jobs = new ArrayList<>();
@@ -51,8 +51,8 @@ class QueueSimulationTest {
     }
     jobs.add(job("b1", 1, 10, "b"));
     jobs.add(job("b2", 1, 10, "b"));
-    SimulationConfig cfg = oneNode().queues(new SimulationConfig.Queues(twoQueues(1, 2), fair))
-        .build();
+    SimulationConfig cfg = oneNode().queues(new SimulationConfig.Queues(twoQueues(1, 2), fair,
+        3.0, Double.NaN)).build();
     RunResult<DiffusionMetrics> r = Simulation.run(cfg, "flood", jobs.iterator(),
         Simulation.DecisionListener.NONE);
     assertThat(r.complete()).isTrue();
@@ -66,6 +66,7 @@ class QueueSimulationTest {
     assertThat(fair.queue("b").firstToGuarantee()).isEqualTo(9.0);
     assertThat(fair.queue("b").meanResponse()).isEqualTo(24.0); // 10 -> 20 and 20 -> 30
     assertThat(fair.queue("a").completed() + fair.queue("b").completed()).isEqualTo(6);
+    assertThat(fair.preempted()).isZero();
     QueueMetrics fifo = flood(false);
     assertThat(fifo.queue("b").firstToGuarantee()).isEqualTo(19.0);
     assertThat(fifo.queue("b").meanResponse()).isEqualTo(29.0); // both 20 -> 30

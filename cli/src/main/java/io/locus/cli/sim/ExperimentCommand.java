@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
         "  cern-load, cern-point, cern-e1 ... cern-e11 (CERN job splitting)",
         "  wfcommons (every file policy on recorded workflows: --trace DIR|FILE...)",
         "  leaderboard (every workload x every policy, ratio to the best seed policy; --quick)",
-        "  fairness (queues: FIFO vs fair share without and with locality; --swf FILE, --quick)",
+        "  fairness (queues: FIFO vs fair share without and with locality, and with preemption;"
+            + " --swf FILE, --quick)",
         "'locus experiment --list' describes them."})
 public final class ExperimentCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -118,7 +119,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         new Family(List.of(FairnessExperiment.NAME),
             "Sharing a pool (issue 24; --policies, --swf FILE..., --quick, --seed):",
             "  " + FairnessExperiment.NAME + ": per data-aware policy (MCH, EFT), FIFO vs fair share"
-                + " without locality (FA) vs fair share without and with the locality wait, on"
+                + " without locality (FA) vs fair share without and with the locality wait, and"
+                + " with preemption (FS-P+preempt, grace 30 s), on"
                 + " the tenants workload and SWF logs: Jain, share error, time to guarantee,"
                 + " responses, byte sources\n",
             (key, dir) -> fairness(dir)));

@@ -2,6 +2,7 @@ package io.locus.cli.sim;
 
 import io.locus.core.policy.PolicyRegistry;
 import io.locus.core.share.LocalityWait;
+import io.locus.core.share.Preemption;
 import io.locus.core.share.QueueSpec;
 import io.locus.core.share.QueueTree;
 import io.locus.sim.Simulation;
@@ -49,8 +50,14 @@ import java.util.TreeSet;
  *   <li>{@code FS-P-nowait}: fair share with P placing, the locality wait 0 (a held head never
  *       waits for its data while another queue could take the slot);
  *   <li>{@code FS-P}: fair share with P placing within the locality wait (default cap {@value
- *       LocalityWait#DEFAULT_MAX_LOCALITY_WAIT} s, shrinking with the queue's deficit).
+ *       LocalityWait#DEFAULT_MAX_LOCALITY_WAIT} s, shrinking with the queue's deficit);
+ *   <li>{@code FS-P+preempt}: as FS-P, and a queue below its guarantee reclaims slots by
+ *       preemption (the core's round, grace {@value Preemption#DEFAULT_GRACE_SECONDS} s; the
+ *       victims' work is lost and counted).
  * </ul>
+ *
+ * <p>Only the {@code +preempt} modes preempt: the others measure fair share and the locality wait
+ * alone, a queue below its guarantee waiting for running tasks to end.
  *
  * <p>Measures per run ({@link io.locus.sim.metrics.QueueRecorder}): Jain's index and the share
  * error while contended, the time a starved queue takes to reach its guarantee, per-queue response
@@ -216,22 +223,27 @@ public final class FairnessExperiment {
     for (Setup s : setups) {
       log.printf(Locale.ROOT, "Fairness/locality on %s%n", s.description());
       log.flush();
-      runs.add(run(s, "FA", "FIFO-FA", false, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT));
-      runs.add(run(s, "FA", "FS-FA", true, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT));
+      double wait = LocalityWait.DEFAULT_MAX_LOCALITY_WAIT;
+      runs.add(run(s, "FA", "FIFO-FA", false, wait, Double.NaN));
+      runs.add(run(s, "FA", "FS-FA", true, wait, Double.NaN));
       for (String p : policies) {
-        runs.add(run(s, p, "FIFO-" + p, false, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT));
-        runs.add(run(s, p, "FS-" + p + "-nowait", true, 0.0));
-        runs.add(run(s, p, "FS-" + p, true, LocalityWait.DEFAULT_MAX_LOCALITY_WAIT));
+        runs.add(run(s, p, "FIFO-" + p, false, wait, Double.NaN));
+        runs.add(run(s, p, "FS-" + p + "-nowait", true, 0.0, Double.NaN));
+        runs.add(run(s, p, "FS-" + p, true, wait, Double.NaN));
+        runs.add(run(s, p, "FS-" + p + PREEMPT, true, wait, Preemption.DEFAULT_GRACE_SECONDS));
       }
     }
     report(setups, runs);
     return runs;
   }
 
-  private Run run(Setup s, String policy, String mode, boolean fair, double wait)
+  /** The suffix of the modes with preemption. */
+  static final String PREEMPT = "+preempt";
+
+  private Run run(Setup s, String policy, String mode, boolean fair, double wait, double grace)
       throws IOException {
     SimulationConfig cfg = s.cluster().policy(policy).label(mode)
-        .queues(new SimulationConfig.Queues(s.tree(), fair, wait)).build();
+        .queues(new SimulationConfig.Queues(s.tree(), fair, wait, grace)).build();
     RunResult<DiffusionMetrics> r = Simulation.run(cfg, s.workload());
     Run run = new Run(s.name(), policy, mode, r);
     QueueMetrics q = run.queues();
@@ -283,7 +295,7 @@ public final class FairnessExperiment {
     return List.of("workload", "policy", "mode", "completed", "makespan s", "Jain",
         "share err %", "max queue err %", "vs FS-FA err pts", "worst to guarantee s",
         "mean resp s", "worst queue p99 s", "local bytes %", "peer bytes %", "storage bytes %",
-        "local kept vs FIFO %");
+        "local kept vs FIFO %", "preempted", "lost slot-s", "lost % of busy");
   }
 
   private static List<String> row(List<Run> runs, Run r) {
@@ -308,7 +320,9 @@ public final class FairnessExperiment {
         Numbers.fixed(worstToGuarantee(q), 1), Numbers.seconds(m.times().meanResponse()),
         Numbers.seconds(p99), Numbers.fixed(100 * byteShare(m, 0), 1),
         Numbers.fixed(100 * byteShare(m, 1), 1), Numbers.fixed(100 * byteShare(m, 2), 1),
-        r.mode().startsWith("FIFO") || r.policy().equals("FA") ? "-" : Numbers.fixed(kept, 1));
+        r.mode().startsWith("FIFO") || r.policy().equals("FA") ? "-" : Numbers.fixed(kept, 1),
+        Long.toString(q.preempted()), Numbers.fixed(q.lostSlotSeconds(), 1),
+        Numbers.fixed(100 * q.lostSlotSeconds() / m.resources().busySlotSeconds(), 2));
   }
 
   private void report(List<Setup> setups, List<Run> runs) throws IOException {
@@ -354,7 +368,9 @@ public final class FairnessExperiment {
       + " pool slots, averaged over queues (each over its contended time); vs FS-FA: share error"
       + " minus FS-FA's, in points of the pool; worst to guarantee: the longest time a queue"
       + " waited, from first being below its guarantee with work pending, to reach it; local"
-      + " kept: local byte share / FIFO's with the same policy.";
+      + " kept: local byte share / FIFO's with the same policy; preempted: attempts stopped by"
+      + " preemption (+preempt modes only), lost slot-s: the slot-seconds they had run, start to"
+      + " stop (grace included), also as a share of all busy slot-seconds.";
 
   private List<Path> plot(List<Setup> setups, List<Run> runs) throws IOException {
     List<Path> files = new ArrayList<>();
@@ -374,7 +390,8 @@ public final class FairnessExperiment {
           + ": input bytes read from the node's own cache", "% of bytes read", local));
       for (String p : policies) {
         Map<String, QueueMetrics> jain = new LinkedHashMap<>();
-        for (String mode : List.of("FIFO-" + p, "FS-FA", "FS-" + p + "-nowait", "FS-" + p)) {
+        for (String mode : List.of("FIFO-" + p, "FS-FA", "FS-" + p + "-nowait", "FS-" + p,
+            "FS-" + p + PREEMPT)) {
           Run r = find(runs, s.name(), mode);
           if (r != null) {
             jain.put(mode, r.queues());
@@ -382,7 +399,7 @@ public final class FairnessExperiment {
         }
         files.add(QueuePlots.jain(dir.resolve(s.name() + "-" + p + "-jain.png"),
             s.name() + ", " + p + ": Jain's index over time", jain));
-        for (String mode : List.of("FIFO-" + p, "FS-" + p)) {
+        for (String mode : List.of("FIFO-" + p, "FS-" + p, "FS-" + p + PREEMPT)) {
           Run r = find(runs, s.name(), mode);
           if (r != null) {
             files.addAll(QueuePlots.run(out.resolve(s.name()).resolve(mode),

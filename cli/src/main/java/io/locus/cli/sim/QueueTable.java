@@ -14,7 +14,7 @@ final class QueueTable {
 
   static void print(PrintWriter o, QueueMetrics m) {
     List<String> header = List.of("queue", "guar.", "share %", "fair %", "share err %",
-        "to guarantee s", "completed", "mean resp s", "p99 resp s", "local %", "storage %");
+        "to guarantee s", "completed", "mean resp s", "p99 resp s", "local %", "storage %", "preempted", "lost slot-s");
     List<List<String>> rows = new ArrayList<>();
     for (QueueMetrics.Queue q : m.queues()) {
       rows.add(List.of(q.name(), Integer.toString(q.guarantee()), pct(q.meanShare()),
@@ -22,7 +22,8 @@ final class QueueTable {
           q.starvedEpisodes() == 0 ? "-" : Numbers.fixed(q.firstToGuarantee(), 1)
               + (q.openAtEnd() && q.starvedEpisodes() == 1 ? "+" : ""),
           Long.toString(q.completed()), Numbers.seconds(q.meanResponse()),
-          Numbers.seconds(q.p99Response()), pct(q.byteShare(0)), pct(q.byteShare(2))));
+          Numbers.seconds(q.p99Response()), pct(q.byteShare(0)), pct(q.byteShare(2)),
+          Long.toString(q.preempted()), Numbers.fixed(q.lostSlotSeconds(), 1)));
     }
     o.print(Markdown.table(header, rows));
     o.printf(Locale.ROOT, "queues: Jain's index %s (min %s) over %s s contended; mean share error"

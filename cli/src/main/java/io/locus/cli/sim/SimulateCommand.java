@@ -105,6 +105,15 @@ public final class SimulateCommand implements Callable<Integer> {
           + " locality. Default: ${DEFAULT-VALUE}.")
   double maxLocalityWait;
 
+  @Option(names = "--preemption-grace", defaultValue = "30s", paramLabel = "DURATION|off",
+      description = "With --queue-config and fair dispatch: the grace period of preemption (a"
+          + " queue below its guarantee reclaims slots from queues above theirs; docs/policies.md,"
+          + " \"Preemption: only to restore guarantees\"). A victim still reading its inputs stops"
+          + " at once, a computing one at the end of the grace (every process taken to ignore"
+          + " SIGTERM); its work is lost and counted (queues.csv: preempted, lost_slot_s). off: no"
+          + " preemption. Default: ${DEFAULT-VALUE}, the scheduler's.")
+  String preemptionGrace;
+
   @Option(names = "--policy", defaultValue = "gcc",
       completionCandidates = io.locus.core.policy.PolicyRegistry.AgentCacheNames.class,
       description = "One of ${COMPLETION-CANDIDATES} (any case): the policies that run on agent "
@@ -510,7 +519,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     var parsed = spec != null ? spec.commandLine().getParseResult() : null;
     if (queueConfig == null) {
-      for (String o : List.of("--queue-dispatch", "--max-locality-wait")) {
+      for (String o : List.of("--queue-dispatch", "--max-locality-wait", "--preemption-grace")) {
         if (parsed != null && parsed.hasMatchedOption(o)) {
           problems.add(o + " applies with --queue-config only");
         }
@@ -520,6 +529,7 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!(maxLocalityWait >= 0) || Double.isInfinite(maxLocalityWait)) {
       problems.add("--max-locality-wait must be >= 0 seconds");
     }
+    double grace = grace(problems);
     if (cells > 1) {
       problems.add("--queue-config needs one scheduler: not with --cells " + cells);
     }
@@ -543,7 +553,30 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!problems.isEmpty()) {
       return null;
     }
-    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo, maxLocalityWait);
+    return new SimulationConfig.Queues(QueueTree.build(f.specs, -1), !fifo, maxLocalityWait,
+        grace);
+  }
+
+  /**
+   * --preemption-grace in seconds, NaN for {@code off}; a bad value goes to {@code problems}.
+   * Bounded as the node agent bounds the grace it accepts (it refuses one above an hour).
+   */
+  private double grace(List<String> problems) {
+    String v = preemptionGrace == null ? "" : preemptionGrace.trim();
+    if (v.equalsIgnoreCase("off")) {
+      return Double.NaN;
+    }
+    try {
+      java.time.Duration d = io.locus.kafka.cli.DurationText.parse(v);
+      if (d.isNegative() || d.toMillis() > io.locus.agent.NodeAgent.MAX_PREEMPT_GRACE_MS) {
+        problems.add("--preemption-grace must be between 0s and 1h, or off; got " + v);
+        return Double.NaN;
+      }
+      return d.toNanos() / 1e9;
+    } catch (IllegalArgumentException e) {
+      problems.add("--preemption-grace: " + e.getMessage() + " (or off)");
+      return Double.NaN;
+    }
   }
 
   /** The queue options' mistakes (issue 24), each naming its option. */

@@ -82,10 +82,25 @@ class SimulateQueuesTest {
 
   @Test
   void theQueueOptionsNeedAFile() {
-    Outcome o = simulate(null, "--queue-dispatch", "fifo", "--max-locality-wait", "1");
+    Outcome o = simulate(null, "--queue-dispatch", "fifo", "--max-locality-wait", "1",
+        "--preemption-grace", "off");
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err()).contains("--queue-dispatch applies with --queue-config only",
-        "--max-locality-wait applies with --queue-config only");
+        "--max-locality-wait applies with --queue-config only",
+        "--preemption-grace applies with --queue-config only");
+  }
+
+  @Test
+  void aBadPreemptionGraceIsRefusedWithTheReason() throws Exception {
+    Path good = file("two.yaml", "queues:", "  - {name: tenant-1, guaranteedSlots: 1}");
+    Outcome bad = simulate(good, "--preemption-grace", "soon");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("--preemption-grace: not a duration: 'soon'", "(or off)");
+    Outcome long_ = simulate(good, "--preemption-grace", "2h");
+    assertThat(long_.code()).isEqualTo(2);
+    assertThat(long_.err()).contains("--preemption-grace must be between 0s and 1h, or off;"
+        + " got 2h");
+    assertThat(tmp.resolve("out")).doesNotExist();
   }
 
   @Test
@@ -95,9 +110,11 @@ class SimulateQueuesTest {
         "  - {name: tenant-3, guaranteedSlots: 1}", "  - {name: tenant-4, guaranteedSlots: 1}");
     Outcome o = simulate(good);
     assertThat(o.code()).as(o.err()).isZero();
-    assertThat(o.out()).contains("| tenant-1 | 1 |", "| tenant-4 | 1 |", "queues: Jain's index");
+    assertThat(o.out()).contains("| tenant-1 | 1 |", "| tenant-4 | 1 |", "queues: Jain's index",
+        "| preempted | lost slot-s |");
     List<String> rows = Files.readAllLines(tmp.resolve("out").resolve("queues.csv"));
-    assertThat(rows.get(0)).startsWith("queue,weight,guaranteed_slots,active_s,contended_s,");
+    assertThat(rows.get(0)).startsWith("queue,weight,guaranteed_slots,active_s,contended_s,")
+        .contains(",preempted,lost_slot_s,");
     assertThat(rows).hasSize(6); // header, four tenants, (pool)
     assertThat(rows.get(5)).startsWith("(pool),");
     assertThat(Files.readAllLines(tmp.resolve("out").resolve("queue-series.csv")).get(0))
@@ -124,12 +141,19 @@ class SimulateQueuesTest {
         "--swf", SWF.toString(), "--out", out.toString());
     assertThat(o.code()).as(o.out() + o.err()).isZero();
     List<String> rows = Files.readAllLines(out.resolve("fairness.csv"));
-    // per workload: FIFO-FA, FS-FA, FIFO-MCH, FS-MCH-nowait, FS-MCH
-    assertThat(rows).hasSize(1 + 2 * 5);
-    assertThat(rows.get(0)).startsWith("workload,policy,mode,completed,makespan s,Jain,");
-    assertThat(rows.subList(1, 6)).extracting(r -> r.split(",")[2])
-        .containsExactly("FIFO-FA", "FS-FA", "FIFO-MCH", "FS-MCH-nowait", "FS-MCH");
-    assertThat(rows.get(6)).startsWith("swf-users-sample,FA,FIFO-FA,22/22,");
+    // per workload: FIFO-FA, FS-FA, FIFO-MCH, FS-MCH-nowait, FS-MCH, FS-MCH+preempt
+    assertThat(rows).hasSize(1 + 2 * 6);
+    assertThat(rows.get(0)).startsWith("workload,policy,mode,completed,makespan s,Jain,")
+        .endsWith(",preempted,lost slot-s,lost % of busy");
+    assertThat(rows.subList(1, 7)).extracting(r -> r.split(",")[2])
+        .containsExactly("FIFO-FA", "FS-FA", "FIFO-MCH", "FS-MCH-nowait", "FS-MCH",
+            "FS-MCH+preempt");
+    // only the +preempt mode preempts
+    assertThat(rows.subList(1, 6)).extracting(r -> {
+      String[] c = r.split(",");
+      return c[c.length - 3];
+    }).containsOnly("0");
+    assertThat(rows.get(7)).startsWith("swf-users-sample,FA,FIFO-FA,22/22,");
     // on the flood, fair share is fairer than FIFO (Jain is the sixth column)
     double fifo = Double.parseDouble(rows.get(3).split(",")[5]);
     double fair = Double.parseDouble(rows.get(5).split(",")[5]);

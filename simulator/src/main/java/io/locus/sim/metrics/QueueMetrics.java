@@ -48,12 +48,16 @@ public record QueueMetrics(List<Queue> queues, double contendedSeconds, double m
    * @param completed jobs of the queue that completed
    * @param meanResponse completion − release of its completed jobs, seconds
    * @param bytes bytes its tasks read: local, peer, storage
+   * @param preempted its attempts stopped by a preemption (each re-queued, not failed)
+   * @param lostSlotSeconds the slot-seconds those attempts had run, start to stop (the grace
+   *     included): work lost
    */
   public record Queue(String name, int guarantee, double weight, double activeSeconds,
       double contendedSeconds, double meanShare, double meanFairShare, double meanShareError, int starvedEpisodes,
       double firstStarvedAt, double firstToGuarantee, double maxToGuarantee,
       double starvedSeconds, boolean openAtEnd, long completed, double meanResponse,
-      double p95Response, double p99Response, long[] bytes) {
+      double p95Response, double p99Response, long[] bytes, long preempted,
+      double lostSlotSeconds) {
 
     public long bytesRead() {
       return bytes[0] + bytes[1] + bytes[2];
@@ -78,6 +82,24 @@ public record QueueMetrics(List<Queue> queues, double contendedSeconds, double m
     }
   }
 
+  /** Attempts preempted, over every queue. */
+  public long preempted() {
+    long n = 0;
+    for (Queue q : queues) {
+      n += q.preempted();
+    }
+    return n;
+  }
+
+  /** Slot-seconds of work lost to preemption, over every queue. */
+  public double lostSlotSeconds() {
+    double s = 0;
+    for (Queue q : queues) {
+      s += q.lostSlotSeconds();
+    }
+    return s;
+  }
+
   /** Every measure as text (series included): equal for equal runs. */
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();
@@ -90,7 +112,8 @@ public record QueueMetrics(List<Queue> queues, double contendedSeconds, double m
           .append(q.meanShareError()).append(',').append(q.starvedEpisodes()).append(',')
           .append(q.firstToGuarantee()).append(',').append(q.maxToGuarantee()).append(',')
           .append(q.completed()).append(',').append(q.meanResponse()).append(',')
-          .append(q.p99Response()).append(',').append(java.util.Arrays.toString(q.bytes()));
+          .append(q.p99Response()).append(',').append(java.util.Arrays.toString(q.bytes()))
+          .append(',').append(q.preempted()).append(',').append(q.lostSlotSeconds());
     }
     sb.append('|').append(java.util.Arrays.toString(series.jain()));
     for (double[] r : series.running()) {

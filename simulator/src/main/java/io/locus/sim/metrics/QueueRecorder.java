@@ -72,6 +72,8 @@ public final class QueueRecorder {
     final GrowableDoubles responses = new GrowableDoubles();
     int completed;
     final long[] bytes = new long[3];
+    long preempted;
+    double lostSlotSeconds;
     final GrowableDoubles running = new GrowableDoubles();
     final GrowableDoubles fair = new GrowableDoubles();
   }
@@ -132,6 +134,22 @@ public final class QueueRecorder {
     if (t != null) {
       ledger.requeued(leaf(t), t.submitTime(), null);
     }
+  }
+
+  /**
+   * A placed task's attempt was preempted: it goes back to pending (its response time runs on,
+   * from its release), counted as preempted (not failed), its {@code lostSlotSeconds} of work
+   * lost; nothing when the task holds no slot here.
+   */
+  public void preempted(String taskId, double lostSlotSeconds) {
+    Task t = placed.get(taskId);
+    if (t == null) {
+      return;
+    }
+    requeued(taskId);
+    Acc a = acc(leaf(t));
+    a.preempted++;
+    a.lostSlotSeconds += lostSlotSeconds;
   }
 
   /** The tasks holding a slot, by id (a copy: the caller may end them while iterating). */
@@ -304,7 +322,7 @@ public final class QueueRecorder {
           a.firstDuration, a.episodes == 0 ? Double.NaN : a.maxDuration, a.starved, open,
           a.completed, a.completed == 0 ? Double.NaN : mean / a.completed,
           Percentiles.nearestRank(resp, 95), Percentiles.nearestRank(resp, 99),
-          a.bytes.clone()));
+          a.bytes.clone(), a.preempted, a.lostSlotSeconds));
       names.add(leaf);
       running.add(a.running.toArray(n));
       fair.add(a.fair.toArray(n));

@@ -42,6 +42,8 @@ public final class QueueFiles {
     m.put("local_byte_share", Csv.num(q.byteShare(0)));
     m.put("peer_byte_share", Csv.num(q.byteShare(1)));
     m.put("storage_byte_share", Csv.num(q.byteShare(2)));
+    m.put("preempted", Long.toString(q.preempted()));
+    m.put("lost_slot_s", Csv.num(q.lostSlotSeconds()));
     return m;
   }
 
@@ -67,6 +69,8 @@ public final class QueueFiles {
         case "jain_min" -> Csv.num(m.minJain());
         case "pool_contended_s" -> Csv.num(m.contendedSeconds());
         case "refused_jobs" -> Long.toString(m.refused());
+        case "preempted" -> Long.toString(m.preempted());
+        case "lost_slot_s" -> Csv.num(m.lostSlotSeconds());
         default -> "";
       });
     }
@@ -102,6 +106,6 @@ public final class QueueFiles {
 
   private static QueueMetrics.Queue sample() {
     return new QueueMetrics.Queue("", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0,
-        new long[3]);
+        new long[3], 0, 0);
   }
 }
