@@ -82,7 +82,7 @@ final class DataAwareDispatch {
     if (first == null || first.queueRank() > last) {
       return null; // every window task's best holders are busy: all deferred (spec D6)
     }
-    long max = s.maxCached(first);
+    long max = ix.maxCached(first);
     if (max == 0) {
       return s.firstFree(); // nobody caches any of its data: every executor qualifies
     }
@@ -184,7 +184,8 @@ final class DataAwareDispatch {
     while (fullHits < m && cands.hasNext()) {
       Task t = cands.next();
       long cached = s.cached(t, e);
-      if (mode == Mode.MCH && cached != s.maxCached(t)) {
+      // the index's own figure: PoolState's sums every holder of every input (issue 25)
+      if (mode == Mode.MCH && cached != ix.maxCached(t)) {
         throw new IllegalStateException("dispatch index out of step: " + e.id()
             + " is no best holder of " + t.taskId());
       }

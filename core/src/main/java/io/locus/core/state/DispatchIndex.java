@@ -161,6 +161,22 @@ public final class DispatchIndex {
     return full ? windowLast : Long.MAX_VALUE;
   }
 
+  /**
+   * maxCached(t) of a queued task as the index keeps it: O(1), where {@link PoolState#maxCached}
+   * sums every holder of every input (a multi-input task of popular files: thousands of map
+   * updates, once per candidate a decision looks at; issue 25).
+   */
+  public long maxCached(Task t) {
+    IndexEntry e = bySeq.get(t.queueRank());
+    if (e == null || !e.task.taskId().equals(t.taskId())) {
+      throw new NoSuchElementException("task " + t.taskId() + " is not indexed");
+    }
+    if (e instanceof SingleEntry s) {
+      return s.bytes > 0 && !state.holders(s.file).isEmpty() ? s.bytes : 0;
+    }
+    return ((MultiEntry) e).max;
+  }
+
   /** How many queued tasks read {@code file} (demand-aware eviction). */
   public int queuedReaders(String file) {
     ArrayList<IndexEntry> list = byFile.get(file);

@@ -367,6 +367,11 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
     return cacheIndex.maxCached(t);
   }
 
+  /** Holders visited by {@link #maxCached} so far (tests: a decision's work, counted). */
+  long maxCachedVisits() {
+    return cacheIndex.maxCachedVisits;
+  }
+
   /**
    * Where each input would come from if the task ran on {@code node}: local cache, the least busy
    * peer holding it (spec D9: fewest concurrent outbound reads, tie lowest id), else storage.
