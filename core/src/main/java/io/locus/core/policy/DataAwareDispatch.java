@@ -86,7 +86,9 @@ final class DataAwareDispatch {
     if (max == 0) {
       return s.firstFree(); // nobody caches any of its data: every executor qualifies
     }
-    NodeView best = bestFreeHolder(s, first, max, false);
+    // a multi-input task's best holders are in the index, with their figures (issue 25)
+    NodeView best = first.inputs().size() > 1 ? ix.firstFreeBestHolder(first)
+        : bestFreeHolder(s, first, max, false);
     if (best == null) {
       throw new IllegalStateException("dispatch index out of step: no free best holder for "
           + first.taskId());

@@ -177,6 +177,30 @@ public final class DispatchIndex {
     return ((MultiEntry) e).max;
   }
 
+  /**
+   * Among the best holders of queued multi-input task {@code t} (cached(t, n) = maxCached(t)) that
+   * can take a placement now, the first in free-pool order ({@link PoolState#freeBefore}); null
+   * when none. Read from the index's per-task holder figures, without a cache look-up per holder
+   * and input (issue 25: MCH's notify step re-derived cached(t, n) for every holder of every
+   * input, once per decision).
+   */
+  public NodeView firstFreeBestHolder(Task t) {
+    IndexEntry e = bySeq.get(t.queueRank());
+    if (!(e instanceof MultiEntry m) || !e.task.taskId().equals(t.taskId())) {
+      throw new NoSuchElementException("task " + t.taskId() + " is not an indexed multi-input "
+          + "task");
+    }
+    NodeView best = null;
+    for (int i = 0; i < m.size; i++) {
+      NodeView n = m.nodes[i];
+      if (m.cached[i] == m.max && PoolState.canTake(n)
+          && (best == null || PoolState.freeBefore(n, best))) {
+        best = n;
+      }
+    }
+    return best;
+  }
+
   /** How many queued tasks read {@code file} (demand-aware eviction). */
   public int queuedReaders(String file) {
     ArrayList<IndexEntry> list = byFile.get(file);
