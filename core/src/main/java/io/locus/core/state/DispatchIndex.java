@@ -62,10 +62,11 @@ import java.util.TreeMap;
  * ({@link Task#queueRank()}): priority first, then arrival, so "in queue order" and "the first
  * task" mean the highest-priority one, earliest among equals; at priority 0 the rank is the seq.
  *
- * <p>Why ~750 lines: the two filings (per holder, and hot) must answer every query together, and
+ * <p>Why ~780 lines: the two filings (per holder, and hot) must answer every query together, and
  * each change of the queue or of a cache must keep both exact in the same step (the incremental
- * test checks it after every step). The next cut is the hot files ({@link #hot}, the moves
- * between hot and cold and their filtered walks) into their own class behind the same queries.
+ * test checks it after every step). {@link HotReaders} already holds the hot files' per-file
+ * side; the next cut is the rest of the hot filing ({@link #hot}, the moves between hot and cold)
+ * into it, behind the same queries.
  */
 public final class DispatchIndex {
 
