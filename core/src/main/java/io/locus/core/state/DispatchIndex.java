@@ -47,7 +47,8 @@ import java.util.TreeMap;
  * side is found from what the node holds instead: a node's best tasks are its best set merged with
  * the readers of the hot files it holds, and the earliest hot task with a free best holder is the
  * first reader of the earliest hot file with a free holder ({@link HotReaders} keeps, per hot
- * file, its readers in queue order and how many of its holders are free). Neither query walks the
+ * file, its readers in queue order and how many of its holders are free; the query walks hot
+ * files, never tasks). Neither query walks the
  * backlog: an earlier version walked the hot tasks up to the window's end probing each one's file
  * for a free holder, W × holders per input whenever the popular files' holders were busy, and
  * {@code locus bench} MCH collapsed from ~7,800 to ~100 placed/s (issue 25); {@code
@@ -232,9 +233,13 @@ public final class DispatchIndex {
     if (hot.isEmpty()) {
       return cold;
     }
-    hotProbes[0]++;
-    Task h = hotReaders.firstWithFreeHolder();
+    Task h = hotReaders.firstWithFreeHolder(hotProbes);
     return h != null && (cold == null || h.queueRank() < cold.queueRank()) ? h : cold;
+  }
+
+  /** Counter updates the hot files' free-holder counts took for free-pool moves (tests). */
+  long hotMoveUpdates() {
+    return hotReaders.moveUpdates;
   }
 
   /** Hot tasks and holders visited by the hot queries so far (tests). */

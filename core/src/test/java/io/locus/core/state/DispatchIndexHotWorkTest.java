@@ -89,6 +89,44 @@ class DispatchIndexHotWorkTest {
         .isLessThanOrEqualTo(4);
   }
 
+  /**
+   * Every slot busy and every node holding every (hot) file, as CoreScaleReport's no-idle case:
+   * each placement and completion moves a node out of and into the free pool, and the per-file
+   * free-holder counts must not cost an update per file held (1,000 files: ten times the
+   * decision's own cost), while the query still finds the node's hot task.
+   */
+  @Test
+  void aNodeHoldingManyHotFilesMovesInAndOutOfTheFreePoolAtNoCostPerFile() {
+    PoolState s = new PoolState(StateJournal.NONE, 2);
+    int files = 200;
+    Map<String, Long> all = new java.util.HashMap<>();
+    for (int f = 0; f < files; f++) {
+      all.put("f" + f, 10L);
+    }
+    for (int i = 0; i < HOLDERS; i++) {
+      s.registerNode("h" + i, 1, 0, 1_000_000, null, 0);
+      s.applyCacheDelta("h" + i, 1, all, List.of());
+    }
+    DispatchIndex ix = s.dispatchIndex();
+    for (int i = 0; i < files; i++) {
+      s.enqueue(new Task("t" + i, "t" + i, 0, i + 1, List.of(InputFile.of("f" + i, 10)), 1.0, 0,
+          null, List.of(), 0));
+    }
+    assertThat(ix.hotTasks()).isEqualTo(files);
+    for (int i = 0; i < HOLDERS; i++) {
+      s.setDraining("h" + i, true); // out of the free pool (free before the index was built)
+    }
+    long before = ix.hotMoveUpdates();
+    for (int i = 0; i < HOLDERS; i++) {
+      s.setDraining("h" + i, false); // in again
+      s.setDraining("h" + i, true); // and out
+    }
+    s.setDraining("h5", false); // and one back in
+    assertThat(ix.hotMoveUpdates() - before).as("counter updates for %d moves of nodes holding "
+        + "%d hot files", 2 * HOLDERS + 1, files).isZero();
+    assertThat(ix.firstBestOfFree(ix.windowLast(2500))).isSameAs(s.queued("t0"));
+  }
+
   private static Task task(int i) {
     return new Task("t" + i, "t" + i, 0, i + 1, List.of(InputFile.of("f", 10)), 1.0, 0, null,
         List.of(), 0);
