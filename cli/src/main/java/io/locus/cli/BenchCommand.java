@@ -38,7 +38,9 @@ import picocli.CommandLine.Spec;
             + " --backlog-cap. One run per combination of --policy, --delivery, --state-backend,"
             + " --workload and --pool-count. Writes a table, DIR/bench.csv and DIR/bench.png. With"
             + " --real-agents: 4 real agent processes x 4 slots run --tasks tasks of a /bin/true"
-            + " (or sha256sum) template; reports tasks/s end to end.",
+            + " (or sha256sum) template; reports tasks/s end to end. With --overload: steps at"
+            + " multiples of the sustained rate, to see whether a scheduler offered more than it"
+            + " can place keeps placing at its capacity.",
         "Exit code 0 if every configuration ran."})
 public final class BenchCommand implements Callable<Integer> {
   static final List<Double> RATES = List.of(1000.0, 2000.0, 5000.0, 10000.0, 20000.0, 40000.0);
@@ -121,6 +123,13 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--step", paramLabel = "DURATION",
       description = "Length of each step (ISO-8601). Default: PT10S (PT3S with --quick).")
   Duration step;
+
+  @Option(names = "--overload", split = ",", paramLabel = "F[,F...]",
+      description = "After the rising steps, one step at each F × the sustained rate (the highest"
+          + " kept-up step of --rates), from a drained pool and with no backlog cap, e.g. 2,4;"
+          + " reported as placed/s, %% of the sustained rate and whether placed/s ≥ 90 %% of"
+          + " it (issue 25's target: no congestion collapse). Default: none.")
+  List<Double> overload;
 
   @Option(names = "--backlog-cap", defaultValue = "50000",
       description = "Stop raising the rate once published − placed exceeds this at a step's end. "
@@ -286,7 +295,15 @@ public final class BenchCommand implements Callable<Integer> {
     if (wu.isNegative()) {
       problems.add("--warmup must be ≥ 0");
     }
-    if (backlogCap < 1) {
+    for (double f : overload == null ? List.<Double>of() : overload) {
+      if (!(f >= 1) || !Double.isFinite(f) || f > 100) {
+        problems.add("--overload: " + f + " is not a factor in [1, 100] of the sustained rate");
+      }
+    }
+    if (realAgents && overload != null) {
+      problems.add("--overload applies to the simulated agents' rising steps, not --real-agents");
+    }
+        if (backlogCap < 1) {
       problems.add("--backlog-cap must be ≥ 1");
     }
     if (files < 1) {
@@ -403,7 +420,8 @@ public final class BenchCommand implements Callable<Integer> {
                   : m == DeliveryMode.EXACTLY_ONCE ? Duration.ofMillis(500) : Duration.ofSeconds(5);
               configs.add(new BenchConfig(p, m, b, w, k, parallelism == null ? k : parallelism,
                   n, slots, queueDepth, timeScale, cp, r, st, backlogCap, drain, files, fileBytes,
-                  seed, parameters.window, parameters.theta, wu));
+                  seed, parameters.window, parameters.theta, wu,
+                  overload == null ? List.of() : overload));
             }
           }
         }

@@ -201,6 +201,61 @@ class BenchCommandTest {
         .isInstanceOf(OutOfMemoryError.class);
   }
 
+  @Test
+  void overloadFactorsAreCheckedAndCarried() {
+    Run r = run("--overload", "2,0.5,-1", "--rates", "100");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--overload: 0.5 is not a factor in [1, 100]")
+        .contains("--overload: -1.0 is not a factor");
+    assertThat(run("--real-agents", "--overload", "2").err())
+        .contains("--overload applies to the simulated agents' rising steps");
+    assertThat(parse("--overload", "2,4").validate()).allSatisfy(c ->
+        assertThat(c.overload()).containsExactly(2.0, 4.0));
+    assertThat(parse().validate()).allSatisfy(c -> assertThat(c.overload()).isEmpty());
+  }
+
+  /**
+   * An overload step is reported against the sustained rate (table and CSV), and is never taken
+   * for a new sustained rate even when it kept up.
+   */
+  @Test
+  void overloadStepsAreReportedAgainstTheSustainedRate() throws Exception {
+    BenchCommand bench = parse("--overload", "2,4");
+    bench.plotter = (file, results) -> null;
+    BenchConfig c = bench.validate().get(0);
+    StepResult kept = new StepResult(c.label(), 1000, 1000, 999, 990, 2, 5, 9, 10, 0, true);
+    StepResult lost = new StepResult(c.label(), 2000, 2000, 1200, 1200, 900, 2000, 2100, 9000, 0,
+        false);
+    // 2×: placed 1,900/s, 190 % of 1,000 (kept up, yet not a sustained rate); 4×: 850/s, 85 %
+    StepResult twice = new StepResult(c.label(), 2000, 2000, 1900, 1900, 30, 90, 99, 100, 0, true,
+        2, 1000);
+    StepResult four = new StepResult(c.label(), 4000, 4000, 850, 850, 4000, 8000, 8100, 20000, 0,
+        false, 4, 1000);
+    BenchRun.Result result = new BenchRun.Result(c, List.of(kept, lost, twice, four), List.of());
+    assertThat(result.sustained()).isSameAs(kept);
+    assertThat(twice.percentOfSustained()).isEqualTo(190.0);
+    assertThat(twice.holds()).isTrue();
+    assertThat(four.holds()).isFalse();
+    assertThat(kept.holds()).as("a rising step is no overload step").isFalse();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    bench.report(List.of(result), List.of(), new PrintStream(out, true, UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, UTF_8));
+    String table = out.toString(UTF_8);
+    assertThat(table).contains("== locus bench: overload")
+        .containsPattern("FA at-least-once rocksdb zipf K=1 +2× +1000 +2000 +1900 +190\\.0 .* yes")
+        .containsPattern("FA at-least-once rocksdb zipf K=1 +4× +1000 +4000 +850 +85\\.0 .* no");
+    List<String> csv = Files.readAllLines(tmp.resolve("out").resolve("bench.csv"));
+    List<String> cols = List.of(csv.get(0).split(",", -1));
+    assertThat(cols).endsWith("overload_factor", "sustained_per_s", "placed_pct_of_sustained");
+    List<String[]> rows = csv.subList(1, csv.size()).stream().map(l -> l.split(",", -1)).toList();
+    assertThat(rows).hasSize(4).allSatisfy(v -> assertThat(v).hasSize(cols.size()));
+    int f = cols.indexOf("overload_factor");
+    assertThat(rows.get(0)[f]).isEmpty();
+    assertThat(rows.get(2)[f]).isEqualTo("2");
+    assertThat(rows.get(3)[cols.indexOf("sustained_per_s")]).isEqualTo("1000");
+    assertThat(rows.get(3)[cols.indexOf("placed_pct_of_sustained")]).isEqualTo("85.0");
+  }
+
   private BenchCommand parse(String... args) {
     CommandLine cl = LocusCli.commandLine();
     String[] all = new String[args.length + 2];

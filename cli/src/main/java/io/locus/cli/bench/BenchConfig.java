@@ -18,12 +18,25 @@ import java.util.Locale;
  * @param fileBytes the no-idle workload's file size (each preloaded on every node)
  * @param warmup how long the first rate is offered before the first measured step (JIT, RocksDB
  *     and Kafka warm up; not reported); zero for none
+ * @param overload factors of the sustained rate offered after the rising steps, one step each
+ *     ({@code --overload 2,4}); empty for none
  */
 public record BenchConfig(String policy, DeliveryMode delivery, String stateBackend,
     Workload workload, int pools, int parallelism, int nodes, int slots, int queueDepth,
     double timeScale, Duration checkpointInterval, List<Double> rates, Duration step,
     long backlogCap, Duration drain, int files, long fileBytes, long seed, int window,
-    double theta, Duration warmup) {
+    double theta, Duration warmup, List<Double> overload) {
+
+  /** Without overload steps. */
+  public BenchConfig(String policy, DeliveryMode delivery, String stateBackend,
+      Workload workload, int pools, int parallelism, int nodes, int slots, int queueDepth,
+      double timeScale, Duration checkpointInterval, List<Double> rates, Duration step,
+      long backlogCap, Duration drain, int files, long fileBytes, long seed, int window,
+      double theta, Duration warmup) {
+    this(policy, delivery, stateBackend, workload, pools, parallelism, nodes, slots, queueDepth,
+        timeScale, checkpointInterval, rates, step, backlogCap, drain, files, fileBytes, seed,
+        window, theta, warmup, List.of());
+  }
 
   /** Without a warm-up. */
   public BenchConfig(String policy, DeliveryMode delivery, String stateBackend,
@@ -62,7 +75,9 @@ public record BenchConfig(String policy, DeliveryMode delivery, String stateBack
 
   public BenchConfig {
     rates = List.copyOf(rates);
-    if (pools < 1 || parallelism < 1 || nodes < pools || slots < 1 || queueDepth < 0
+    overload = List.copyOf(overload);
+    if (overload.stream().anyMatch(f -> !(f > 0) || !Double.isFinite(f))
+        || pools < 1 || parallelism < 1 || nodes < pools || slots < 1 || queueDepth < 0
         || !(timeScale > 0) || rates.isEmpty() || step.isNegative() || step.isZero()
         || backlogCap < 1 || files < 1 || fileBytes < 1) {
       throw new IllegalArgumentException("invalid bench configuration " + this);

@@ -22,7 +22,8 @@ import org.knowm.xchart.style.Styler;
 public final class BenchReport {
   public static final String CSV_HEADER = "configuration,policy,delivery,state_backend,workload,"
       + "pools,parallelism,nodes,slots,queue_depth,offered_per_s,published_per_s,"
-      + "placements_per_s,completions_per_s,p50_ms,p99_ms,max_ms,backlog_at_end,unplaced,kept_up";
+      + "placements_per_s,completions_per_s,p50_ms,p99_ms,max_ms,backlog_at_end,unplaced,kept_up,"
+      + "overload_factor,sustained_per_s,placed_pct_of_sustained";
   private static final int WIDTH = 1100;
   private static final int HEIGHT = 450;
 
@@ -61,6 +62,33 @@ public final class BenchReport {
             s.offeredPerSecond(), s.placementsPerSecond(), s.p50Ms(), s.p99Ms());
       }
     }
+    overloadTable(out, results);
+  }
+
+  /**
+   * The overload steps ({@code --overload}), when there are any: placed/s against the offered
+   * rate and as a share of the sustained rate, and whether issue 25's target holds (placed/s ≥
+   * 90 % of the sustained rate).
+   */
+  static void overloadTable(PrintStream out, List<BenchRun.Result> results) {
+    if (results.stream().flatMap(r -> r.steps().stream()).noneMatch(StepResult::isOverload)) {
+      return;
+    }
+    out.println();
+    out.println("== locus bench: overload (offered F × the sustained rate; holds: placed/s ≥ "
+        + Math.round(StepResult.HOLDS * 100) + " % of the sustained rate) ==");
+    out.printf(Locale.ROOT, "%-38s %6s %11s %10s %10s %10s %9s %9s %5s%n", "configuration",
+        "factor", "sustained/s", "offered/s", "placed/s", "% sust", "p99 ms", "backlog", "holds");
+    for (BenchRun.Result r : results) {
+      for (StepResult s : r.steps()) {
+        if (s.isOverload()) {
+          out.printf(Locale.ROOT, "%-38s %6s %11.0f %10.0f %10.0f %10.1f %9.1f %9d %5s%n",
+              s.label(), BenchRun.factor(s.overload()) + "×", s.sustainedPerSecond(),
+              s.offeredPerSecond(), s.placementsPerSecond(), s.percentOfSustained(), s.p99Ms(),
+              s.backlogAtEnd(), s.holds() ? "yes" : "no");
+        }
+      }
+    }
   }
 
   public static Path csv(Path file, List<BenchRun.Result> results) throws IOException {
@@ -70,12 +98,16 @@ public final class BenchReport {
       BenchConfig c = r.config();
       for (StepResult s : r.steps()) {
         lines.add(String.format(Locale.ROOT,
-            "%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%.0f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,%d,%d,%s",
+            "%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%.0f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,%d,%d,%s,%s,%s,%s",
             s.label(), c.policy(), c.delivery().cliName(), c.stateBackend(),
             c.workload().cliName(), c.pools(), c.parallelism(), c.nodes(), c.slots(),
             c.queueDepth(), s.offeredPerSecond(), s.publishedPerSecond(),
             s.placementsPerSecond(), s.completionsPerSecond(), s.p50Ms(), s.p99Ms(), s.maxMs(),
-            s.backlogAtEnd(), s.unplaced(), s.keptUp()));
+            s.backlogAtEnd(), s.unplaced(), s.keptUp(),
+            // empty for the rising steps: they are no multiple of anything
+            s.isOverload() ? BenchRun.factor(s.overload()) : "",
+            s.isOverload() ? String.format(Locale.ROOT, "%.0f", s.sustainedPerSecond()) : "",
+            s.isOverload() ? String.format(Locale.ROOT, "%.1f", s.percentOfSustained()) : ""));
       }
     }
     Files.createDirectories(file.toAbsolutePath().getParent());

@@ -34,7 +34,8 @@ public final class BenchRun {
     public StepResult sustained() {
       StepResult best = null;
       for (StepResult s : steps) {
-        if (s.keptUp() && (best == null || s.offeredPerSecond() > best.offeredPerSecond())) {
+        // an overload step is a multiple of the sustained rate, never a new one
+        if (s.keptUp() && !s.isOverload() && (best == null || s.offeredPerSecond() > best.offeredPerSecond())) {
           best = s;
         }
       }
@@ -68,6 +69,10 @@ public final class BenchRun {
     double total = cfg.rates().get(0) * cfg.warmup().toNanos() / 1e9 + 1000;
     for (double r : cfg.rates()) {
       total += r * secs + 1000;
+    }
+    double top = cfg.rates().get(cfg.rates().size() - 1);
+    for (double f : cfg.overload()) {
+      total += f * top * secs + 1000; // the sustained rate is at most the top rate
     }
     if (total > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("rates × step too large: " + (long) total + " jobs");
@@ -176,16 +181,19 @@ public final class BenchRun {
     }
   }
 
+  /** One measured step: its jobs' numbers and its row (see {@link #measure}). */
+  private record Step(long first, long end, double rate, double published, double placed,
+      double completed, long backlog, double overload, double sustained) {}
+
   private static List<StepResult> offer(BenchConfig cfg, List<String> pools,
       BenchWorkload workload, EmbeddedLocus locus, PlacementWatcher watcher,
       List<AgentProcess> agents, PrintStream out) throws InterruptedException {
     var props = ClientConfigs.producer(locus.bootstrapServers());
     props.put("batch.size", "262144");
-    List<long[]> ranges = new ArrayList<>();
-    List<double[]> rows = new ArrayList<>(); // offered, published/s, placed/s, completed/s, backlog
+    List<Step> rows = new ArrayList<>();
     long seq = 0;
-    long stepNanos = cfg.step().toNanos();
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+      Pacer pacer = new Pacer(cfg, pools, workload, locus, watcher, agents, producer);
       if (!cfg.warmup().isZero()) {
         double rate = cfg.rates().get(0);
         seq = publish(cfg, pools, workload, locus, watcher, agents, producer, seq, rate,
@@ -194,70 +202,125 @@ public final class BenchRun {
         out.printf(Locale.ROOT, "   warm-up: %,d jobs at %,.0f/s over %d s (not reported)%n", seq,
             rate, cfg.warmup().toSeconds());
       }
+      double sustained = 0;
       for (double rate : cfg.rates()) {
-        long first = seq;
-        long t0 = System.nanoTime();
-        // Rates are measured after the step's first fifth: the change of rate takes the
-        // pipeline's latency to reach the decisions, and that transient is not the capacity.
-        long warm = t0 + stepNanos / WARMUP_FRACTION;
-        long placed0 = -1;
-        long done0 = 0;
-        long tw = t0;
-        long nextCheck = t0 + 1_000_000_000L;
-        while (true) {
-          long now = System.nanoTime();
-          if (placed0 < 0 && now >= warm) {
-            placed0 = watcher.placed();
-            done0 = watcher.completed();
-            tw = now;
-          }
-          long elapsed = Math.min(now - t0, stepNanos);
-          long due = first + (long) (elapsed / 1e9 * rate) + 1;
-          due = Math.min(due, watcher.capacity());
-          seq = send(pools, workload, watcher, producer, seq, due);
-          if (now - t0 >= stepNanos) {
-            break;
-          }
-          if (now >= nextCheck) {
-            agents.forEach(AgentProcess::checkAlive);
-            locus.checkJobAlive();
-            nextCheck = now + 1_000_000_000L;
-          }
-          LockSupport.parkNanos(1_000_000L); // pacing: publish what is due every millisecond
-        }
-        producer.flush();
-        long t1 = System.nanoTime();
-        double secs = (t1 - t0) / 1e9;
-        double measured = (t1 - tw) / 1e9;
-        long placed1 = watcher.placed();
-        long done1 = watcher.completed();
-        long backlog = seq - placed1;
-        double placedRate = (placed1 - placed0) / measured;
-        double doneRate = (done1 - done0) / measured;
-        ranges.add(new long[] {first, seq});
-        rows.add(new double[] {rate, (seq - first) / secs, placedRate, doneRate, backlog});
+        Step st = pacer.measure(seq, rate, 0, 0);
+        seq = st.end();
+        rows.add(st);
         out.printf(Locale.ROOT, "   offered %,8.0f/s  published %,8.0f/s  placed %,8.0f/s  "
-                + "completed %,8.0f/s  backlog %,d%n", rate, (seq - first) / secs, placedRate,
-            doneRate, backlog);
-        if (backlog > cfg.backlogCap()) {
+                + "completed %,8.0f/s  backlog %,d%n", rate, st.published(), st.placed(),
+            st.completed(), st.backlog());
+        if (keptUp(cfg, st)) {
+          sustained = rate;
+        }
+        if (st.backlog() > cfg.backlogCap()) {
           out.printf(Locale.ROOT, "   backlog %,d > cap %,d: the scheduler fell behind; not "
-              + "raising the rate further%n", backlog, cfg.backlogCap());
+              + "raising the rate further%n", st.backlog(), cfg.backlogCap());
           break;
         }
+      }
+      if (!cfg.overload().isEmpty()) {
+        seq = overload(cfg, pacer, watcher, seq, sustained, rows, out);
       }
     }
     drain(cfg, seq, watcher);
     List<StepResult> steps = new ArrayList<>();
-    for (int i = 0; i < rows.size(); i++) {
-      double[] r = rows.get(i);
+    for (Step r : rows) {
       long[] unplaced = new long[1];
-      long[] lat = watcher.latencies(ranges.get(i)[0], ranges.get(i)[1], unplaced);
-      boolean keptUp = r[2] >= StepResult.KEPT_UP * r[0] && r[4] <= cfg.backlogCap();
-      steps.add(new StepResult(cfg.label(), r[0], r[1], r[2], r[3],
+      long[] lat = watcher.latencies(r.first(), r.end(), unplaced);
+      steps.add(new StepResult(cfg.label(), r.rate(), r.published(), r.placed(), r.completed(),
           StepResult.quantileMs(lat, 0.50), StepResult.quantileMs(lat, 0.99),
-          StepResult.quantileMs(lat, 1.0), (long) r[4], unplaced[0], keptUp));
+          StepResult.quantileMs(lat, 1.0), r.backlog(), unplaced[0], keptUp(cfg, r),
+          r.overload(), r.sustained()));
     }
     return steps;
+  }
+
+  private static boolean keptUp(BenchConfig cfg, Step s) {
+    return s.placed() >= StepResult.KEPT_UP * s.rate() && s.backlog() <= cfg.backlogCap();
+  }
+
+  /**
+   * The overload steps: each factor of {@code --overload} × the sustained rate, one step each,
+   * in the order given, with no backlog cap (overload is the point). They start from a drained
+   * pool (at most --drain of waiting), so the first one measures a burst onto a scheduler that
+   * had kept up, and each later one carries the backlog the earlier ones left, as a long burst
+   * does. Without a sustained rate there is nothing to multiply: said, and skipped.
+   */
+  private static long overload(BenchConfig cfg, Pacer pacer, PlacementWatcher watcher, long seq,
+      double sustained, List<Step> rows, PrintStream out) throws InterruptedException {
+    if (sustained <= 0) {
+      out.printf(Locale.ROOT, "   no step was kept up: no sustained rate, so no overload "
+          + "steps%n");
+      return seq;
+    }
+    drain(cfg, seq, watcher);
+    out.printf(Locale.ROOT, "   overload: steps at %s × the sustained %,.0f/s (backlog %,d at "
+        + "the start)%n", cfg.overload(), sustained, seq - watcher.placed());
+    for (double f : cfg.overload()) {
+      Step st = pacer.measure(seq, f * sustained, f, sustained);
+      seq = st.end();
+      rows.add(st);
+      out.printf(Locale.ROOT, "   offered %,8.0f/s (%s× sustained)  placed %,8.0f/s = %.0f %% of "
+              + "sustained  backlog %,d%n", st.rate(), factor(f), st.placed(),
+          100 * st.placed() / sustained, st.backlog());
+    }
+    return seq;
+  }
+
+  static String factor(double f) {
+    return f == Math.rint(f) ? Long.toString((long) f) : Double.toString(f);
+  }
+
+  /** Publishes at a rate for one step and measures it. */
+  private record Pacer(BenchConfig cfg, List<String> pools, BenchWorkload workload,
+      EmbeddedLocus locus, PlacementWatcher watcher, List<AgentProcess> agents,
+      KafkaProducer<byte[], byte[]> producer) {
+
+    /**
+     * One step at {@code rate} from job {@code first} on: placements/s and completions/s over
+     * its last 4/5 (the change of rate takes the pipeline's latency to reach the decisions, and
+     * that transient is not the capacity), and the backlog at its end.
+     */
+    Step measure(long first, double rate, double overload, double sustained) {
+      long stepNanos = cfg.step().toNanos();
+      long seq = first;
+      long t0 = System.nanoTime();
+      long warm = t0 + stepNanos / WARMUP_FRACTION;
+      long placed0 = -1;
+      long done0 = 0;
+      long tw = t0;
+      long nextCheck = t0 + 1_000_000_000L;
+      while (true) {
+        long now = System.nanoTime();
+        if (placed0 < 0 && now >= warm) {
+          placed0 = watcher.placed();
+          done0 = watcher.completed();
+          tw = now;
+        }
+        long elapsed = Math.min(now - t0, stepNanos);
+        long due = first + (long) (elapsed / 1e9 * rate) + 1;
+        due = Math.min(due, watcher.capacity());
+        seq = send(pools, workload, watcher, producer, seq, due);
+        if (now - t0 >= stepNanos) {
+          break;
+        }
+        if (now >= nextCheck) {
+          agents.forEach(AgentProcess::checkAlive);
+          locus.checkJobAlive();
+          nextCheck = now + 1_000_000_000L;
+        }
+        LockSupport.parkNanos(1_000_000L); // pacing: publish what is due every millisecond
+      }
+      producer.flush();
+      long t1 = System.nanoTime();
+      double secs = (t1 - t0) / 1e9;
+      double measured = (t1 - tw) / 1e9;
+      long placed1 = watcher.placed();
+      long done1 = watcher.completed();
+      return new Step(first, seq, rate, (seq - first) / secs, (placed1 - placed0) / measured,
+          (done1 - done0) / measured, seq - placed1, overload, sustained);
+    }
   }
 
   /** Publishes jobs {@code seq} .. {@code due - 1}, round robin over the pools; returns due. */

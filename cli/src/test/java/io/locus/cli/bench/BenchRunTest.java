@@ -20,8 +20,9 @@ import picocli.CommandLine;
 
 /**
  * {@code locus bench} small and fast, end to end: embedded broker and scheduler job (heap state),
- * 20 simulated agents in a child JVM, FA, two short steps. Its table and CSV have rows with
- * placements, ordered percentiles, and the agents' process is gone afterwards.
+ * 20 simulated agents in a child JVM, FA, two short steps and one overload step (2 × the
+ * sustained rate). Its table and CSV have rows with placements, ordered percentiles, the overload
+ * step against the sustained rate, and the agents' process is gone afterwards.
  */
 @Tag("integration")
 class BenchRunTest {
@@ -39,7 +40,7 @@ class BenchRunTest {
     try {
       code = cl.execute("bench", "--policy", "FA", "--state-backend", "hashmap",
           "--nodes", "20", "--slots", "2", "--rates", "100,200", "--step", "PT2S",
-          "--drain", "PT20S", "--warmup", "PT1S", "--out", tmp.toString());
+          "--drain", "PT20S", "--warmup", "PT1S", "--overload", "2", "--out", tmp.toString());
     } finally {
       System.setOut(saved);
     }
@@ -62,21 +63,29 @@ class BenchRunTest {
       assertThat(p50).isPositive().isLessThanOrEqualTo(p99);
       assertThat(p99).isLessThanOrEqualTo(max);
     }
-    assertThat(rows).as("table rows in:%n%s", out).isEqualTo(2); // the warm-up is not a row
+    // the warm-up is not a row; the overload step is
+    assertThat(rows).as("table rows in:%n%s", out).isEqualTo(3);
     assertThat(out).containsPattern("warm-up: \\d+ jobs at 100/s over 1 s \\(not reported\\)");
     assertThat(out).contains("sustained");
+    // 20 nodes × 2 slots keep up with 100/s at least: one step at 2 × the sustained rate
+    assertThat(out).contains("== locus bench: overload")
+        .containsPattern("FA at-least-once hashmap zipf K=1 +2× +(100 +200|200 +400) +\\d+ "
+            + "+[\\d.]+ ");
 
     // the CSV: the same rows
     List<String> csv = Files.readAllLines(tmp.resolve("bench.csv"));
     assertThat(csv.get(0)).isEqualTo(BenchReport.CSV_HEADER);
-    assertThat(csv).hasSize(3);
+    assertThat(csv).hasSize(4);
     List<String> cols = List.of(BenchReport.CSV_HEADER.split(","));
     for (String line : csv.subList(1, csv.size())) {
-      String[] v = line.split(",");
+      String[] v = line.split(",", -1);
       assertThat(v).hasSize(cols.size());
       assertThat(v[cols.indexOf("policy")]).isEqualTo("FA");
       assertThat(v[cols.indexOf("nodes")]).isEqualTo("20");
       assertThat(Double.parseDouble(v[cols.indexOf("placements_per_s")])).isPositive();
+      boolean overload = !v[cols.indexOf("overload_factor")].isEmpty();
+      assertThat(overload).as("only the last row is an overload step: %s", line)
+          .isEqualTo(line.equals(csv.get(csv.size() - 1)));
       double p50 = Double.parseDouble(v[cols.indexOf("p50_ms")]);
       double p99 = Double.parseDouble(v[cols.indexOf("p99_ms")]);
       double max = Double.parseDouble(v[cols.indexOf("max_ms")]);

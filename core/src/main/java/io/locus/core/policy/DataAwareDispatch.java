@@ -82,11 +82,13 @@ final class DataAwareDispatch {
     if (first == null || first.queueRank() > last) {
       return null; // every window task's best holders are busy: all deferred (spec D6)
     }
-    long max = s.maxCached(first);
+    long max = ix.maxCached(first);
     if (max == 0) {
       return s.firstFree(); // nobody caches any of its data: every executor qualifies
     }
-    NodeView best = bestFreeHolder(s, first, max, false);
+    // a multi-input task's best holders are in the index, with their figures (issue 25)
+    NodeView best = first.inputs().size() > 1 ? ix.firstFreeBestHolder(first)
+        : bestFreeHolder(s, first, max, false);
     if (best == null) {
       throw new IllegalStateException("dispatch index out of step: no free best holder for "
           + first.taskId());
@@ -184,7 +186,8 @@ final class DataAwareDispatch {
     while (fullHits < m && cands.hasNext()) {
       Task t = cands.next();
       long cached = s.cached(t, e);
-      if (mode == Mode.MCH && cached != s.maxCached(t)) {
+      // the index's own figure: PoolState's sums every holder of every input (issue 25)
+      if (mode == Mode.MCH && cached != ix.maxCached(t)) {
         throw new IllegalStateException("dispatch index out of step: " + e.id()
             + " is no best holder of " + t.taskId());
       }

@@ -48,6 +48,9 @@ final class CacheIndex {
     return sum;
   }
 
+  /** Holders summed by {@link #maxCached} so far (tests count a decision's work with it). */
+  long maxCachedVisits;
+
   /** maxCached(t): the most bytes of the task any registered node (free or busy) holds. */
   long maxCached(Task t) {
     List<InputFile> in = t.inputs();
@@ -64,6 +67,7 @@ final class CacheIndex {
       if (h == null) {
         continue;
       }
+      maxCachedVisits += h.size();
       for (String node : h) {
         long v = acc.merge(node, u.bytes(), Long::sum);
         best = Math.max(best, v);

@@ -3,10 +3,8 @@ package io.locus.core.state;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -47,14 +45,17 @@ import java.util.TreeMap;
  * one-input readers are kept once, in queue order, in {@link #hot} (one list for all hot files),
  * and in no node's best set; arrival and placement cost O(1) whatever the holder count. The node
  * side is found from what the node holds instead: a node's best tasks are its best set merged with
- * the hot tasks whose file it holds (a filtered walk of {@link #hot}), and the earliest hot task
- * with a free best holder is the first hot task whose file has a free holder (checked over the
- * smaller of the file's holders and the free pool). Both walks stop at the scheduling window's
- * last task when the caller gives it, so a decision visits at most W hot tasks (bounded work per
- * input, whatever the backlog); with many holders per file the first visited task almost always
- * qualifies. A file turns hot when its holders exceed {@code 2 × hotHolders} and cold again when
+ * the readers of the hot files it holds, and the earliest hot task with a free best holder is the
+ * first reader of the earliest hot file with a free holder ({@link HotReaders} keeps, per hot
+ * file, its readers in queue order and how many of its holders are free; the query walks hot
+ * files, never tasks). Neither query walks the
+ * backlog: an earlier version walked the hot tasks up to the window's end probing each one's file
+ * for a free holder, W × holders per input whenever the popular files' holders were busy, and
+ * {@code locus bench} MCH collapsed from ~7,800 to ~100 placed/s (issue 25); {@code
+ * DispatchIndexHotWorkTest} counts those probes. A file turns hot when its holders exceed {@code 2 × hotHolders} and cold again when
  * they fall below {@code hotHolders} (hysteresis: a move costs O(readers × holders), paid at most
- * once per {@code hotHolders} cache events of the file, each of which costs O(readers) anyway).
+ * once per {@code hotHolders} cache events of the file, each of which costs O(readers) anyway);
+ * it stays hot while it has no queued reader, so its free holders are not recounted.
  * The queries answer exactly as before (the test of this index runs with hot files too), so
  * decisions are unchanged. Multi-input tasks are filed per holder as before.
  *
@@ -62,10 +63,11 @@ import java.util.TreeMap;
  * ({@link Task#queueRank()}): priority first, then arrival, so "in queue order" and "the first
  * task" mean the highest-priority one, earliest among equals; at priority 0 the rank is the seq.
  *
- * <p>Why ~750 lines: the two filings (per holder, and hot) must answer every query together, and
+ * <p>Why ~780 lines: the two filings (per holder, and hot) must answer every query together, and
  * each change of the queue or of a cache must keep both exact in the same step (the incremental
- * test checks it after every step). The next cut is the hot files ({@link #hot}, the moves
- * between hot and cold and their filtered walks) into their own class behind the same queries.
+ * test checks it after every step). {@link HotReaders} already holds the hot files' per-file
+ * side; the next cut is the rest of the hot filing ({@link #hot}, the moves between hot and cold)
+ * into it, behind the same queries.
  */
 public final class DispatchIndex {
 
@@ -116,18 +118,21 @@ public final class DispatchIndex {
   private final SeqList zeroBytes = new SeqList();
   /** One-input tasks (bytes > 0) of hot files, in queue order; in no node's best set. */
   private final SeqList hot = new SeqList();
-  /** The hot files: those of {@link #hot}'s tasks, kept while the file has queued readers. */
-  private final HashSet<String> hotFiles = new HashSet<>();
+  /** The hot files: per file its readers and free holders ({@link HotReaders}). */
+  private final HotReaders hotReaders;
 
   /** The window size the boundary below is kept for (0: none yet). */
   private int window;
   /** Whether the queue holds at least {@link #window} tasks; then {@link #windowLast} is valid. */
   private boolean full;
   private long windowLast;
+  /** Hot tasks and holders the hot queries visited (tests count work with it, not time). */
+  private final long[] hotProbes = new long[1];
 
   DispatchIndex(PoolState state, TreeMap<Long, Task> queue) {
     this.state = state;
     this.queue = queue;
+    this.hotReaders = new HotReaders(state);
     for (Task t : queue.values()) {
       added(t);
     }
@@ -158,6 +163,46 @@ public final class DispatchIndex {
     return full ? windowLast : Long.MAX_VALUE;
   }
 
+  /**
+   * maxCached(t) of a queued task as the index keeps it: O(1), where {@link PoolState#maxCached}
+   * sums every holder of every input (a multi-input task of popular files: thousands of map
+   * updates, once per candidate a decision looks at; issue 25).
+   */
+  public long maxCached(Task t) {
+    IndexEntry e = bySeq.get(t.queueRank());
+    if (e == null || !e.task.taskId().equals(t.taskId())) {
+      throw new NoSuchElementException("task " + t.taskId() + " is not indexed");
+    }
+    if (e instanceof SingleEntry s) {
+      return s.bytes > 0 && !state.holders(s.file).isEmpty() ? s.bytes : 0;
+    }
+    return ((MultiEntry) e).max;
+  }
+
+  /**
+   * Among the best holders of queued multi-input task {@code t} (cached(t, n) = maxCached(t)) that
+   * can take a placement now, the first in free-pool order ({@link PoolState#freeBefore}); null
+   * when none. Read from the index's per-task holder figures, without a cache look-up per holder
+   * and input (issue 25: MCH's notify step re-derived cached(t, n) for every holder of every
+   * input, once per decision).
+   */
+  public NodeView firstFreeBestHolder(Task t) {
+    IndexEntry e = bySeq.get(t.queueRank());
+    if (!(e instanceof MultiEntry m) || !e.task.taskId().equals(t.taskId())) {
+      throw new NoSuchElementException("task " + t.taskId() + " is not an indexed multi-input "
+          + "task");
+    }
+    NodeView best = null;
+    for (int i = 0; i < m.size; i++) {
+      NodeView n = m.nodes[i];
+      if (m.cached[i] == m.max && PoolState.canTake(n)
+          && (best == null || PoolState.freeBefore(n, best))) {
+        best = n;
+      }
+    }
+    return best;
+  }
+
   /** How many queued tasks read {@code file} (demand-aware eviction). */
   public int queuedReaders(String file) {
     ArrayList<IndexEntry> list = byFile.get(file);
@@ -185,41 +230,21 @@ public final class DispatchIndex {
    */
   public Task firstBestOfFree(long upTo) {
     Task cold = freeFirsts.isEmpty() ? null : bySeq.get(freeFirsts.firstKey()).task;
-    if (hot.isEmpty() || state.freePool().isEmpty()) {
+    if (hot.isEmpty()) {
       return cold;
     }
-    long bound = cold == null ? upTo : Math.min(upTo, cold.queueRank() - 1);
-    for (Iterator<Task> it = hot.iterator(); it.hasNext(); ) {
-      Task t = it.next();
-      if (t.queueRank() > bound) {
-        break;
-      }
-      if (hasFreeHolder(t.inputs().get(0).id())) {
-        return t;
-      }
-    }
-    return cold;
+    Task h = hotReaders.firstWithFreeHolder(hotProbes);
+    return h != null && (cold == null || h.queueRank() < cold.queueRank()) ? h : cold;
   }
 
-  /** Whether some node of the free pool holds the file: over its holders or the pool, the fewer. */
-  private boolean hasFreeHolder(String file) {
-    Set<String> hs = state.holders(file);
-    Collection<NodeView> free = state.freePool();
-    if (hs.size() <= free.size()) {
-      for (String id : hs) {
-        NodeView n = state.node(id);
-        if (n != null && state.isFree(n)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    for (NodeView n : free) {
-      if (n.cached.containsKey(file)) {
-        return true;
-      }
-    }
-    return false;
+  /** Counter updates the hot files' free-holder counts took for free-pool moves (tests). */
+  long hotMoveUpdates() {
+    return hotReaders.moveUpdates;
+  }
+
+  /** Hot tasks and holders visited by the hot queries so far (tests). */
+  long hotProbes() {
+    return hotProbes[0];
   }
 
   /** How many queued tasks are kept as readers of hot files (tests). */
@@ -256,7 +281,8 @@ public final class DispatchIndex {
     if (hot.isEmpty()) {
       return own;
     }
-    return new HotMerge(own, hot.iterator(), node, upTo);
+    Iterator<Task> merged = hotReaders.merged(node, own);
+    return merged != null ? merged : new HotMerge(own, hot.iterator(), node, upTo, hotProbes);
   }
 
   /**
@@ -268,10 +294,12 @@ public final class DispatchIndex {
     private final Iterator<Task> hot;
     private final NodeView node;
     private final long upTo;
+    private final long[] probes;
     private Task a;
     private Task b;
 
-    HotMerge(Iterator<Task> own, Iterator<Task> hot, NodeView node, long upTo) {
+    HotMerge(Iterator<Task> own, Iterator<Task> hot, NodeView node, long upTo, long[] probes) {
+      this.probes = probes;
       this.own = own;
       this.hot = hot;
       this.node = node;
@@ -283,6 +311,7 @@ public final class DispatchIndex {
     private Task nextHot() {
       while (hot.hasNext()) {
         Task t = hot.next();
+        probes[0]++;
         if (t.queueRank() > upTo) {
           return null;
         }
@@ -351,11 +380,12 @@ public final class DispatchIndex {
       list.add(e);
     }
     if (e instanceof SingleEntry s) {
-      if (s.bytes > 0 && (hotFiles.contains(s.file)
+      if (s.bytes > 0 && (hotReaders.isHot(s.file)
           || state.holders(s.file).size() > 2 * hotHolders)) {
-        hotFiles.add(s.file);
+        hotReaders.track(s.file);
         s.hot = true;
         hot.add(s);
+        hotReaders.addReader(s);
       } else {
         placeSingle(s);
       }
@@ -391,13 +421,13 @@ public final class DispatchIndex {
         last.setPos(f, pos);
       }
       if (list.isEmpty()) {
-        byFile.remove(f);
-        hotFiles.remove(f); // no reader left: the next arrival classifies the file afresh
+        byFile.remove(f); // a hot file stays hot (counted) until its holders fall below the mark
       }
     }
     if (e instanceof SingleEntry s) {
       if (s.hot) {
         hot.remove(s);
+        hotReaders.removeReader(s);
       } else if (s.bytes > 0) {
         // the index is in step with the holder set: the task is in exactly its holders' best sets
         for (String id : state.holders(s.file)) {
@@ -429,6 +459,7 @@ public final class DispatchIndex {
 
   /** {@code node} became a holder of {@code file} (already in PoolState's holder set). */
   void holderAdded(String file, NodeView node) {
+    hotReaders.holderAdded(file, node);
     ArrayList<IndexEntry> list = byFile.get(file);
     if (list == null) {
       return;
@@ -436,7 +467,7 @@ public final class DispatchIndex {
     NodeSets ns = sets(node);
     int holders = state.holders(file).size();
     boolean firstHolder = holders == 1;
-    boolean isHot = hotFiles.contains(file);
+    boolean isHot = hotReaders.isHot(file);
     for (IndexEntry e : list) {
       if (e instanceof SingleEntry s) {
         if (s.bytes > 0 && !isHot) {
@@ -456,7 +487,7 @@ public final class DispatchIndex {
 
   /** The file turns hot: its one-input readers leave their holders' best sets for {@link #hot}. */
   private void heat(String file, ArrayList<IndexEntry> readers) {
-    boolean any = false;
+    hotReaders.track(file);
     for (IndexEntry e : readers) {
       if (e instanceof SingleEntry s && s.bytes > 0) {
         for (String id : state.holders(file)) {
@@ -464,36 +495,37 @@ public final class DispatchIndex {
         }
         s.hot = true;
         hot.add(s);
-        any = true;
+        hotReaders.addReader(s);
       }
-    }
-    if (any) {
-      hotFiles.add(file);
     }
   }
 
   /** The file turns cold: its one-input readers go back to their holders' best sets. */
   private void cool(String file, ArrayList<IndexEntry> readers) {
-    hotFiles.remove(file);
-    for (IndexEntry e : readers) {
-      if (e instanceof SingleEntry s && s.hot) {
-        hot.remove(s);
-        s.hot = false;
-        placeSingle(s);
+    if (readers != null) {
+      for (IndexEntry e : readers) {
+        if (e instanceof SingleEntry s && s.hot) {
+          hot.remove(s);
+          hotReaders.removeReader(s);
+          s.hot = false;
+          placeSingle(s);
+        }
       }
     }
+    hotReaders.untrack(file);
   }
 
   /** {@code node} stopped holding {@code file} (already out of PoolState's holder set). */
   void holderRemoved(String file, NodeView node) {
+    hotReaders.holderRemoved(file, node);
     ArrayList<IndexEntry> list = byFile.get(file);
-    if (list == null) {
-      return;
-    }
     int holders = state.holders(file).size();
-    boolean isHot = hotFiles.contains(file);
+    boolean isHot = hotReaders.isHot(file);
     if (isHot && holders < hotHolders) {
       cool(file, list); // placed on the holders left, the node already out
+    }
+    if (list == null) {
+      return;
     }
     NodeSets ns = byNode.get(node.id());
     if (ns == null) {
@@ -524,6 +556,7 @@ public final class DispatchIndex {
 
   /** {@code node} entered ({@code free}) or left the free pool. */
   void freeChanged(NodeView node, boolean free) {
+    hotReaders.freeChanged(node, free);
     NodeSets ns = byNode.get(node.id());
     if (ns == null || ns.free == free) {
       return; // a node without sets has no best task to count

@@ -391,12 +391,21 @@ public final class PoolState implements io.locus.core.cache.FileDemand {
 
   /** cached(t, e): bytes of the task's inputs the node holds. */
   public long cached(Task t, NodeView n) {
+    cachedCalls++;
     return CacheIndex.cached(t, n);
   }
+
+  /** Calls of {@link #cached} so far (tests: a decision's work, counted). */
+  long cachedCalls;
 
   /** maxCached(t): the most bytes of the task any registered node (free or busy) holds. */
   public long maxCached(Task t) {
     return cacheIndex.maxCached(t);
+  }
+
+  /** Holders visited by {@link #maxCached} so far (tests: a decision's work, counted). */
+  long maxCachedVisits() {
+    return cacheIndex.maxCachedVisits;
   }
 
   /**

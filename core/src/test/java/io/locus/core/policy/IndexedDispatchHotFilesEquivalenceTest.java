@@ -19,4 +19,13 @@ class IndexedDispatchHotFilesEquivalenceTest {
     HotFiles.with(1, () -> new IndexedDispatchEquivalenceTest()
         .indexedDispatchDecidesLikeTheWindowScan(c));
   }
+
+  /** The same with every node holding more than one file wide ({@code HotReaders}). */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("io.locus.core.policy.IndexedDispatchEquivalenceTest#cases")
+  void indexedDispatchWithWideNodesDecidesLikeTheWindowScan(
+      IndexedDispatchEquivalenceTest.Case c) {
+    HotFiles.with(1, 1, () -> new IndexedDispatchEquivalenceTest()
+        .indexedDispatchDecidesLikeTheWindowScan(c));
+  }
 }

@@ -27,6 +27,18 @@ class DispatchIndexHotFilesTest {
         .theIncrementalIndexEqualsOneRebuiltFromScratchAfterEveryStep(seed, depth));
   }
 
+  /**
+   * The same with wide nodes (more than 0 or 1 files held: not counted per file while free, looked
+   * up at the query): wide and narrow nodes mix as caches fill and empty.
+   */
+  @ParameterizedTest(name = "threshold {0}, wide {1}, seed {2}, queue depth {3}")
+  @CsvSource({"1, 0, 7, 0", "1, 1, 8, 2", "2, 1, 9, 0", "1, 2, 10, 1"})
+  void wideNodesAnswerAsTheDefinitionAfterEveryStep(int threshold, int wide, long seed,
+      int depth) {
+    HotFiles.with(threshold, wide, () -> new DispatchIndexIncrementalTest()
+        .theIncrementalIndexEqualsOneRebuiltFromScratchAfterEveryStep(seed, depth));
+  }
+
   /** The hot path is taken: a file on 3 nodes turns hot at threshold 1, cold when it has none. */
   @Test
   void aFileTurnsHotWithManyHoldersAndColdWithoutThem() {

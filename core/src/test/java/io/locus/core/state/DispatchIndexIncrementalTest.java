@@ -160,6 +160,8 @@ class DispatchIndexIncrementalTest {
     List<Task> zero = new ArrayList<>();
     for (Task t : q.values()) {
       long max = s.maxCached(t);
+      assertThat(ix.maxCached(t)).as("step " + step + " maxCached of " + t.taskId())
+          .isEqualTo(max);
       if (t.totalBytes() == 0) {
         zero.add(t);
       } else if (max == 0) {

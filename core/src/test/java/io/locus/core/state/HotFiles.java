@@ -17,4 +17,18 @@ public final class HotFiles {
       DispatchIndex.hotHolders = before;
     }
   }
+
+  /**
+   * Runs {@code r} with the hot-file threshold at {@code holders} and nodes holding more than
+   * {@code wide} files counted as wide ({@code HotReaders}), then puts both defaults back.
+   */
+  public static void with(int holders, int wide, Runnable r) {
+    int before = HotReaders.wideFiles;
+    HotReaders.wideFiles = wide;
+    try {
+      with(holders, r);
+    } finally {
+      HotReaders.wideFiles = before;
+    }
+  }
 }
