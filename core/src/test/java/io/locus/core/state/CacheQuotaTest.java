@@ -7,6 +7,8 @@ import io.locus.core.model.Task;
 import io.locus.core.share.QueueSpec;
 import io.locus.core.share.QueueTree;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -177,5 +179,71 @@ class CacheQuotaTest {
       victims.add(evicted);
     }
     return victims;
+  }
+
+  /** The staged files and their charges as the journal has them (what the operator persists). */
+  private static final class Recorder implements StateJournal {
+    final Map<String, Object[]> files = new LinkedHashMap<>();
+    final Map<String, String> charges = new LinkedHashMap<>();
+
+    @Override
+    public void stagedFileUpdated(String node, String file, long bytes, boolean inFlight,
+        double lastUse) {
+      files.put(file, new Object[] {bytes, inFlight, lastUse});
+    }
+
+    @Override
+    public void stagedFileRemoved(String node, String file) {
+      files.remove(file);
+      charges.remove(file);
+    }
+
+    @Override
+    public void stagedFileCharged(String node, String file, String queue) {
+      charges.put(file, queue);
+    }
+  }
+
+  /** A pool restored from its journal charges and evicts exactly as the one that wrote it. */
+  @Test
+  void chargesSurviveARestore() {
+    QueueTree t = tree(
+        QueueSpec.of("a", null, 1, 0, U).withCache(20L, 60L),
+        QueueSpec.of("b", null, 1, 0, U).withCache(30L, null));
+    Recorder rec = new Recorder();
+    PoolState live = new PoolState(rec, 3, new RetryBackoff(5, 5));
+    live.registerNode("n1", 4, 100, "e1", 0);
+    live.setQueueTree(t);
+    live.staging().useEviction(StagingState.LRU);
+    for (int i = 0; i < 6; i++) {
+      stage(live, i % 3 == 0 ? "b" : "a", file("f" + i, 20), i, Set.of());
+    }
+    assertThat(rec.charges).isNotEmpty();
+
+    PoolState restored = new PoolState(StateJournal.NONE, 3, new RetryBackoff(5, 5));
+    restored.registerNode("n1", 4, 100, "e1", 0);
+    restored.setQueueTree(t);
+    restored.staging().useEviction(StagingState.LRU);
+    for (Map.Entry<String, Object[]> e : rec.files.entrySet()) {
+      Object[] v = e.getValue();
+      restored.staging().restoreStagedFile("n1", e.getKey(), (Long) v[0], (Boolean) v[1],
+          (Double) v[2]);
+    }
+    for (Map.Entry<String, String> e : rec.charges.entrySet()) {
+      restored.staging().restoreStagedCharge("n1", e.getKey(), e.getValue());
+    }
+    restored.staging().finishRestore();
+
+    for (String q : List.of("a", "b")) {
+      assertThat(restored.staging().cache("n1").chargedBytes(q))
+          .isEqualTo(live.staging().cache("n1").chargedBytes(q));
+    }
+    for (int i = 6; i < 14; i++) {
+      String q = i % 3 == 0 ? "b" : "a";
+      InputFile f = file("f" + i, 10 + (i % 4) * 10);
+      StagingState.Room a = stage(live, q, f, i, Set.of());
+      StagingState.Room b = stage(restored, q, f, i, Set.of());
+      assertThat(b).isEqualTo(a);
+    }
   }
 }
