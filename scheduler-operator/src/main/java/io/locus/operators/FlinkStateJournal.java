@@ -41,7 +41,15 @@ final class FlinkStateJournal implements StateJournal {
 
   @Override
   public void stagedFileRemoved(String node, String file) {
-    write(() -> store.staged.remove(PoolStore.pairKey(node, file)));
+    write(() -> {
+      store.staged.remove(PoolStore.pairKey(node, file));
+      store.charges.remove(PoolStore.pairKey(node, file));
+    });
+  }
+
+  @Override
+  public void stagedFileCharged(String node, String file, String queue) {
+    write(() -> store.charges.put(PoolStore.pairKey(node, file), queue));
   }
 
   @Override

@@ -39,7 +39,8 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
  *   <li>File family: {@code nodes} (node → registration), {@code tasks} (task → queued or running
  *       attempt), {@code cache-index} ((node, file) → bytes); the Khanna family's scheduler-managed
  *       caches and plans: {@code staged-files}, {@code file-stats}, {@code gantt}, {@code
- *       task-mapping}, {@code node-stages}, {@code ref-counts}; {@code task-backoff} (task →
+ *       task-mapping}, {@code node-stages}, {@code ref-counts}, {@code staged-charges} ((node, file) →
+ *       the queue charged with a staged file, with a queue tree); {@code task-backoff} (task →
  *       release time, seconds of record clock, of a queued attempt waiting out its retry
  *       backoff: restored as parked, not queued). Written through by {@link
  *       FlinkStateJournal}. Split pools keep their registrations in {@code nodes} too, so a pool
@@ -81,6 +82,8 @@ final class PoolStore {
   private final ValueState<PoolMeta> meta;
   private final ValueState<String> policyMemory;
   final MapState<String, StagedEntry> staged;
+  /** (node, file) → the leaf queue charged with a staged file; a plain string, no schema. */
+  final MapState<String, String> charges;
   final MapState<String, FileStat> fileStats;
   final MapState<String, Double> gantt;
   final MapState<String, String> mapping;
@@ -112,6 +115,8 @@ final class PoolStore {
     policyMemory = ctx.getState(new ValueStateDescriptor<>("policy-memory", Types.STRING));
     staged = ctx.getMapState(new MapStateDescriptor<>(
         "staged-files", Types.STRING, new AvroTypeInfo<>(StagedEntry.class)));
+    charges = ctx.getMapState(new MapStateDescriptor<>(
+        "staged-charges", Types.STRING, Types.STRING));
     fileStats = ctx.getMapState(new MapStateDescriptor<>(
         "file-stats", Types.STRING, new AvroTypeInfo<>(FileStat.class)));
     gantt = ctx.getMapState(new MapStateDescriptor<>("gantt", Types.STRING, Types.DOUBLE));
@@ -267,6 +272,9 @@ final class PoolStore {
       StagedEntry v = e.getValue();
       sg.restoreStagedFile(first(e.getKey()), second(e.getKey()), v.getBytes(), v.getInFlight(),
           v.getLastUse());
+    }
+    for (Map.Entry<String, String> e : charges.entries()) { // after the files they charge
+      sg.restoreStagedCharge(first(e.getKey()), second(e.getKey()), e.getValue());
     }
     for (Map.Entry<String, FileStat> e : fileStats.entries()) {
       sg.restoreFileStats(e.getKey(), e.getValue().getAccessFreq(), e.getValue().getNumCopies());

@@ -56,19 +56,24 @@ class OperatorRestoreDeterminismTest {
     /**
      * Issue 24, fair share: 0 none; 1 a tree of a (guarantee 1 of the 4 slots) and b (guarantee
      * 3) before any job, three jobs of four in a (which borrows b's idle guarantee) and one in b
-     * (below its guarantee while a holds the slots); 2 the same jobs naming no queue, no tree.
+     * (below its guarantee while a holds the slots); 2 the same jobs naming no queue, no tree;
+     * 3 as 1 with cache bytes per queue (a: limit 64 MiB, guarantee 8 MiB; b: guarantee 128 MiB).
      */
     int queues;
 
     List<SchedulerInput> next(int step) {
       List<SchedulerInput> out = new ArrayList<>();
       clock += 250;
-      if (queues == 1 && step == 0) {
+      if ((queues == 1 || queues == 3) && step == 0) {
+        boolean cache = queues == 3;
         out.add(in(io.locus.schemas.Control.newBuilder().setPool(POOL)
             .setType(io.locus.schemas.ControlType.SET_QUEUES).setTimeMs(0)
             .setRequestId("fair").setQueues(List.of(
-                io.locus.schemas.QueueConfig.newBuilder(queue("a")).setGuaranteedSlots(1).build(),
-                io.locus.schemas.QueueConfig.newBuilder(queue("b")).setGuaranteedSlots(3).build())).build()));
+                io.locus.schemas.QueueConfig.newBuilder(queue("a")).setGuaranteedSlots(1)
+                    .setCacheLimitBytes(cache ? 64 * MIB : null)
+                    .setCacheGuaranteeBytes(cache ? 8 * MIB : null).build(),
+                io.locus.schemas.QueueConfig.newBuilder(queue("b")).setGuaranteedSlots(3)
+                    .setCacheGuaranteeBytes(cache ? 128 * MIB : null).build())).build()));
       }
       if (lifecycle && (step == 0 || step == 150)) {
         // issue 24: a queue tree before any job; at step 150 one without b (refused while b has
@@ -106,7 +111,7 @@ class OperatorRestoreDeterminismTest {
         }
         JobSubmitted.Builder j = JobSubmitted.newBuilder().setJobId("j" + (jobs++)).setPool(POOL)
             .setSubmitTimeMs(clock).setInputs(files);
-        if (queues == 1) {
+        if (queues == 1 || queues == 3) {
           j.setQueue(jobs % 4 == 0 ? "b" : "a");
         }
         if (lifecycle) {
@@ -367,5 +372,24 @@ class OperatorRestoreDeterminismTest {
     assertThat(restored).isEqualTo(straight);
     assertThat(straight.stream().filter(l -> l.contains("@")).toList())
         .isNotEqualTo(fifo.stream().filter(l -> l.contains("@")).toList());
+  }
+
+  /**
+   * Issue 24, cache bytes per queue in the staged caches: the charge of each staged file is
+   * persisted with it, so a restore changes no eviction and no streamed file; and the cache fields
+   * do change decisions (the same run without them differs).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"MET", "MCT", "SA", "JDPDLL", "ONLINE_HPS"})
+  void aRestoreWithQueueCacheBytesChangesNoDecision(String policy) throws Exception {
+    List<String> straight = run(policy, 240, -1, -1, null, new ArrayList<>(), false, false, 3);
+    List<String> restored = run(policy, 240, 120, -1, null, new ArrayList<>(), false, false, 3);
+    List<String> noCache = run(policy, 240, -1, -1, null, new ArrayList<>(), false, false, 1);
+    assertThat(straight).filteredOn(l -> l.startsWith("ack fair true ")).as("tree applied")
+        .hasSize(1);
+    assertThat(straight).filteredOn(l -> l.contains("@")).hasSizeGreaterThan(60);
+    assertThat(restored).isEqualTo(straight);
+    assertThat(straight.stream().filter(l -> l.contains("@")).toList())
+        .isNotEqualTo(noCache.stream().filter(l -> l.contains("@")).toList());
   }
 }

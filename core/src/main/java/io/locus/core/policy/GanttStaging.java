@@ -166,19 +166,22 @@ abstract class GanttStaging implements Policy, ExplainsPending {
       files.add(u.id());
       ids.add(u.id());
     }
-    long fetchBytes = 0;
+    List<InputFile> fetch = new ArrayList<>();
     Map<String, PlannedTransfer> planned = new HashMap<>();
     for (PlannedTransfer p : ect.plan()) {
-      fetchBytes += p.unit().bytes();
+      fetch.add(p.unit());
       planned.put(p.unit().id(), p);
     }
-    List<String> evicted = st.makeSpace(k, fetchBytes, files::contains);
-    if (!evicted.isEmpty()) {
-      d.emit(new Command.Evict(k, evicted, st.eviction()));
+    // a streamed file (its queue at its cache limit) is still read from storage as planned
+    StagingState.Room room = st.makeRoom(k, j, fetch, files::contains);
+    if (!room.evicted().isEmpty()) {
+      d.emit(new Command.Evict(k, room.evicted(), st.eviction()));
     }
     for (PlannedTransfer p : ect.plan()) {
       st.reserve(p.storageNode(), p.start(), p.end());
-      st.addInFlight(k, p.unit(), now);
+      if (!room.streamed().contains(p.unit().id())) {
+        st.addInFlight(k, p.unit(), now, room.queue());
+      }
     }
     for (String f : ids) {
       st.recordAccess(f);
@@ -190,7 +193,7 @@ abstract class GanttStaging implements Policy, ExplainsPending {
       PlannedTransfer p = planned.get(u.id());
       inputs.add(p == null
           ? new InputFetch(u, InputSource.LOCAL, null, true)
-          : new InputFetch(u, InputSource.STORAGE, null, true,
+          : new InputFetch(u, InputSource.STORAGE, null, !room.streamed().contains(u.id()),
               new InputFetch.Reservation(p.storageNode(), p.start(), p.end())));
     }
     d.placeWith(j, n, name(), inputs, ect.completion());

@@ -118,24 +118,28 @@ public final class Jdpdll implements Policy, ExplainsPending {
     Set<String> files = new HashSet<>();
     List<String> ids = new ArrayList<>();
     Set<String> fetch = new HashSet<>();
-    long fetchBytes = 0;
+    List<InputFile> fetchFiles = new ArrayList<>();
     for (InputFile u : byId) {
       files.add(u.id());
       ids.add(u.id());
       if (!c.contains(u.id())) {
         fetch.add(u.id());
-        fetchBytes += u.bytes();
+        fetchFiles.add(u);
       }
     }
-    List<String> evicted = st.makeSpace(k, fetchBytes, files::contains);
-    if (!evicted.isEmpty()) {
-      d.emit(new Command.Evict(k, evicted, st.eviction()));
+    StagingState.Room room = st.makeRoom(k, j, fetchFiles, files::contains);
+    if (!room.evicted().isEmpty()) {
+      d.emit(new Command.Evict(k, room.evicted(), st.eviction()));
     }
     List<InputFetch> inputs = new ArrayList<>(byId.size());
     for (InputFile u : byId) {
       if (fetch.contains(u.id())) {
-        st.addInFlight(k, u, now);
-        inputs.add(new InputFetch(u, InputSource.STORAGE, null, true));
+        // streamed: its queue is at its cache limit on k (docs/policies.md)
+        boolean cache = !room.streamed().contains(u.id());
+        if (cache) {
+          st.addInFlight(k, u, now, room.queue());
+        }
+        inputs.add(new InputFetch(u, InputSource.STORAGE, null, cache));
       } else {
         // PRESENT, or IN_FLIGHT by an earlier replica: the job reads it once it is there
         inputs.add(new InputFetch(u, InputSource.LOCAL, null, true));
@@ -148,11 +152,11 @@ public final class Jdpdll implements Policy, ExplainsPending {
     d.state().counters().stagingTransfers += fetch.size();
     d.placeWith(j, n, name(), inputs, Double.NaN);
     st.recordStart(k, j.taskId(), Double.NaN);
-    replicate(d, st, byId, k, nodes);
+    replicate(d, st, j, byId, k, nodes);
   }
 
   /** REPLICATE(j, k): references counted at job start (D15), after the job's own transfers. */
-  private void replicate(Dispatch d, StagingState st, List<InputFile> byId, String k,
+  private void replicate(Dispatch d, StagingState st, Task j, List<InputFile> byId, String k,
       List<NodeView> nodes) {
     for (InputFile u : byId) {
       if (st.addRef(k, u.id()) < thresh) {
@@ -169,11 +173,16 @@ public final class Jdpdll implements Policy, ExplainsPending {
         continue; // every node holds it; the counter stays, to trigger again later
       }
       String t = target.id();
-      List<String> evicted = st.makeSpace(t, u.bytes(), runningFiles(d.state(), st, t)::contains);
-      if (!evicted.isEmpty()) {
-        d.emit(new Command.Evict(t, evicted, st.eviction()));
+      // the replica is charged to the queue of the job whose start made the count reach thresh
+      StagingState.Room room = st.makeRoom(t, j, List.of(u),
+          runningFiles(d.state(), st, t)::contains);
+      if (!room.evicted().isEmpty()) {
+        d.emit(new Command.Evict(t, room.evicted(), st.eviction()));
       }
-      st.addInFlight(t, u, d.now());
+      if (!room.streamed().isEmpty()) {
+        continue; // its queue is at its cache limit on t: a replica not cached is no replica
+      }
+      st.addInFlight(t, u, d.now(), room.queue());
       d.emit(new Command.Replicate(t, u, InputSource.STORAGE, null, "DLL"));
       d.state().counters().replicationTransfers++;
       st.resetRef(k, u.id());

@@ -17,8 +17,8 @@ package io.locus.core.share;
  *   <li>{@code lendingLimitSlots}: how much of its guarantee idle others may borrow; the rest of the
  *       guarantee stays free for the queue's own next task (Kueue's {@code lendingLimit}). Null: all.
  *   <li>{@code cacheGuaranteeBytes}, {@code cacheLimitBytes}: the cache bytes the queue's files may
- *       keep where the policy manages caches; null when not set. Checked here, enforced by eviction
- *       in a later step.
+ *       keep where the policy manages caches, per node cache; null when not set. Checked here,
+ *       enforced by eviction in staged caches (io.locus.core.state.CacheQuota).
  *   <li>{@code maxWaitSeconds}: the CERN starvation bound per queue (spec D16, T_starve): a queue
  *       whose oldest pending task has waited longer goes first and its head waits for no locality.
  *       Null: no bound.

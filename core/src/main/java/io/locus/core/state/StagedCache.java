@@ -24,6 +24,8 @@ public final class StagedCache {
     final long bytes;
     boolean inFlight;
     double lastUse;
+    /** The leaf queue charged with the file (see {@link CacheQuota}); null without a queue tree. */
+    String queue;
 
     Entry(long bytes, boolean inFlight, double lastUse) {
       this.bytes = bytes;
@@ -40,6 +42,8 @@ public final class StagedCache {
   /** The instant of the last touch and the files used then (equally recent; see {@link #touch}). */
   private double lastTouch = Double.NEGATIVE_INFINITY;
   private final TreeSet<String> touchedAtLast = new TreeSet<>(Ids.ORDER);
+  /** Bytes per charged queue; "" for files charged to none. Kept only once a file is charged. */
+  private final Map<String, Long> charged = new HashMap<>();
 
   StagedCache(String node, long capacity, EvictionPolicy policy) {
     this.node = node;
@@ -98,6 +102,27 @@ public final class StagedCache {
     return policy.name();
   }
 
+  /** The queue charged with {@code file}; null when none is (no queue tree when it was staged). */
+  public String queue(String file) {
+    Entry e = files.get(file);
+    return e == null ? null : e.queue;
+  }
+
+  /** Bytes of the files charged to {@code queue} ("": to none, once some file is charged). */
+  public long chargedBytes(String queue) {
+    return charged.getOrDefault(queue, 0L);
+  }
+
+  /** The queues some file here is charged to ("" for files charged to none), unordered. */
+  Set<String> chargedQueues() {
+    return Collections.unmodifiableSet(charged.keySet());
+  }
+
+  /** The eviction policy's next victim, never an in-flight or {@code pinned} file; or null. */
+  String victim(Predicate<String> pinned) {
+    return policy.victim(f -> pinned.test(f) || files.get(f).inFlight);
+  }
+
   // ------------------------------------------------------------------ mutations (StagingState)
 
   void setCapacity(long capacity) {
@@ -132,6 +157,42 @@ public final class StagedCache {
     touch(List.of(file), now);
   }
 
+  /**
+   * Charges a cached file to {@code queue} (null: to none). The first charge on a node starts the
+   * per-queue count; before it the cache keeps none, so a pool without a queue tree pays nothing.
+   */
+  void charge(String file, String queue) {
+    Entry e = files.get(file);
+    if (e == null) {
+      return;
+    }
+    if (charged.isEmpty()) {
+      for (Entry o : files.values()) {
+        charged.merge(key(o.queue), o.bytes, Long::sum);
+      }
+    }
+    uncount(e);
+    e.queue = queue;
+    charged.merge(key(queue), e.bytes, Long::sum);
+  }
+
+  private void uncount(Entry e) {
+    if (charged.isEmpty()) {
+      return;
+    }
+    String k = key(e.queue);
+    long left = charged.getOrDefault(k, 0L) - e.bytes;
+    if (left == 0) {
+      charged.remove(k);
+    } else {
+      charged.put(k, left);
+    }
+  }
+
+  private static String key(String queue) {
+    return queue == null ? "" : queue;
+  }
+
   boolean markPresent(String file) {
     Entry e = files.get(file);
     if (e == null || !e.inFlight) {
@@ -147,6 +208,7 @@ public final class StagedCache {
       return false;
     }
     used -= e.bytes;
+    uncount(e);
     policy.onRemove(file);
     touchedAtLast.remove(file);
     return true;
@@ -198,6 +260,9 @@ public final class StagedCache {
   /** Re-adds a persisted entry; call {@link #finishRestore} after the last one. */
   void restore(String file, long bytes, boolean inFlight, double lastUse) {
     Entry old = files.put(file, new Entry(bytes, inFlight, lastUse));
+    if (old != null) {
+      uncount(old);
+    }
     used += bytes - (old == null ? 0 : old.bytes);
   }
 

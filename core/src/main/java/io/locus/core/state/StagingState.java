@@ -4,6 +4,7 @@ import io.locus.core.cache.EvictionPolicies;
 import io.locus.core.cache.FileStats;
 import io.locus.core.model.InputFile;
 import io.locus.core.model.Task;
+import io.locus.core.share.QueueTree;
 import io.locus.core.staging.GanttChart;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -203,18 +205,78 @@ public final class StagingState {
   /** MAKE_SPACE on node k for {@code bytes}, never evicting in-flight or protected files. */
   public List<String> makeSpace(String node, long bytes, Predicate<String> protect) {
     List<String> evicted = cache(node).makeSpace(bytes, protect);
+    evictedFrom(node, evicted);
+    return evicted;
+  }
+
+  private void evictedFrom(String node, List<String> evicted) {
     for (String f : evicted) {
       journal.stagedFileRemoved(node, f);
       stats.removeCopy(f);
       statsChanged(f);
     }
-    return evicted;
+  }
+
+  /**
+   * What {@link #makeRoom} decided: the files evicted (to announce), those to stream rather than
+   * cache, and the queue to charge the cached ones to ({@link #addInFlight(String, InputFile,
+   * double, String)}); null without a queue tree.
+   */
+  public record Room(List<String> evicted, Set<String> streamed, String queue) {}
+
+  /**
+   * MAKE_SPACE on node k for the files {@code task} is about to stage there, under the pool's
+   * per-queue cache bytes (docs/policies.md, "Cache bytes per queue"; {@link CacheQuota}). Without
+   * a queue tree, or with one that sets no cache bytes, exactly {@link #makeSpace}: nothing
+   * streamed.
+   */
+  public Room makeRoom(String node, Task task, Collection<InputFile> fetch,
+      Predicate<String> protect) {
+    QueueBook book = pool.queueBook();
+    QueueTree tree = book == null ? null : book.tree();
+    String leaf = tree == null ? null : leafOf(tree, task);
+    CacheQuota quota = leaf == null ? null : CacheQuota.of(tree);
+    List<String> evicted;
+    Set<String> streamed;
+    if (quota == null) {
+      long bytes = 0;
+      for (InputFile u : fetch) {
+        bytes += u.bytes();
+      }
+      evicted = cache(node).makeSpace(bytes, protect);
+      streamed = Set.of();
+    } else {
+      CacheQuota.Room r = quota.makeRoom(cache(node), leaf, fetch, protect);
+      evicted = r.evicted();
+      streamed = r.streamed();
+    }
+    evictedFrom(node, evicted);
+    return new Room(evicted, streamed, leaf);
+  }
+
+  private static String leafOf(QueueTree tree, Task task) {
+    QueueTree.Resolution r = tree.resolve(task.queue());
+    return r.ok() ? r.queue() : null;
   }
 
   /** A transfer of {@code u} to node k was committed or issued: IN_FLIGHT, one more copy. */
   public void addInFlight(String node, InputFile u, double now) {
-    cache(node).add(u.id(), u.bytes(), true, now);
+    addInFlight(node, u, now, null);
+  }
+
+  /**
+   * As {@link #addInFlight(String, InputFile, double)}, charging the file to {@code queue} (a
+   * {@link Room#queue()}; null: none). The file stays charged to that queue while it is cached,
+   * whoever reads it later.
+   */
+  public void addInFlight(String node, InputFile u, double now, String queue) {
+    StagedCache c = cache(node);
+    c.add(u.id(), u.bytes(), true, now);
     journal.stagedFileUpdated(node, u.id(), u.bytes(), true, now);
+    if (queue != null) {
+      c.charge(u.id(), queue);
+      journal.stagedFileCharged(node, u.id(), queue);
+    }
     stats.addCopy(u.id());
     statsChanged(u.id());
   }
@@ -365,6 +427,11 @@ public final class StagingState {
   public void restoreStagedFile(String node, String file, long bytes, boolean inFlight,
       double lastUse) {
     cache(node).restore(file, bytes, inFlight, lastUse);
+  }
+
+  /** The queue charged with a restored staged file; after its {@link #restoreStagedFile}. */
+  public void restoreStagedCharge(String node, String file, String queue) {
+    cache(node).charge(file, queue);
   }
 
   public void restoreFileStats(String file, long accessFreq, int numCopies) {

@@ -52,6 +52,12 @@ public interface StateJournal {
 
   default void stagedFileRemoved(String node, String file) {}
 
+  /**
+   * (node, file): the leaf queue charged with a staged file (only with a queue tree; see
+   * CacheQuota). Written after its stagedFileUpdated; gone with its stagedFileRemoved.
+   */
+  default void stagedFileCharged(String node, String file, String queue) {}
+
   /** (file): pool-wide AccessFreq and NumCopies. */
   default void fileStatsUpdated(String file, long accessFreq, int numCopies) {}
 
