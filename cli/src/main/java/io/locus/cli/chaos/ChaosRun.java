@@ -461,7 +461,21 @@ final class ChaosRun {
     if (alive.size() < 2) {
       throw new IllegalStateException("a forgery needs two live agent processes");
     }
-    int g = alive.get(rnd.nextInt(alive.size()));
+    // freeze a process that has placements still open: one whose nodes are idle at the freeze may
+    // get no new placement within the window (MCH sends work to holders, and right after a node
+    // loss the re-placed work goes elsewhere), and then there is nothing to forge (a CI flake)
+    checker.catchUp(Duration.ofMillis(500));
+    List<Integer> busy = new ArrayList<>();
+    for (DeliveryChecker.Placement p : checker.openPlacements(pool)) {
+      for (int c : alive) {
+        if (groups.get(c).contains(p.node()) && !busy.contains(c)) {
+          busy.add(c);
+        }
+      }
+    }
+    busy.sort(null);
+    List<Integer> pick = busy.isEmpty() ? alive : busy;
+    int g = pick.get(rnd.nextInt(pick.size()));
     Set<String> victims = new LinkedHashSet<>(groups.get(g));
     long freezeMs = Math.min(6_000, s.nodeTimeout().toMillis() / 3);
     ChildJvm a = agents.get(g);
