@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * FlinkStateJournal}); the counters and the policy's memory go to {@link PoolMeta} and {@link
  * PoolStore} after every input.
  *
- * <p>Why ~750 lines (issue 23's retry backoff added ~45): each task event is judged against the pool (attempt, node, proof of the
+ * <p>Why ~860 lines (issue 23's retry backoff added ~45, issue 24 the queue tree hand-over, the
+ * queue knobs and the PREEMPTED event ~110): each task event is judged against the pool (attempt, node, proof of the
  * replayed placement, early completions) before it changes anything, and each outcome publishes
  * its job status; the pending-reason refresh ({@link PendingStatuses}), job statuses ({@link
  * JobStatuses}) and early completions ({@link EarlyCompletions}) are already their own classes.

@@ -30,11 +30,14 @@ import java.util.TreeMap;
  * ({@link CacheIndex}), the data-aware policies' queue index ({@link DispatchIndex}), and the
  * failed tasks waiting out their retry backoff ({@link BackoffQueue}, {@link RetryBackoff}).
  *
- * <p>Why it is ~950 lines (issue 23 added the cancel transitions and the retry backoff; the
- * backoff queue itself is {@link BackoffQueue}): what remains are one-line queries and the transitions that must
- * move those parts together in one step (a placement changes the queue, the index, the book, the
- * free pool and the journal at once). The next cut, if it grows, is one class per transition
- * family (arrival and placement, endings, late binding), not more queries elsewhere.
+ * <p>Why it is ~1,090 lines (issue 23 added the cancel transitions and the retry backoff, whose
+ * queue is {@link BackoffQueue}; issue 24 the queue book's one-line hooks in every transition —
+ * the book itself is {@link QueueBook} — and the preemption marks with the PREEMPTED transition):
+ * what remains are one-line queries and the transitions that must move those parts together in
+ * one step (a placement changes the queue, the index, the book, the queue book, the free pool and
+ * the journal at once). It has outgrown one sitting: the next cut is one class per transition
+ * family (arrival and placement; endings: completion, failure, withdraw, preemption, cancel; late
+ * binding), each given the parts it moves, with PoolState keeping the queries.
  */
 public final class PoolState implements io.locus.core.cache.FileDemand {
   /** Spec "replay policy": a failed task is re-dispatched at most this many times. */

@@ -63,8 +63,8 @@ import org.slf4j.LoggerFactory;
  * including those of a previous run of the agent, are deleted, or renamed for a later run when
  * clean; see {@link WorkDirs}).
  *
- * <p>Why ~700 lines in one class: starting, watching and stopping a process tree (timeouts, the
- * kill grace, a cancel's clean-up of partial outputs) share the run's handles and must agree on
+ * <p>Why ~740 lines in one class: starting, watching and stopping a process tree (timeouts, the
+ * kill grace, a preemption's grace, a cancel's clean-up of partial outputs) share the run's handles and must agree on
  * who ends it; the template expansion, work directories and outputs are already their own classes
  * ({@link WorkDirs}, TaskOutputs). The next cut, if it grows, is the event-range batch loop.
  */
